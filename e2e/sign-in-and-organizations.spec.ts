@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
+
+test.describe('signing in and organizations', () => {
+  test('refuses a bad token in words a person understands', async ({ page }) => {
+    await page.goto('/')
+    await page.getByLabel('API token').fill('hp1.not-a-real-token')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('alert')).toContainText('Homeport did not accept that token')
+    await page.screenshot({ path: 'docs/screenshots/sign-in-error.png' })
+  })
+
+  test('signs in, creates an organization and lists it', async ({ page }) => {
+    await page.goto('/')
+    await page.getByLabel('API token').fill(E2E_ADMIN_TOKEN)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('heading', { name: 'Organizations', exact: true })).toBeVisible()
+    await expect(page.getByText('No organizations yet')).toBeVisible()
+
+    await page.getByRole('button', { name: 'New organization' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('acme-platform')
+    await page.getByLabel('Admin e-mail').fill('platform@acme.example')
+    await page.getByRole('button', { name: 'Create organization' }).click()
+    const list = page.getByRole('list', { name: 'Organizations' })
+    await expect(list.getByRole('heading', { name: 'acme-platform' })).toBeVisible()
+
+    // A duplicate name comes back as the server's own explanation.
+    await page.getByRole('button', { name: 'New organization' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('acme-platform')
+    await page.getByLabel('Admin e-mail').fill('other@acme.example')
+    await page.getByRole('button', { name: 'Create organization' }).click()
+    await expect(page.getByRole('alert')).toContainText('already exists')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+
+    for (const { name, email } of [
+      { name: 'networking', email: 'net@acme.example' },
+      { name: 'data-platform', email: 'data@acme.example' }
+    ]) {
+      await page.getByRole('button', { name: 'New organization' }).click()
+      await page.getByLabel('Name', { exact: true }).fill(name)
+      await page.getByLabel('Admin e-mail').fill(email)
+      await page.getByRole('button', { name: 'Create organization' }).click()
+      await expect(list.getByRole('heading', { name })).toBeVisible()
+    }
+    await page.screenshot({ path: 'docs/screenshots/organizations.png' })
+
+    await page.getByLabel('Search organizations by name or e-mail').fill('net')
+    await expect(list.getByRole('listitem')).toHaveCount(1)
+    await expect(list.getByRole('heading', { name: 'networking' })).toBeVisible()
+  })
+})

@@ -1,0 +1,26 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+export default defineConfig({
+  main: {
+    build: {
+      lib: {
+        entry: {
+          // The Electron shell, and the headless registry that runs under plain Node.
+          index: resolve('src-main/index.ts'),
+          cli: resolve('src-main/server/cli.ts')
+        }
+      }
+    }
+  },
+  preload: {
+    // A sandboxed preload must be a single CommonJS bundle.
+    build: { lib: { entry: { index: resolve('src-main/preload.ts') }, formats: ['cjs'] } }
+  },
+  renderer: {
+    root: resolve('src-renderer'),
+    build: { minify: true, rolldownOptions: { input: resolve('src-renderer/index.html') } },
+    plugins: [react()]
+  }
+})

@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, defineConfig } from '@playwright/test'
+
+const PORT = Number(process.env.E2E_PORT ?? 4798)
+export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef'
+
+/**
+ * A browser Playwright installed itself (a developer's laptop) when there is one, else the
+ * system Chromium (CHROMIUM_PATH, or Debian's /usr/bin/chromium). Nothing is ever downloaded.
+ */
+function browserExecutable(): string | undefined {
+  const bundled = chromium.executablePath()
+  if (existsSync(bundled)) return undefined
+  const system = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (!existsSync(system)) {
+    throw new Error(`No browser for the GUI tests: install Playwright's (npx playwright install chromium) or set CHROMIUM_PATH (tried ${system}).`)
+  }
+  return system
+}
+const executablePath = browserExecutable()
+if (!process.env.HOMEPORT_E2E_BROWSER_REPORTED) {
+  process.env.HOMEPORT_E2E_BROWSER_REPORTED = '1'
+  console.log(`GUI tests run in ${executablePath ?? `Playwright's own Chromium (${chromium.executablePath()})`}`)
+}
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync'
+      ]
+    }
+  },
+  webServer: {
+    // The real headless server over a fresh data directory for every run.
+    command: `node out/main/cli.js --port ${PORT} --data-dir ${mkdtempSync(join(tmpdir(), 'homeport-e2e-'))}`,
+    url: `http://127.0.0.1:${PORT}/api/v2/ping`,
+    env: { HOMEPORT_ADMIN_TOKEN: E2E_ADMIN_TOKEN },
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe'
+  }
+})

@@ -1,0 +1,36 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { writeFileAtomically } from './store/atomic-json-file.js'
+import { newToken } from './domain/tokens.js'
+
+export interface AdminToken {
+  token: string
+  /** Where it came from, for the start-up message. */
+  source: { kind: 'environment' } | { kind: 'file'; path: string; created: boolean }
+}
+
+const MIN_LENGTH = 16
+
+/**
+ * The site-admin token: HOMEPORT_ADMIN_TOKEN when set, else the one in `<data-dir>/admin-token`,
+ * generated (mode 0600) at first start. This one file holds a token in clear, because the user
+ * has to be able to read it; the server itself keeps only its hash.
+ */
+export async function resolveAdminToken(dataDir: string, fromEnvironment: string | undefined): Promise<AdminToken> {
+  if (fromEnvironment !== undefined && fromEnvironment !== '') {
+    if (fromEnvironment.trim().length < MIN_LENGTH) {
+      throw new Error(`HOMEPORT_ADMIN_TOKEN is too short to be safe: use at least ${MIN_LENGTH} characters.`)
+    }
+    return { token: fromEnvironment.trim(), source: { kind: 'environment' } }
+  }
+  const path = join(dataDir, 'admin-token')
+  try {
+    const token = (await readFile(path, 'utf8')).trim()
+    if (token.length >= MIN_LENGTH) return { token, source: { kind: 'file', path, created: false } }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const token = newToken()
+  await writeFileAtomically(path, `${token}\n`, 0o600)
+  return { token, source: { kind: 'file', path, created: true } }
+}

@@ -1,0 +1,44 @@
+import Router from '@koa/router'
+import type { Services } from '../services.js'
+import { callerOf } from '../http/auth.js'
+import { readIdentifiers, readResource, sendDocument } from '../http/jsonapi.js'
+import { pageRequest, paginate } from '../http/pagination.js'
+import { NotFoundError } from '../domain/errors.js'
+import { organizationReference } from './organization-resources.js'
+import type { BaseUrl } from './base-url.js'
+
+/** Site-admin endpoints, in Terraform Enterprise's shapes; any other caller gets 404. */
+export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
+  const consumersPath = '/admin/organizations/:org/relationships/module-consumers'
+  router.get(consumersPath, async (ctx) => {
+    const consumers = await services.moduleSharing.consumers(callerOf(ctx), ctx.params.org!)
+    const { items, meta, links } = paginate(ctx, baseUrl(ctx), consumers, pageRequest(ctx)!)
+    sendDocument(ctx, 200, { data: items.map(organizationReference), links, meta })
+  })
+  router.patch(consumersPath, async (ctx) => {
+    const names = readIdentifiers(ctx, 'organizations')
+    await services.moduleSharing.setConsumers(callerOf(ctx), ctx.params.org!, names)
+    ctx.status = 204
+  })
+
+  // The site-level switch that self-hosted organizations need before enabling cost estimation.
+  const settingsResource = () => ({
+    id: 'cost-estimation',
+    type: 'cost-estimation-settings',
+    attributes: { enabled: services.store.installation().costEstimationEnabled }
+  })
+  router.get('/admin/cost-estimation-settings', (ctx) => {
+    if (callerOf(ctx).kind !== 'site-admin') throw new NotFoundError('no such setting')
+    sendDocument(ctx, 200, { data: settingsResource() })
+  })
+  router.patch('/admin/cost-estimation-settings', async (ctx) => {
+    if (callerOf(ctx).kind !== 'site-admin') throw new NotFoundError('no such setting')
+    const enabled = readResource(ctx, 'cost-estimation-settings').attributes.boolean('enabled')
+    if (enabled !== undefined) {
+      await services.store.updateInstallation((draft) => {
+        draft.costEstimationEnabled = enabled
+      })
+    }
+    sendDocument(ctx, 200, { data: settingsResource() })
+  })
+}

@@ -1,0 +1,74 @@
+import Koa from 'koa'
+import Router from '@koa/router'
+import { bodyParser } from '@koa/bodyparser'
+import type { Services } from './services.js'
+import { requireBearer } from './http/auth.js'
+import { HttpError, jsonApiErrors } from './http/errors.js'
+import { serveGui } from './http/gui.js'
+import { baseUrlResolver } from './api/base-url.js'
+import { adminRoutes } from './api/admin.js'
+import { organizationRoutes } from './api/organizations.js'
+import { selfHostedRoutes } from './api/self-hosted.js'
+import { teamRoutes } from './api/teams.js'
+
+export interface AppOptions {
+  /** The public URL used in links; by default, the URL the client called. */
+  baseUrl?: string
+  /** The built GUI to serve at `/`; none in tests that need only the API. */
+  rendererDir?: string
+  /** Largest JSON body accepted on /api/v2. */
+  jsonLimit?: string
+}
+
+export const API_VERSION = '2.6'
+
+/** The Koa application: the management API under /api/v2, and the GUI at `/`. */
+export function createApp(services: Services, options: AppOptions = {}): Koa {
+  const app = new Koa()
+  const baseUrl = baseUrlResolver(options.baseUrl)
+
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff')
+    ctx.set('Referrer-Policy', 'no-referrer')
+    await next()
+  })
+
+  const api = new Router({ prefix: '/api/v2' })
+  api.use(jsonApiErrors)
+  // Readiness, and what go-tfe reads first from a new server; it needs no token.
+  api.get('/ping', (ctx) => {
+    ctx.set('TFP-API-Version', API_VERSION)
+    ctx.set('TFP-AppName', 'Homeport')
+    ctx.status = 204
+  })
+  api.use(requireBearer(services.authenticator))
+  api.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: options.jsonLimit ?? '1mb',
+      onError: (error) => {
+        const status = (error as { status?: number }).status
+        if (status === 413) throw new HttpError(413, 'payload too large', `The request body is larger than ${options.jsonLimit ?? '1mb'}.`)
+        throw new HttpError(400, 'bad request', `The request body is not valid JSON: ${error.message}`)
+      }
+    })
+  )
+  api.use(async (ctx, next) => {
+    if (['POST', 'PATCH', 'PUT'].includes(ctx.method) && ctx.request.length && !ctx.is('application/vnd.api+json', 'application/json')) {
+      throw new HttpError(415, 'unsupported media type', 'Send the request body as application/vnd.api+json.')
+    }
+    await next()
+  })
+  organizationRoutes(api, services, baseUrl)
+  teamRoutes(api, services, baseUrl)
+  selfHostedRoutes(api, services, baseUrl)
+  adminRoutes(api, services, baseUrl)
+  api.all('/{*rest}', () => {
+    throw new HttpError(404, 'not found', 'There is no such API endpoint.')
+  })
+
+  app.use(api.routes())
+  app.use(api.allowedMethods())
+  app.use(serveGui(options.rendererDir))
+  return app
+}

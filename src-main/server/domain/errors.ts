@@ -1,0 +1,29 @@
+/**
+ * Errors the domain services throw. They carry no HTTP status: the HTTP layer maps each class to
+ * one (http/errors.ts), and a protocol or management route renders it in its own format.
+ */
+export class DomainError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = new.target.name
+  }
+}
+
+/** The resource does not exist, or the caller may not see it: the API does not tell which. */
+export class NotFoundError extends DomainError {}
+
+/** Input that breaks a rule. `attribute` names the offending input (camelCase path, `a.b`). */
+export class InvalidInputError extends DomainError {
+  constructor(
+    message: string,
+    readonly attribute?: string
+  ) {
+    super(message)
+  }
+}
+
+/** An operation this installation refuses as configured (public module curation disabled…). */
+export class ForbiddenError extends DomainError {}
+
+/** No credentials, or credentials that match nobody. */
+export class UnauthenticatedError extends DomainError {}

@@ -1,0 +1,107 @@
+import type { Context, Next } from 'koa'
+import { ForbiddenError, InvalidInputError, NotFoundError, UnauthenticatedError } from '../domain/errors.js'
+
+/** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
+export type ErrorSource = { pointer: string } | { parameter: string }
+
+/** An error with the HTTP status and words to answer it with. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    detail: string,
+    readonly source?: ErrorSource,
+    readonly headers: Record<string, string> = {}
+  ) {
+    super(detail)
+    this.name = 'HttpError'
+  }
+}
+
+export const JSON_API = 'application/vnd.api+json'
+
+/**
+ * The one table from domain errors to HTTP. Anything unknown is a 500 whose details stay in
+ * the log, never in the response.
+ */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error
+  if (error instanceof NotFoundError) {
+    return new HttpError(404, 'not found', `${error.message}, or you are not authorized to see it`)
+  }
+  if (error instanceof InvalidInputError) {
+    return new HttpError(422, 'invalid attribute', error.message, error.attribute ? pointerTo(error.attribute) : undefined)
+  }
+  if (error instanceof ForbiddenError) return new HttpError(403, 'forbidden', error.message)
+  if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
+  // Errors from Koa and its body parser (http-errors) carry an explicit status.
+  const status = (error as { status?: unknown }).status
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, statusTitle(status), (error as Error).message)
+  }
+  return new HttpError(500, 'internal error', 'Homeport failed to handle this request; the server log has the details.')
+}
+
+/** A domain attribute path (`vcsRepo.branch`) as a JSON pointer; paths starting with `/` are pointers already. */
+export function pointerTo(attribute: string): ErrorSource {
+  if (attribute.startsWith('/')) return { pointer: attribute }
+  const path = attribute.split('.').map((part) => part.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))
+  return { pointer: `/data/attributes/${path.join('/')}` }
+}
+
+function statusTitle(status: number): string {
+  const titles: Record<number, string> = {
+    400: 'bad request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not found',
+    405: 'method not allowed',
+    409: 'conflict',
+    413: 'payload too large',
+    415: 'unsupported media type',
+    422: 'invalid attribute',
+    429: 'too many requests'
+  }
+  return titles[status] ?? 'error'
+}
+
+function report(ctx: Context, error: unknown, httpError: HttpError): void {
+  if (httpError.status >= 500) ctx.app.emit('error', error, ctx)
+}
+
+/** Renders any error below it as a JSON:API error document (the management API's format). */
+export async function jsonApiErrors(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next()
+  } catch (error) {
+    const httpError = toHttpError(error)
+    report(ctx, error, httpError)
+    ctx.status = httpError.status
+    ctx.set(httpError.headers)
+    ctx.type = JSON_API
+    ctx.body = {
+      errors: [
+        {
+          status: String(httpError.status),
+          title: httpError.title,
+          detail: httpError.message,
+          ...(httpError.source ? { source: httpError.source } : {})
+        }
+      ]
+    }
+  }
+}
+
+/** Renders any error below it as `{"errors": ["…"]}` (the registry protocol's format). */
+export async function protocolErrors(ctx: Context, next: Next): Promise<void> {
+  try {
+    await next()
+  } catch (error) {
+    const httpError = toHttpError(error)
+    report(ctx, error, httpError)
+    ctx.status = httpError.status
+    ctx.set(httpError.headers)
+    ctx.type = 'application/json'
+    ctx.body = { errors: [httpError.message] }
+  }
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+/**
+ * Wraps a request handler so the server can stop gracefully: `close()` stops accepting
+ * connections, hangs up those with no request in progress at once, and lets each request in
+ * progress finish (its response says `Connection: close`). Node's own close() waits for
+ * kept-alive and just-opened connections to time out.
+ */
+export function gracefulServer(
+  create: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server,
+  handle: (req: IncomingMessage, res: ServerResponse) => void
+): { server: Server; close(): Promise<void> } {
+  const active = new Map<Socket, number>()
+  let closing = false
+
+  const server = create((req, res) => {
+    const socket = req.socket
+    active.set(socket, (active.get(socket) ?? 0) + 1)
+    if (closing) res.setHeader('Connection', 'close')
+    res.once('close', () => {
+      const left = (active.get(socket) ?? 1) - 1
+      active.set(socket, left)
+      if (closing && left === 0) socket.destroySoon()
+    })
+    handle(req, res)
+  })
+  server.on('connection', (socket: Socket) => {
+    active.set(socket, 0)
+    socket.once('close', () => active.delete(socket))
+  })
+
+  return {
+    server,
+    close() {
+      closing = true
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      for (const [socket, requests] of active) if (requests === 0) socket.destroy()
+      return closed
+    }
+  }
+}

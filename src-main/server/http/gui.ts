@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { send } from '@koa/send'
+import type { Context, Next } from 'koa'
+
+/**
+ * Everything the GUI loads comes from this server: no CDN, no web fonts, no inline scripts.
+ * Images may be data: URIs (icons) and HTTPS links in READMEs are not loaded, only linked.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'"
+].join('; ')
+
+/**
+ * Serves the built renderer (`out/renderer`) at `/`. Paths that name no file get index.html, so
+ * the GUI's own routes survive a reload. Hashed assets are cached for good; the page is not.
+ */
+export function serveGui(rendererDir: string | undefined) {
+  const indexFile = rendererDir ? join(rendererDir, 'index.html') : undefined
+  return async (ctx: Context, next: Next): Promise<void> => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !rendererDir || !indexFile || !existsSync(indexFile)) {
+      await next()
+      return
+    }
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    const asset = ctx.path.startsWith('/assets/')
+    const served = await send(ctx, ctx.path, {
+      root: rendererDir,
+      index: 'index.html',
+      maxage: asset ? 365 * 24 * 3600 * 1000 : 0,
+      immutable: asset
+    }).catch((error: { status?: number }) => {
+      if (error.status === 404) return undefined
+      throw error
+    })
+    if (served) return
+    if (asset) {
+      await next()
+      return
+    }
+    await send(ctx, 'index.html', { root: rendererDir })
+  }
+}

@@ -1,0 +1,23 @@
+import type { Context } from 'koa'
+import { HttpError } from './errors.js'
+
+/**
+ * A query parameter as one string. Koa's parser already decodes percent-encoded brackets, so
+ * `q%5Bname%5D` arrives as `q[name]`. A parameter given twice is ambiguous and refused.
+ */
+export function queryString(ctx: Context, name: string): string | undefined {
+  const value = ctx.query[name]
+  if (Array.isArray(value)) throw new HttpError(400, 'bad request', `Give ${name} at most once.`, { parameter: name })
+  return value
+}
+
+/** A positive whole-number query parameter. */
+export function queryPositiveInteger(ctx: Context, name: string, minimum = 1): number | undefined {
+  const value = queryString(ctx, name)
+  if (value === undefined) return undefined
+  const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN
+  if (!(number >= minimum)) {
+    throw new HttpError(400, 'bad request', `${name} must be a whole number of at least ${minimum}.`, { parameter: name })
+  }
+  return number
+}

@@ -1,0 +1,262 @@
+import { mkdir, readdir, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Low } from 'lowdb'
+import { AtomicJsonFile, TEMP_SUFFIX, syncDirectory } from './atomic-json-file.js'
+import { RecordMissingError, StoreLoadError, UniqueConstraintError } from './errors.js'
+import { WriteQueue } from './write-queue.js'
+import type { RecordStore } from './store.js'
+
+export interface Identified {
+  id: string
+}
+
+/** Derives the keys a record is found by; each key maps to at most one record. */
+export type KeyFunction<T> = (record: T) => string | readonly string[] | undefined
+
+/** Derives the group a record belongs to (many records per key). */
+export type GroupFunction<T> = (record: T) => string
+
+/** Upgrades a record written by an older schema version to the current one. */
+export type Migration = (record: Record<string, unknown>) => Record<string, unknown>
+
+export interface CollectionOptions<T> {
+  /** Unique indexes: a write that would make two records share a key fails. */
+  unique?: Record<string, KeyFunction<T>>
+  /** Non-unique indexes for listing records by a key (for example, by organization). */
+  groups?: Record<string, GroupFunction<T>>
+  schemaVersion: number
+  /** migrations[n] turns a version-n record into a version-(n+1) record. */
+  migrations?: Record<number, Migration>
+}
+
+/** The persisted form of a record: each file says which schema it was written with. */
+interface RecordFile {
+  schemaVersion: number
+  record: Record<string, unknown>
+}
+
+const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
+
+/**
+ * A set of JSON documents, one lowdb file per record, all held in memory for reads. One write
+ * costs in proportion to the record it touches, whatever the size of the collection.
+ *
+ * Writes are serialized and copy-on-write: an update works on a clone, the clone is written
+ * atomically, and only then does it replace the record in memory. Readers therefore never see a
+ * change that is not on disk, and a failed write (full disk, read-only folder) leaves both the
+ * file and the memory as they were.
+ */
+export class Collection<T extends Identified> implements RecordStore<T> {
+  private readonly records = new Map<string, Low<RecordFile>>()
+  private readonly uniqueIndexes = new Map<string, Map<string, string>>()
+  private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
+  private readonly queue = new WriteQueue()
+
+  constructor(
+    readonly name: string,
+    readonly dir: string,
+    private readonly options: CollectionOptions<T>
+  ) {
+    for (const index of Object.keys(options.unique ?? {})) this.uniqueIndexes.set(index, new Map())
+    for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new Map())
+  }
+
+  /** Reads every record from disk, migrating old ones; refuses files it cannot understand. */
+  async load(): Promise<void> {
+    await mkdir(this.dir, { recursive: true })
+    const entries = await readdir(this.dir)
+    for (const entry of entries) {
+      const path = join(this.dir, entry)
+      // A write interrupted before its rename leaves only a temporary file; the record it
+      // belonged to was never acknowledged.
+      if (entry.endsWith(TEMP_SUFFIX)) {
+        await unlink(path)
+        continue
+      }
+      if (!entry.endsWith('.json')) continue
+      const file = new Low<RecordFile>(new AtomicJsonFile(path), { schemaVersion: 0, record: {} })
+      try {
+        await file.read()
+      } catch (error) {
+        throw new StoreLoadError(path, (error as Error).message)
+      }
+      await this.upgrade(file, path)
+      const record = file.data.record as unknown as T
+      if (typeof record.id !== 'string' || `${record.id}.json` !== entry) {
+        throw new StoreLoadError(path, `the record's id does not match the file name`)
+      }
+      this.checkUnique(record)
+      this.records.set(record.id, file)
+      this.index(record)
+    }
+  }
+
+  private async upgrade(file: Low<RecordFile>, path: string): Promise<void> {
+    const { schemaVersion, record } = file.data
+    if (!Number.isInteger(schemaVersion) || typeof record !== 'object' || record === null) {
+      throw new StoreLoadError(path, 'it is not a Homeport record')
+    }
+    if (schemaVersion > this.options.schemaVersion) {
+      throw new StoreLoadError(
+        path,
+        `it was written by a newer Homeport (schema ${schemaVersion}, this one reads up to ${this.options.schemaVersion})`
+      )
+    }
+    if (schemaVersion === this.options.schemaVersion) return
+    let upgraded = record
+    for (let version = schemaVersion; version < this.options.schemaVersion; version++) {
+      const migration = this.options.migrations?.[version]
+      if (!migration) throw new StoreLoadError(path, `no migration from schema ${version}`)
+      upgraded = migration(upgraded)
+    }
+    file.data = { schemaVersion: this.options.schemaVersion, record: upgraded }
+    await file.write()
+  }
+
+  get size(): number {
+    return this.records.size
+  }
+
+  all(): Promise<T[]> {
+    return Promise.resolve([...this.records.values()].map((file) => file.data.record as unknown as T))
+  }
+
+  get(id: string): Promise<T | undefined> {
+    return Promise.resolve(this.peek(id))
+  }
+
+  private peek(id: string): T | undefined {
+    return this.records.get(id)?.data.record as T | undefined
+  }
+
+  /** The record whose unique index `index` holds `key`. */
+  findBy(index: string, key: string): Promise<T | undefined> {
+    const id = this.uniqueIndex(index).get(key)
+    return Promise.resolve(id === undefined ? undefined : this.peek(id))
+  }
+
+  /** The records whose group `group` is `key`. */
+  listBy(group: string, key: string): Promise<T[]> {
+    const ids = this.groupIndex(group).get(key) ?? new Set<string>()
+    return Promise.resolve([...ids].map((id) => this.peek(id) as T))
+  }
+
+  create(record: T): Promise<T> {
+    return this.queue.run(async () => {
+      if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
+      if (this.records.has(record.id)) throw new UniqueConstraintError('id', record.id)
+      this.checkUnique(record)
+      const file = new Low<RecordFile>(new AtomicJsonFile(this.pathOf(record.id)), this.fileOf(record))
+      await file.write()
+      this.records.set(record.id, file)
+      this.index(record)
+      return record
+    })
+  }
+
+  /**
+   * Applies `change` to a copy of the record and stores the copy. `change` runs inside the write
+   * queue, so checks made in it (read-check-write) cannot race another update. It may throw to
+   * abort; nothing is written then.
+   */
+  update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    return this.queue.run(async () => {
+      const file = this.records.get(id)
+      if (!file) throw new RecordMissingError(id)
+      const previous = file.data.record as unknown as T
+      const draft = structuredClone(previous)
+      const result = change(draft)
+      if (draft.id !== id) throw new Error('a record id cannot change')
+      this.checkUnique(draft)
+      const next = this.fileOf(draft)
+      await file.adapter.write(next)
+      file.data = next
+      this.unindex(previous)
+      this.index(draft)
+      return { record: draft, result }
+    })
+  }
+
+  delete(id: string): Promise<void> {
+    return this.queue.run(async () => {
+      const file = this.records.get(id)
+      if (!file) throw new RecordMissingError(id)
+      await unlink(this.pathOf(id))
+      await syncDirectory(this.dir)
+      this.records.delete(id)
+      this.unindex(file.data.record as unknown as T)
+    })
+  }
+
+  /** Waits for every queued write to reach the disk. */
+  drain(): Promise<void> {
+    return this.queue.drain()
+  }
+
+  private pathOf(id: string): string {
+    return join(this.dir, `${id}.json`)
+  }
+
+  private fileOf(record: T): RecordFile {
+    return { schemaVersion: this.options.schemaVersion, record: record as unknown as Record<string, unknown> }
+  }
+
+  private uniqueIndex(index: string): Map<string, string> {
+    const map = this.uniqueIndexes.get(index)
+    if (!map) throw new Error(`${this.name} has no unique index ${index}`)
+    return map
+  }
+
+  private groupIndex(group: string): Map<string, Set<string>> {
+    const map = this.groupIndexes.get(group)
+    if (!map) throw new Error(`${this.name} has no group ${group}`)
+    return map
+  }
+
+  private checkUnique(record: T): void {
+    for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
+      const map = this.uniqueIndex(index)
+      const seen = new Set<string>()
+      for (const key of keyList(keysOf(record))) {
+        const owner = map.get(key)
+        if ((owner !== undefined && owner !== record.id) || seen.has(key)) {
+          throw new UniqueConstraintError(index, key)
+        }
+        seen.add(key)
+      }
+    }
+  }
+
+  private index(record: T): void {
+    for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
+      const map = this.uniqueIndex(index)
+      for (const key of keyList(keysOf(record))) map.set(key, record.id)
+    }
+    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
+      const map = this.groupIndex(group)
+      const key = groupOf(record)
+      let ids = map.get(key)
+      if (!ids) map.set(key, (ids = new Set()))
+      ids.add(record.id)
+    }
+  }
+
+  private unindex(record: T): void {
+    for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
+      const map = this.uniqueIndex(index)
+      for (const key of keyList(keysOf(record))) if (map.get(key) === record.id) map.delete(key)
+    }
+    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
+      const map = this.groupIndex(group)
+      const key = groupOf(record)
+      const ids = map.get(key)
+      ids?.delete(record.id)
+      if (ids?.size === 0) map.delete(key)
+    }
+  }
+}
+
+function keyList(keys: string | readonly string[] | undefined): readonly string[] {
+  if (keys === undefined) return []
+  return typeof keys === 'string' ? [keys] : keys
+}

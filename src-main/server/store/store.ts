@@ -1,0 +1,39 @@
+import type { InstallationRecord, OrganizationRecord } from './records.js'
+
+/**
+ * The storage port the domain services use. The file store implements it over lowdb files in
+ * the data directory; a team server could implement it over PostgreSQL (a row, or a JSONB
+ * document, per record) without touching the domain code.
+ */
+export interface RecordStore<T> {
+  all(): Promise<T[]>
+  get(id: string): Promise<T | undefined>
+  /** The record a unique index maps `key` to. */
+  findBy(index: string, key: string): Promise<T | undefined>
+  /** The records in group `key` of a non-unique index. */
+  listBy(group: string, key: string): Promise<T[]>
+  /** Fails with UniqueConstraintError when a unique index already holds one of its keys. */
+  create(record: T): Promise<T>
+  /** Read-check-write: `change` runs on a private copy, serialized with every other write. */
+  update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }>
+  delete(id: string): Promise<void>
+}
+
+export interface Store {
+  readonly dataDir: string
+  readonly organizations: RecordStore<OrganizationRecord>
+  installation(): InstallationRecord
+  updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
+  /** Finishes every write in flight, then releases the data directory. */
+  close(): Promise<void>
+}
+
+/** Unique index names of the organizations store. */
+export const ORGANIZATION_NAME = 'name'
+export const TOKEN_HASH = 'token-hash'
+export const TEAM_ID = 'team-id'
+
+/** Organization names are unique without regard to case, so `Acme` and `acme` cannot both exist. */
+export function organizationNameKey(name: string): string {
+  return name.toLowerCase()
+}

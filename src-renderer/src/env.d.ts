@@ -1,0 +1,8 @@
+import type { HomeportBridge } from '../../src-main/shared/bridge'
+
+declare global {
+  interface Window {
+    /** Present in the desktop app only (see src-main/preload.ts). */
+    homeport?: HomeportBridge
+  }
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react'
+import { useSession } from '../../lib/session'
+import { ApiError } from '../../lib/api-client'
+import { useCreateOrganization } from './api'
+
+export function CreateOrganizationForm({ onDone }: { onDone: () => void }) {
+  const { client } = useSession()
+  const create = useCreateOrganization(client)
+  const [name, setName] = useState('')
+  const [email, setEmail] = useState('')
+  const error = create.error instanceof ApiError ? create.error : undefined
+
+  return (
+    <form
+      className="card form"
+      aria-label="New organization"
+      onSubmit={(event) => {
+        event.preventDefault()
+        create.mutate({ name: name.trim(), email: email.trim() }, { onSuccess: onDone })
+      }}
+    >
+      <div className="field">
+        <label htmlFor="org-name">Name</label>
+        <input
+          id="org-name"
+          value={name}
+          autoFocus
+          required
+          pattern="[A-Za-z0-9_\-]+"
+          maxLength={64}
+          onChange={(event) => setName(event.target.value)}
+          aria-invalid={error?.pointer === '/data/attributes/name'}
+        />
+        <p className="hint">Letters, digits, “-” and “_”. It becomes the namespace of the organization’s private modules.</p>
+      </div>
+      <div className="field">
+        <label htmlFor="org-email">Admin e-mail</label>
+        <input
+          id="org-email"
+          type="email"
+          value={email}
+          required
+          onChange={(event) => setEmail(event.target.value)}
+          aria-invalid={error?.pointer === '/data/attributes/email'}
+        />
+      </div>
+      {create.error && (
+        <p role="alert" className="error">
+          {create.error.message}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : 'Create organization'}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,77 @@
+import { useDeferredValue, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useSession } from '../../lib/session'
+import { organizationListOptions } from './api'
+import { CreateOrganizationForm } from './CreateOrganizationForm'
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
+
+/** The first screen: every organization the signed-in token can see. */
+export function OrganizationsPage() {
+  const { client } = useSession()
+  const [search, setSearch] = useState('')
+  const deferredSearch = useDeferredValue(search.trim())
+  const [creating, setCreating] = useState(false)
+  const organizations = useQuery(organizationListOptions(client, deferredSearch))
+  const items = organizations.data?.data ?? []
+
+  return (
+    <section aria-labelledby="organizations-heading">
+      <header className="page-header">
+        <div>
+          <h1 id="organizations-heading">Organizations</h1>
+          <p className="muted">Each organization has its own private modules, teams and tokens.</p>
+        </div>
+        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
+          New organization
+        </button>
+      </header>
+
+      {creating && <CreateOrganizationForm onDone={() => setCreating(false)} />}
+
+      <input
+        type="search"
+        className="search"
+        aria-label="Search organizations by name or e-mail"
+        placeholder="Search by name or e-mail"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+      />
+
+      {organizations.isPending && <p className="muted">Loading organizations…</p>}
+      {organizations.isError && (
+        <p role="alert" className="error">
+          Could not load organizations: {organizations.error.message}
+        </p>
+      )}
+      {organizations.isSuccess && items.length === 0 && (
+        <div className="empty">
+          {deferredSearch ? (
+            <p>No organization matches “{deferredSearch}”.</p>
+          ) : (
+            <>
+              <h2>No organizations yet</h2>
+              <p className="muted">Create one to start publishing modules.</p>
+            </>
+          )}
+        </div>
+      )}
+      {items.length > 0 && (
+        <ul className="card-list" aria-label="Organizations">
+          {items.map((org) => (
+            <li key={org.id} className="card org-card">
+              <div className="org-avatar" aria-hidden="true">
+                {org.attributes.name.slice(0, 1).toUpperCase()}
+              </div>
+              <div>
+                <h2>{org.attributes.name}</h2>
+                <p className="muted">{org.attributes.email}</p>
+              </div>
+              <p className="muted org-created">Created {dateFormat.format(new Date(org.attributes['created-at']))}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,50 @@
+/** A JSON:API error the server sent, in words for a person. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly pointer?: string
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+interface ErrorDocument {
+  errors?: Array<{ title?: string; detail?: string; source?: { pointer?: string } }>
+}
+
+/**
+ * Calls Homeport's public API, the same one every other client uses, with the session's token.
+ */
+export class ApiClient {
+  constructor(readonly token: string) {}
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response
+    try {
+      response = await fetch(`/api/v2${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${this.token}`,
+          Accept: 'application/vnd.api+json',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/vnd.api+json' })
+        },
+        body: body === undefined ? undefined : JSON.stringify(body)
+      })
+    } catch {
+      throw new ApiError(0, 'Homeport is not answering. Is the server still running?')
+    }
+    if (response.status === 204) return undefined as T
+    const document = (await response.json().catch(() => ({}))) as T & ErrorDocument
+    if (!response.ok) {
+      const [first] = document.errors ?? []
+      throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText, first?.source?.pointer)
+    }
+    return document
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.request<T>('GET', path)
+  }
+}

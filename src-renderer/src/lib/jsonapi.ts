@@ -1,0 +1,17 @@
+/** The JSON:API shapes the GUI reads. */
+export interface Resource<A> {
+  id: string
+  type: string
+  attributes: A
+  relationships?: Record<string, unknown>
+  links?: { self?: string }
+}
+
+export interface Document<A> {
+  data: Resource<A>
+}
+
+export interface ListDocument<A> {
+  data: Array<Resource<A>>
+  meta?: { pagination?: { 'total-count': number; 'current-page': number; 'total-pages': number } }
+}

@@ -1,0 +1,122 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer, type RunningServer, type ServerOptions } from '../../src-main/server/create-server.js'
+
+export interface ApiResponse {
+  status: number
+  headers: Headers
+  // Test code reads arbitrary JSON:API documents; `any` keeps the assertions readable.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any
+}
+
+export interface RequestOptions {
+  token?: string | null
+  body?: unknown
+  /** A raw body, sent as is (with contentType). */
+  raw?: string
+  contentType?: string
+}
+
+export interface TestServer {
+  url: string
+  dataDir: string
+  adminToken: string
+  server: RunningServer
+  /** Calls a path under /api/v2 (or one starting /api/ or /.well-known/, or a full URL), as site admin unless told otherwise. */
+  api(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>
+  /** Stops the server; the data directory stays for a restart. */
+  stop(): Promise<void>
+  /** Starts a new server on the same data directory. */
+  restart(): Promise<void>
+  /** Stops the server and removes its data directory. */
+  close(): Promise<void>
+}
+
+/** A real Homeport on an ephemeral port over a fresh temporary data directory. */
+export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'homeport-test-')))
+  const launch = () => startServer({ host: '127.0.0.1', port: 0, edition: 'hosted', ...options, dataDir })
+  let server = await launch()
+  const test: TestServer = {
+    get url() {
+      return server.url
+    },
+    dataDir,
+    get adminToken() {
+      return server.adminToken.token
+    },
+    get server() {
+      return server
+    },
+    async api(method, path, request = {}) {
+      const headers: Record<string, string> = {}
+      const token = request.token === undefined ? server.adminToken.token : request.token
+      if (token !== null) headers.Authorization = `Bearer ${token}`
+      let body: string | undefined
+      if (request.raw !== undefined) {
+        body = request.raw
+        if (request.contentType) headers['Content-Type'] = request.contentType
+      } else if (request.body !== undefined) {
+        body = JSON.stringify(request.body)
+        headers['Content-Type'] = request.contentType ?? 'application/vnd.api+json'
+      }
+      const url = /^https?:/.test(path)
+        ? path
+        : /^\/(api|\.well-known)\//.test(path)
+          ? `${server.url}${path}`
+          : `${server.url}/api/v2${path}`
+      const response = await fetch(url, { method, headers, body })
+      const text = await response.text()
+      let parsed: unknown = text
+      if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text)
+      return { status: response.status, headers: response.headers, body: parsed }
+    },
+    async stop() {
+      await server.close()
+    },
+    async restart() {
+      await server.close()
+      server = await launch()
+    },
+    async close() {
+      await server.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  }
+  return test
+}
+
+/** A JSON:API document for one resource. */
+export function doc(type: string, attributes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  return { data: { type, attributes, ...extra } }
+}
+
+/** Creates an organization as site admin and returns its response body's data. */
+export async function createOrganization(test: TestServer, name: string, attributes: Record<string, unknown> = {}) {
+  const response = await test.api('POST', '/organizations', {
+    body: doc('organizations', { name, email: `${name}@example.com`, ...attributes })
+  })
+  if (response.status !== 201) throw new Error(`creating ${name}: ${response.status} ${JSON.stringify(response.body)}`)
+  return response.body.data
+}
+
+/** Creates a team (optionally with manage-modules) and a token for it. */
+export async function createTeamWithToken(test: TestServer, org: string, name: string, manageModules = false) {
+  const team = await test.api('POST', `/organizations/${org}/teams`, {
+    body: doc('teams', { name, 'organization-access': { 'manage-modules': manageModules } })
+  })
+  if (team.status !== 201) throw new Error(`creating team ${name}: ${team.status} ${JSON.stringify(team.body)}`)
+  const token = await test.api('POST', `/teams/${team.body.data.id}/authentication-token`)
+  if (token.status !== 201) throw new Error(`token for ${name}: ${token.status} ${JSON.stringify(token.body)}`)
+  return { id: team.body.data.id as string, token: token.body.data.attributes.token as string }
+}
+
+/** The owners team's id and a fresh token for it. */
+export async function ownersToken(test: TestServer, org: string) {
+  const teams = await test.api('GET', `/organizations/${org}/teams`)
+  const owners = (teams.body.data as Array<{ id: string; attributes: { name: string } }>).find((t) => t.attributes.name === 'owners')!
+  const token = await test.api('POST', `/teams/${owners.id}/authentication-token`)
+  return { id: owners.id, token: token.body.data.attributes.token as string }
+}

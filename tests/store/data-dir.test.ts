@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startServer } from '../../src-main/server/create-server.js'
+import { DataDirInUseError } from '../../src-main/server/store/data-dir-lock.js'
+import { StoreLoadError } from '../../src-main/server/store/errors.js'
+import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
+
+const cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!()
+})
+
+async function server(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const test = await startTestServer(options)
+  cleanup.push(() => test.close())
+  return test
+}
+
+describe('the data directory', () => {
+  it('keeps organizations, teams and tokens across a restart', async () => {
+    const test = await server()
+    await createOrganization(test, 'durable')
+    const team = await createTeamWithToken(test, 'durable', 'keepers')
+    await test.restart()
+    expect((await test.api('GET', '/organizations/durable')).status).toBe(200)
+    expect((await test.api('GET', '/organizations/durable', { token: team.token })).status).toBe(200)
+  })
+
+  it('generates the admin token once, readable by its owner only, and keeps it', async () => {
+    const test = await server()
+    const path = join(test.dataDir, 'admin-token')
+    const token = (await readFile(path, 'utf8')).trim()
+    expect(token).toBe(test.adminToken)
+    expect((await stat(path)).mode & 0o777).toBe(0o600)
+    expect((await stat(test.dataDir)).mode & 0o777).toBe(0o700)
+    await test.restart()
+    expect(test.adminToken).toBe(token)
+    expect(test.server.adminToken.source).toEqual({ kind: 'file', path, created: false })
+  })
+
+  it('takes the admin token from HOMEPORT_ADMIN_TOKEN when given, and refuses a short one', async () => {
+    const test = await server({ adminToken: 'a-long-enough-admin-token' })
+    expect((await test.api('GET', '/organizations', { token: 'a-long-enough-admin-token' })).status).toBe(200)
+    await expect(readdir(test.dataDir)).resolves.not.toContain('admin-token')
+    const dataDir = await mkdtemp(join(tmpdir(), 'homeport-short-'))
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
+    await expect(startServer({ dataDir, host: '127.0.0.1', port: 0, edition: 'hosted', adminToken: 'short' })).rejects.toThrow(
+      /too short/
+    )
+  })
+
+  it('lets one Homeport at a time use a data directory, and takes over a stale lock', async () => {
+    const test = await server()
+    const error = await startServer({ dataDir: test.dataDir, host: '127.0.0.1', port: 0, edition: 'hosted' }).then(
+      () => undefined,
+      (caught: unknown) => caught
+    )
+    expect(error).toBeInstanceOf(DataDirInUseError)
+    expect((error as Error).message).toContain(String(process.pid))
+    await test.stop()
+    // A lock left by a process that no longer exists does not keep Homeport from starting.
+    await writeFile(join(test.dataDir, 'homeport.lock'), '2147483646')
+    await test.restart()
+    expect((await test.api('GET', '/organizations')).status).toBe(200)
+  })
+
+  it('refuses to start on an organization file it cannot read, naming it', async () => {
+    const test = await server()
+    const org = await createOrganization(test, 'broken')
+    await test.stop()
+    const path = join(test.dataDir, 'organizations', `${org.attributes['external-id'] as string}.json`)
+    await writeFile(path, '{"schemaVersion": 1, "record": ')
+    const error = await startServer({ dataDir: test.dataDir, host: '127.0.0.1', port: 0, edition: 'hosted' }).then(
+      () => undefined,
+      (caught: unknown) => caught
+    )
+    expect(error).toBeInstanceOf(StoreLoadError)
+    expect((error as Error).message).toContain(path)
+    expect(await readFile(path, 'utf8')).toBe('{"schemaVersion": 1, "record": ')
+    // The failed start released the data directory.
+    await expect(readdir(test.dataDir)).resolves.not.toContain('homeport.lock')
+    await rm(path)
+    await test.restart()
+  })
+})
+
+describe('concurrent writes', () => {
+  it('creates fifty organizations at once without losing one', async () => {
+    const test = await server()
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => createOrganization(test, `burst-${i}`)))
+    expect(responses).toHaveLength(50)
+    await test.restart()
+    const list = await test.api('GET', '/organizations?q=burst-')
+    expect(list.body.data).toHaveLength(50)
+  })
+
+  it('gives exactly one of many racing creates of one name its 201', async () => {
+    const test = await server()
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        test
+          .api('POST', '/organizations', {
+            body: { data: { type: 'organizations', attributes: { name: 'contested', email: 'a@b.example' } } }
+          })
+          .then((response) => response.status)
+      )
+    )
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 422)).toHaveLength(19)
+  })
+
+  it('keeps every team when many are added to one organization at once', async () => {
+    const test = await server()
+    await createOrganization(test, 'crowded')
+    await Promise.all(Array.from({ length: 30 }, (_, i) => createTeamWithToken(test, 'crowded', `team-${i}`)))
+    await test.restart()
+    const teams = await test.api('GET', '/organizations/crowded/teams?page[size]=100')
+    expect(teams.body.data).toHaveLength(31)
+  })
+})
