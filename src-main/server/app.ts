@@ -8,6 +8,8 @@ import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes } from './api/admin.js'
 import { organizationRoutes } from './api/organizations.js'
+import { registryModuleRoutes } from './api/registry-modules.js'
+import { uploadRoutes } from './api/uploads.js'
 import { selfHostedRoutes } from './api/self-hosted.js'
 import { teamRoutes } from './api/teams.js'
 
@@ -61,12 +63,15 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   })
   organizationRoutes(api, services, baseUrl)
   teamRoutes(api, services, baseUrl)
+  registryModuleRoutes(api, services, baseUrl)
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
   api.all('/{*rest}', () => {
     throw new HttpError(404, 'not found', 'There is no such API endpoint.')
   })
 
+  const uploads = uploadRoutes(services)
+  app.use(uploads.routes())
   app.use(api.routes())
   app.use(api.allowedMethods())
   app.use(serveGui(options.rendererDir))

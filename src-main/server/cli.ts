@@ -14,6 +14,8 @@ Options (each also an environment variable):
   --data-dir <path>    HOMEPORT_DATA_DIR  where the registry lives (default: the desktop app's folder)
   --edition <name>     HOMEPORT_EDITION   hosted | self-hosted (default hosted)
   --base-url <url>     HOMEPORT_BASE_URL  public URL used in links, behind a proxy
+  --public-curation <on|off>  HOMEPORT_PUBLIC_CURATION  organizations may curate public modules (default on)
+  --max-archive-size <MB>     HOMEPORT_MAX_ARCHIVE_MB   largest module archive accepted (default 100)
                        HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
 `
 

@@ -17,6 +17,10 @@ export interface ServerOptions {
   rendererDir?: string
   /** HOMEPORT_ADMIN_TOKEN; when absent the token lives in the data directory. */
   adminToken?: string
+  /** Whether organizations may curate public modules (hosted edition); default true. */
+  publicCuration?: boolean
+  /** Largest archive upload accepted, in bytes. */
+  maxArchiveBytes?: number
 }
 
 export interface RunningServer {
@@ -35,7 +39,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let server: Server | undefined
   try {
     const adminToken = await resolveAdminToken(options.dataDir, options.adminToken)
-    const services = createServices(store, { edition: options.edition, adminToken: adminToken.token })
+    const services = createServices(store, {
+      edition: options.edition,
+      adminToken: adminToken.token,
+      publicCuration: options.publicCuration,
+      maxArchiveBytes: options.maxArchiveBytes
+    })
+    await services.modules.recover()
     const app = createApp(services, { baseUrl: options.baseUrl, rendererDir: options.rendererDir })
     app.on('error', (error: Error) => {
       console.error(`homeport: ${error.stack ?? error.message}`)
@@ -61,6 +71,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       close() {
         closing ??= (async () => {
           await graceful.close()
+          await services.ingest.idle()
           await store.close()
         })()
         return closing

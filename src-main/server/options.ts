@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from './domain/edition.js'
 import { defaultDataDir } from './data-dir.js'
+import { DEFAULT_MAX_ARCHIVE_BYTES } from './domain/uploads.js'
 
 export const DEFAULT_PORT = 4780
 export const DEFAULT_HOST = '127.0.0.1'
@@ -11,7 +12,10 @@ export interface ServeOptions {
   dataDir: string
   edition: Edition
   baseUrl?: string
+  publicCuration: boolean
+  maxArchiveBytes: number
 }
+
 
 export class UsageError extends Error {}
 
@@ -27,7 +31,9 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       edition: { type: 'string' },
-      'base-url': { type: 'string' }
+      'base-url': { type: 'string' },
+      'public-curation': { type: 'string' },
+      'max-archive-size': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -40,12 +46,18 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+(\/.*)?$/.test(baseUrl)) {
     throw new UsageError('--base-url must be an http:// or https:// URL.')
   }
+  const curation = (values['public-curation'] ?? env.HOMEPORT_PUBLIC_CURATION ?? 'on').toLowerCase()
+  if (!['on', 'off', 'true', 'false'].includes(curation)) throw new UsageError('--public-curation must be on or off.')
+  const maxArchiveMb = Number(values['max-archive-size'] ?? env.HOMEPORT_MAX_ARCHIVE_MB ?? DEFAULT_MAX_ARCHIVE_BYTES / (1024 * 1024))
+  if (!Number.isFinite(maxArchiveMb) || maxArchiveMb <= 0) throw new UsageError('--max-archive-size is a number of megabytes above 0.')
   return {
     port,
     host: values.host ?? env.HOMEPORT_HOST ?? DEFAULT_HOST,
     dataDir: values['data-dir'] ?? env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
     edition: edition as Edition,
-    baseUrl: baseUrl || undefined
+    baseUrl: baseUrl || undefined,
+    publicCuration: curation === 'on' || curation === 'true',
+    maxArchiveBytes: Math.floor(maxArchiveMb * 1024 * 1024)
   }
 }
 

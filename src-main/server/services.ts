@@ -2,8 +2,11 @@ import { Authenticator } from './domain/access.js'
 import { DataRetentionService } from './domain/data-retention.js'
 import type { Edition } from './domain/edition.js'
 import { ModuleSharingService } from './domain/module-sharing.js'
+import { IngestQueue } from './domain/ingest/ingest-queue.js'
+import { ModuleService } from './domain/modules.js'
 import { OrganizationService } from './domain/organizations.js'
 import { TeamService } from './domain/teams.js'
+import { DEFAULT_MAX_ARCHIVE_BYTES, UploadService } from './domain/uploads.js'
 import type { Store } from './store/store.js'
 
 /** The domain services, shared by the management API, the registry protocol and the GUI. */
@@ -15,10 +18,28 @@ export interface Services {
   teams: TeamService
   moduleSharing: ModuleSharingService
   dataRetention: DataRetentionService
+  modules: ModuleService
+  uploads: UploadService
+  ingest: IngestQueue
 }
 
-export function createServices(store: Store, options: { edition: Edition; adminToken: string }): Services {
+export interface ServiceOptions {
+  edition: Edition
+  adminToken: string
+  /** Whether organizations may curate public modules (hosted edition); default true. */
+  publicCuration?: boolean
+  maxArchiveBytes?: number
+}
+
+export function createServices(store: Store, options: ServiceOptions): Services {
   const organizations = new OrganizationService(store, options.edition)
+  const modules = new ModuleService(store, organizations, {
+    edition: options.edition,
+    publicCuration: options.publicCuration ?? true
+  })
+  organizations.addDependent(modules)
+  const ingest = new IngestQueue(store, modules)
+  modules.setScheduler(ingest)
   return {
     store,
     edition: options.edition,
@@ -26,6 +47,9 @@ export function createServices(store: Store, options: { edition: Edition; adminT
     organizations,
     teams: new TeamService(store, organizations),
     moduleSharing: new ModuleSharingService(store, organizations, options.edition),
-    dataRetention: new DataRetentionService(store, organizations, options.edition)
+    dataRetention: new DataRetentionService(store, organizations, options.edition),
+    modules,
+    uploads: new UploadService(store, modules, options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES),
+    ingest
   }
 }

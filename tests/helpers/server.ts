@@ -120,3 +120,41 @@ export async function ownersToken(test: TestServer, org: string) {
   const token = await test.api('POST', `/teams/${owners.id}/authentication-token`)
   return { id: owners.id, token: token.body.data.attributes.token as string }
 }
+
+/** Creates a private module as site admin and returns the response body's data. */
+export async function createModule(test: TestServer, org: string, name: string, provider: string, attributes: Record<string, unknown> = {}) {
+  const response = await test.api('POST', `/organizations/${org}/registry-modules`, {
+    body: doc('registry-modules', { name, provider, ...attributes })
+  })
+  if (response.status !== 201) throw new Error(`creating module ${name}: ${response.status} ${JSON.stringify(response.body)}`)
+  return response.body.data
+}
+
+/** Creates a version of a private module and returns the response body's data (with links.upload). */
+export async function createVersion(test: TestServer, org: string, name: string, provider: string, version: string) {
+  const response = await test.api('POST', `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}/versions`, {
+    body: doc('registry-module-versions', { version })
+  })
+  if (response.status !== 201) throw new Error(`creating version ${version}: ${response.status} ${JSON.stringify(response.body)}`)
+  return response.body.data
+}
+
+/** PUTs an archive to an upload link, without a token, as go-tfe does. */
+export async function upload(url: string, archive: Buffer | string) {
+  const response = await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: typeof archive === 'string' ? archive : new Uint8Array(archive) })
+  const text = await response.text()
+  return { status: response.status, body: text ? JSON.parse(text) : undefined }
+}
+
+/** Polls a module until `version` has left the states in which ingest is still running. */
+export async function settledVersion(test: TestServer, org: string, name: string, provider: string, version: string) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const module = await test.api('GET', `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}`)
+    const entry = (module.body.data.attributes['version-statuses'] as Array<{ version: string; status: string; error?: string }>).find(
+      (candidate) => candidate.version === version
+    )
+    if (entry && entry.status !== 'reg_ingressing' && entry.status !== 'pending') return { module: module.body.data, entry }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`version ${version} of ${name} did not settle`)
+}

@@ -25,5 +25,14 @@ export class InvalidInputError extends DomainError {
 /** An operation this installation refuses as configured (public module curation disabled…). */
 export class ForbiddenError extends DomainError {}
 
+/** The request conflicts with the resource's state (an upload link used twice…). */
+export class ConflictError extends DomainError {}
+
+/** Something that was valid once and no longer is (an expired upload link). */
+export class ExpiredError extends DomainError {}
+
+/** A body or archive beyond a documented limit. */
+export class LimitExceededError extends DomainError {}
+
 /** No credentials, or credentials that match nobody. */
 export class UnauthenticatedError extends DomainError {}

@@ -17,3 +17,13 @@ export function newSecret(): string {
 export function now(): string {
   return new Date().toISOString()
 }
+
+/**
+ * Now, with microseconds (`2026-11-22T10:00:00.123456Z`), as the registry protocol's
+ * `published_at` has it.
+ */
+export function nowWithMicroseconds(): string {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000)
+  const iso = new Date(Math.floor(micros / 1000)).toISOString()
+  return `${iso.slice(0, 23)}${String(micros % 1000).padStart(3, '0')}Z`
+}

@@ -1,5 +1,13 @@
 import type { Context, Next } from 'koa'
-import { ForbiddenError, InvalidInputError, NotFoundError, UnauthenticatedError } from '../domain/errors.js'
+import {
+  ConflictError,
+  ExpiredError,
+  ForbiddenError,
+  InvalidInputError,
+  LimitExceededError,
+  NotFoundError,
+  UnauthenticatedError
+} from '../domain/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
@@ -33,6 +41,9 @@ export function toHttpError(error: unknown): HttpError {
     return new HttpError(422, 'invalid attribute', error.message, error.attribute ? pointerTo(error.attribute) : undefined)
   }
   if (error instanceof ForbiddenError) return new HttpError(403, 'forbidden', error.message)
+  if (error instanceof ConflictError) return new HttpError(409, 'conflict', error.message)
+  if (error instanceof ExpiredError) return new HttpError(410, 'gone', error.message)
+  if (error instanceof LimitExceededError) return new HttpError(413, 'payload too large', error.message)
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
   // Errors from Koa and its body parser (http-errors) carry an explicit status.
   const status = (error as { status?: unknown }).status
@@ -57,6 +68,7 @@ function statusTitle(status: number): string {
     404: 'not found',
     405: 'method not allowed',
     409: 'conflict',
+    410: 'gone',
     413: 'payload too large',
     415: 'unsupported media type',
     422: 'invalid attribute',

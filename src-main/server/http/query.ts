@@ -21,3 +21,15 @@ export function queryPositiveInteger(ctx: Context, name: string, minimum = 1): n
   }
   return number
 }
+
+/** Named path parameters of the matched route, which the route's pattern guarantees. */
+export function pathParams<K extends string>(ctx: Context, ...names: K[]): Record<K, string> {
+  const params = ctx.params as Record<string, string | undefined>
+  const result = {} as Record<K, string>
+  for (const name of names) {
+    const value = params[name]
+    if (value === undefined) throw new Error(`the route has no :${name}`)
+    result[name] = value
+  }
+  return result
+}

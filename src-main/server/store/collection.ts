@@ -13,8 +13,8 @@ export interface Identified {
 /** Derives the keys a record is found by; each key maps to at most one record. */
 export type KeyFunction<T> = (record: T) => string | readonly string[] | undefined
 
-/** Derives the group a record belongs to (many records per key). */
-export type GroupFunction<T> = (record: T) => string
+/** Derives the groups a record belongs to (many records per key). */
+export type GroupFunction<T> = (record: T) => string | readonly string[]
 
 /** Upgrades a record written by an older schema version to the current one. */
 export type Migration = (record: Record<string, unknown>) => Record<string, unknown>
@@ -234,10 +234,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     }
     for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
       const map = this.groupIndex(group)
-      const key = groupOf(record)
-      let ids = map.get(key)
-      if (!ids) map.set(key, (ids = new Set()))
-      ids.add(record.id)
+      for (const key of keyList(groupOf(record))) {
+        let ids = map.get(key)
+        if (!ids) map.set(key, (ids = new Set()))
+        ids.add(record.id)
+      }
     }
   }
 
@@ -248,10 +249,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     }
     for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
       const map = this.groupIndex(group)
-      const key = groupOf(record)
-      const ids = map.get(key)
-      ids?.delete(record.id)
-      if (ids?.size === 0) map.delete(key)
+      for (const key of keyList(groupOf(record))) {
+        const ids = map.get(key)
+        ids?.delete(record.id)
+        if (ids?.size === 0) map.delete(key)
+      }
     }
   }
 }

@@ -3,9 +3,22 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import { lockDataDir } from './data-dir-lock.js'
-import type { InstallationRecord, OrganizationRecord } from './records.js'
+import { ArchiveStore } from './archive-store.js'
+import type { InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
-import { ORGANIZATION_NAME, TEAM_ID, TOKEN_HASH, organizationNameKey, type Store } from './store.js'
+import {
+  BY_ARCHIVE,
+  BY_ORGANIZATION,
+  MODULE_KEY,
+  ORGANIZATION_NAME,
+  TEAM_ID,
+  TOKEN_HASH,
+  UPLOAD_DIGEST,
+  VERSION_ID,
+  moduleKey,
+  organizationNameKey,
+  type Store
+} from './store.js'
 
 type InstallationFileRecord = InstallationRecord & { id: string }
 const INSTALLATION_ID = 'installation-main'
@@ -16,6 +29,9 @@ const INSTALLATION_ID = 'installation-main'
  *     homeport.lock                  pid of the Homeport using it
  *     installation/installation-main.json
  *     organizations/<org-id>.json    an organization with its teams and settings
+ *     modules/<module-id>.json       a registry module (one provider) with its versions
+ *     archives/<ab>/<sha256>.tar.gz  module archives, content-addressed, and their parsed docs
+ *     uploads/                       uploads in progress
  *
  * Each record is its own file, so one write costs in proportion to that record.
  */
@@ -36,8 +52,24 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         [TEAM_ID]: (org) => org.teams.map((team) => team.id)
       }
     })
+    const modules = new Collection<ModuleRecord>('modules', join(dataDir, 'modules'), {
+      schemaVersion: SCHEMA_VERSION,
+      migrations: MIGRATIONS,
+      unique: {
+        [MODULE_KEY]: moduleKey,
+        [VERSION_ID]: (module) => module.versions.map((version) => version.id),
+        [UPLOAD_DIGEST]: (module) => module.versions.flatMap((version) => (version.upload ? [version.upload.digest] : []))
+      },
+      groups: {
+        [BY_ORGANIZATION]: (module) => module.organizationId,
+        [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : []))
+      }
+    })
+    const archives = new ArchiveStore(dataDir)
     await installation.load()
     await organizations.load()
+    await modules.load()
+    await archives.open()
     let current = await installation.get(INSTALLATION_ID)
     if (!current) current = await installation.create(newInstallation())
     await chmod(dataDir, 0o700).catch(() => undefined)
@@ -45,6 +77,8 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     return {
       dataDir,
       organizations,
+      modules,
+      archives,
       installation: () => current as InstallationRecord,
       async updateInstallation(change) {
         const { record } = await installation.update(INSTALLATION_ID, change)
@@ -52,7 +86,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         return record
       },
       async close() {
-        await Promise.all([installation.drain(), organizations.drain()])
+        await Promise.all([installation.drain(), organizations.drain(), modules.drain()])
         await unlock()
       }
     }

@@ -65,3 +65,75 @@ export interface InstallationRecord {
   /** The data retention policy of organizations that set none. */
   defaultDataRetentionPolicy: DataRetentionPolicy
 }
+
+export type RegistryName = 'private' | 'public'
+
+/** Module statuses, as HCP Terraform names them. */
+export type ModuleStatus = 'pending' | 'no_version_tags' | 'setup_failed' | 'setup_complete'
+
+/** Version statuses, as HCP Terraform names them. */
+export type VersionStatus =
+  | 'pending'
+  | 'cloning'
+  | 'clone_failed'
+  | 'reg_ingress_req_failed'
+  | 'reg_ingressing'
+  | 'reg_ingress_failed'
+  | 'ok'
+
+/** The archive a version was ingested from, stored once per content (content-addressed). */
+export interface ArchiveRef {
+  sha256: string
+  size: number
+}
+
+/**
+ * A version's upload link. The link's secret is derived from the installation's signing key and
+ * this nonce (HMAC), so it is never stored; `digest` (its SHA-256) finds the version from a link.
+ */
+export interface UploadLink {
+  nonce: string
+  digest: string
+  expiresAt: string
+  usedAt: string | null
+}
+
+export interface VersionRecord {
+  id: string
+  /** The semantic version without a leading `v`, build metadata kept. */
+  version: string
+  commitSha: string | null
+  /** How the version was made: `tfe-api` (created and uploaded through the API). */
+  source: string
+  status: VersionStatus
+  /** Why ingest failed, in words; empty otherwise. */
+  error: string
+  /** Files that did not parse, and other things a reader of the documentation should know. */
+  warnings: string[]
+  createdAt: string
+  updatedAt: string
+  /** When the version became `ok`, with microseconds (the protocol's `published_at`). */
+  publishedAt: string | null
+  upload: UploadLink | null
+  archive: ArchiveRef | null
+}
+
+/**
+ * One registry module for one provider: HCP Terraform's `registry-modules` resource. A "module"
+ * (namespace + name) with several providers is several records.
+ */
+export interface ModuleRecord {
+  id: string
+  organizationId: string
+  registryName: RegistryName
+  /** Public modules only; a private module's namespace is its organization's current name. */
+  namespace: string | null
+  name: string
+  provider: string
+  noCode: boolean
+  status: ModuleStatus
+  testConfig: { id: string; testsEnabled: boolean } | null
+  createdAt: string
+  updatedAt: string
+  versions: VersionRecord[]
+}

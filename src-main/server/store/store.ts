@@ -1,4 +1,5 @@
-import type { InstallationRecord, OrganizationRecord } from './records.js'
+import type { ArchiveStore } from './archive-store.js'
+import type { InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
 
 /**
  * The storage port the domain services use. The file store implements it over lowdb files in
@@ -22,6 +23,9 @@ export interface RecordStore<T> {
 export interface Store {
   readonly dataDir: string
   readonly organizations: RecordStore<OrganizationRecord>
+  readonly modules: RecordStore<ModuleRecord>
+  /** Module archives and their parsed documentation, as files beside the records. */
+  readonly archives: ArchiveStore
   installation(): InstallationRecord
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
   /** Finishes every write in flight, then releases the data directory. */
@@ -32,6 +36,22 @@ export interface Store {
 export const ORGANIZATION_NAME = 'name'
 export const TOKEN_HASH = 'token-hash'
 export const TEAM_ID = 'team-id'
+
+/** Indexes of the modules store. */
+export const MODULE_KEY = 'module-key'
+export const UPLOAD_DIGEST = 'upload-digest'
+export const VERSION_ID = 'version-id'
+export const BY_ORGANIZATION = 'organization'
+export const BY_ARCHIVE = 'archive'
+
+/**
+ * What makes a registry module unique in its organization. A private module's namespace is the
+ * organization itself, so it is left out (the organization may be renamed).
+ */
+export function moduleKey(module: Pick<ModuleRecord, 'organizationId' | 'registryName' | 'namespace' | 'name' | 'provider'>): string {
+  const namespace = module.registryName === 'private' ? '' : (module.namespace ?? '').toLowerCase()
+  return [module.organizationId, module.registryName, namespace, module.name.toLowerCase(), module.provider].join('/')
+}
 
 /** Organization names are unique without regard to case, so `Acme` and `acme` cannot both exist. */
 export function organizationNameKey(name: string): string {

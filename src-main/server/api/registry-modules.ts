@@ -1,0 +1,124 @@
+import Router from '@koa/router'
+import type { Context } from 'koa'
+import type { ModuleAddress, ModuleView } from '../domain/modules.js'
+import type { VersionRecord } from '../store/records.js'
+import type { Services } from '../services.js'
+import { callerOf } from '../http/auth.js'
+import { HttpError } from '../http/errors.js'
+import { readResource, sendDocument } from '../http/jsonapi.js'
+import { pageRequest, paginate } from '../http/pagination.js'
+import { pathParams, queryString } from '../http/query.js'
+import { moduleResource, versionResource } from './module-resources.js'
+import type { BaseUrl } from './base-url.js'
+
+const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider'
+
+/** Endpoints 1 and 3–8 of the spec, with the deprecated forms of 4, 6 and 8. */
+export function registryModuleRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
+  const { modules } = services
+  const uploadUrl = async (ctx: Context, view: ModuleView, version: VersionRecord) => {
+    const objectId = await modules.uploadObjectId(view, version.id)
+    return objectId && `${baseUrl(ctx)}/archivist/v1/object/${objectId}`
+  }
+  const sendVersion = async (ctx: Context, status: number, view: ModuleView, version: VersionRecord) => {
+    sendDocument(ctx, status, { data: versionResource(view, version, await uploadUrl(ctx, view, version)) })
+  }
+
+  router.get('/organizations/:org/registry-modules', async (ctx) => {
+    const views = await modules.list(callerOf(ctx), ctx.params.org!, {
+      q: queryString(ctx, 'q'),
+      registryName: queryString(ctx, 'filter[registry_name]'),
+      provider: queryString(ctx, 'filter[provider]'),
+      organizationName: queryString(ctx, 'filter[organization_name]')
+    })
+    const { items, meta, links } = paginate(ctx, baseUrl(ctx), views, pageRequest(ctx)!)
+    sendDocument(ctx, 200, { data: items.map((view) => moduleResource(view, callerOf(ctx))), links, meta })
+  })
+
+  router.post('/organizations/:org/registry-modules', async (ctx) => {
+    const attributes = readResource(ctx, 'registry-modules').attributes
+    const view = await modules.create(callerOf(ctx), ctx.params.org!, {
+      name: attributes.string('name'),
+      provider: attributes.string('provider'),
+      namespace: attributes.string('namespace'),
+      registryName: attributes.string('registry-name'),
+      noCode: attributes.boolean('no-code')
+    })
+    sendDocument(ctx, 201, { data: moduleResource(view, callerOf(ctx)) })
+  })
+
+  // Deprecated forms first: their literal segments must win over the parameters of the others.
+  const deleteDeprecated = async (ctx: Context) => {
+    const { org, name, provider, version } = ctx.params as Record<string, string | undefined>
+    await deleteAt(ctx, { organization: org!, registryName: 'private', namespace: org!, name: name!, provider }, version)
+  }
+  router.post('/registry-modules/actions/delete/:org/:name', deleteDeprecated)
+  router.post('/registry-modules/actions/delete/:org/:name/:provider', deleteDeprecated)
+  router.post('/registry-modules/actions/delete/:org/:name/:provider/:version', deleteDeprecated)
+  router.get('/registry-modules/show/:org/:name/:provider', async (ctx) => {
+    const view = await modules.read(callerOf(ctx), privateAddress(ctx))
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+  })
+  router.post('/registry-modules/:org/:name/:provider/versions', async (ctx) => createVersion(ctx, privateAddress(ctx)))
+  router.get('/registry-modules/:id', async (ctx) => {
+    const view = await modules.readById(callerOf(ctx), ctx.params.id!)
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+  })
+
+  router.post(`${MODULE}/versions`, async (ctx) => createVersion(ctx, address(ctx)))
+  router.get(MODULE, async (ctx) => {
+    const view = await modules.read(callerOf(ctx), address(ctx))
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+  })
+  // go-tfe's ReadVersion.
+  router.get(`${MODULE}/version`, async (ctx) => {
+    const requested = queryString(ctx, 'module_version')
+    if (!requested) throw new HttpError(400, 'bad request', 'Name the version with ?module_version=.', { parameter: 'module_version' })
+    const { view, version } = await modules.readVersion(callerOf(ctx), address(ctx), requested)
+    await sendVersion(ctx, 200, view, version)
+  })
+  router.patch(MODULE, async (ctx) => {
+    const document = readResource(ctx, 'registry-modules')
+    const vcsRepo = document.attributes.object('vcs-repo')
+    const view = await modules.update(callerOf(ctx), address(ctx), {
+      noCode: document.attributes.boolean('no-code'),
+      testsEnabled: document.attributes.object('test-config')?.boolean('tests-enabled'),
+      vcsRepo: vcsRepo && { branch: vcsRepo.string('branch'), tags: vcsRepo.boolean('tags') }
+    })
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+  })
+  router.delete(`${MODULE}/:version`, async (ctx) => deleteAt(ctx, address(ctx), ctx.params.version))
+  router.delete(MODULE, async (ctx) => deleteAt(ctx, address(ctx)))
+  router.delete('/organizations/:org/registry-modules/:registry/:namespace/:name', async (ctx) => {
+    const { org, registry, namespace, name } = pathParams(ctx, 'org', 'registry', 'namespace', 'name')
+    await deleteAt(ctx, { organization: org, registryName: registry, namespace, name })
+  })
+
+  async function createVersion(ctx: Context, at: ModuleAddress): Promise<void> {
+    const attributes = readResource(ctx, 'registry-module-versions').attributes
+    const { view, version } = await modules.createVersion(callerOf(ctx), at, {
+      version: attributes.string('version'),
+      commitSha: attributes.nullableString('commit-sha')
+    })
+    await sendVersion(ctx, 201, view, version)
+  }
+
+  async function deleteAt(ctx: Context, at: Omit<ModuleAddress, 'provider'> & { provider?: string }, version?: string): Promise<void> {
+    const caller = callerOf(ctx)
+    if (at.provider === undefined) await modules.deleteModule(caller, at)
+    else if (version === undefined) await modules.deleteProvider(caller, { ...at, provider: at.provider })
+    else await modules.deleteVersion(caller, { ...at, provider: at.provider }, version)
+    ctx.status = 204
+  }
+}
+
+function address(ctx: Context): ModuleAddress {
+  const { org, registry, namespace, name, provider } = pathParams(ctx, 'org', 'registry', 'namespace', 'name', 'provider')
+  return { organization: org, registryName: registry, namespace, name, provider }
+}
+
+/** The deprecated endpoints name private modules by organization, name and provider. */
+function privateAddress(ctx: Context): ModuleAddress {
+  const { org, name, provider } = pathParams(ctx, 'org', 'name', 'provider')
+  return { organization: org, registryName: 'private', namespace: org, name, provider }
+}

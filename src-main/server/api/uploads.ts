@@ -1,0 +1,28 @@
+import Router from '@koa/router'
+import type { Services } from '../services.js'
+import { jsonApiErrors } from '../http/errors.js'
+import { sendDocument } from '../http/jsonapi.js'
+import { versionResource } from './module-resources.js'
+
+/**
+ * Endpoint 5: `PUT {upload_url}/v1/object/<object id>`, where `{upload_url}` is
+ * `<base>/archivist`. No Authorization header: the link is the credential. The body is the
+ * archive, streamed to disk as it arrives.
+ */
+export function uploadRoutes(services: Services): Router {
+  const router = new Router({ prefix: '/archivist/v1/object' })
+  router.use(async (ctx, next) => {
+    await next()
+    // Refused before its body was read (too large, a used link): the connection still carries
+    // the rest of that body, so it cannot serve another request.
+    if (!ctx.req.complete) ctx.set('Connection', 'close')
+  })
+  router.use(jsonApiErrors)
+  router.put('/:objectId', async (ctx) => {
+    const declared = ctx.get('content-length') ? ctx.request.length : undefined
+    const { module, version } = await services.uploads.receive(ctx.params.objectId!, ctx.req, declared)
+    const org = await services.store.organizations.get(module.organizationId)
+    sendDocument(ctx, 200, { data: versionResource({ org: org!, module }, version, undefined) })
+  })
+  return router
+}

@@ -1,0 +1,97 @@
+import { RecordMissingError } from '../../store/errors.js'
+import type { Store } from '../../store/store.js'
+import { now, nowWithMicroseconds } from '../ids.js'
+import type { IngestScheduler, ModuleService } from '../modules.js'
+import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
+import { extractDocs, isDocumentationFile, type ModuleDocs } from './terraform-docs.js'
+
+/**
+ * Turns stored archives into documented versions, one at a time and off the request path: a
+ * version is `reg_ingressing` from its upload until it is `ok` or `reg_ingress_failed` with the
+ * reason. Documentation is kept per archive content, so identical uploads are parsed once.
+ */
+export class IngestQueue implements IngestScheduler {
+  private readonly waiting: Array<{ moduleId: string; versionId: string }> = []
+  private running: Promise<void> | undefined
+
+  constructor(
+    private readonly store: Store,
+    private readonly modules: ModuleService,
+    private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+    private readonly log: (message: string) => void = (message) => console.error(message)
+  ) {}
+
+  schedule(moduleId: string, versionId: string): void {
+    this.waiting.push({ moduleId, versionId })
+    this.running ??= this.work().finally(() => {
+      this.running = undefined
+    })
+  }
+
+  /** Resolves when nothing is left to ingest (the server waits for it before it stops). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running
+  }
+
+  private async work(): Promise<void> {
+    for (let job = this.waiting.shift(); job; job = this.waiting.shift()) {
+      try {
+        await this.ingest(job.moduleId, job.versionId)
+      } catch (error) {
+        // The version stays reg_ingressing and is ingested again at the next start.
+        this.log(`homeport: could not record the ingest of ${job.versionId}: ${(error as Error).message}`)
+      }
+    }
+  }
+
+  private async ingest(moduleId: string, versionId: string): Promise<void> {
+    const module = await this.store.modules.get(moduleId)
+    const version = module?.versions.find((candidate) => candidate.id === versionId)
+    if (!version || version.status !== 'reg_ingressing' || !version.archive) return
+    const archive = version.archive
+    let outcome: { docs: ModuleDocs } | { error: string }
+    try {
+      outcome = { docs: await this.documentation(archive.sha256, archive.size) }
+    } catch (error) {
+      if (!(error instanceof InvalidArchiveError)) {
+        this.log(`homeport: ingest of ${module!.name} ${version.version} failed: ${(error as Error).stack ?? String(error)}`)
+      }
+      outcome = {
+        error: error instanceof InvalidArchiveError ? error.message : `Homeport could not read the archive: ${(error as Error).message}`
+      }
+    }
+    try {
+      await this.store.modules.update(moduleId, (draft) => {
+        const target = draft.versions.find((candidate) => candidate.id === versionId)
+        // Deleted, or uploaded again, while this ran.
+        if (!target || target.status !== 'reg_ingressing' || target.archive?.sha256 !== archive.sha256) return
+        target.updatedAt = now()
+        if ('docs' in outcome) {
+          target.status = 'ok'
+          target.error = ''
+          target.warnings = outcome.docs.warnings
+          target.publishedAt = nowWithMicroseconds()
+          if (draft.status === 'pending') draft.status = 'setup_complete'
+          draft.updatedAt = target.updatedAt
+        } else {
+          target.status = 'reg_ingress_failed'
+          target.error = outcome.error
+          target.archive = null
+        }
+      })
+    } catch (error) {
+      if (!(error instanceof RecordMissingError)) throw error
+    }
+    await this.modules.releaseArchives([archive.sha256])
+  }
+
+  private async documentation(sha256: string, size: number): Promise<ModuleDocs> {
+    const known = await this.store.archives.readDocs<ModuleDocs>(sha256)
+    if (known) return known
+    const contents = await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits)
+    const docs = await extractDocs(contents.files)
+    docs.warnings.unshift(...contents.warnings)
+    await this.store.archives.writeDocs(sha256, docs)
+    return docs
+  }
+}

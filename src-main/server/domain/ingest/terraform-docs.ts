@@ -1,0 +1,253 @@
+/**
+ * A module's documentation, extracted the way HashiCorp's terraform-config-inspect does (the
+ * library behind the public registry): computed once at ingest, stored beside the archive, and
+ * read by the registry protocol and the GUI.
+ */
+export interface ModuleInput {
+  name: string
+  /** The type expression as written (`map(object({…}))`), or "" when none is given. */
+  type: string
+  description: string
+  /** The default, JSON-encoded (`"\"us-east-1\""`, `"3"`), or "" for a required input, as the registry has it. */
+  default: string
+  required: boolean
+  sensitive: boolean
+}
+
+export interface ModuleOutput {
+  name: string
+  description: string
+  sensitive: boolean
+}
+
+export interface ModuleResource {
+  name: string
+  type: string
+}
+
+export interface ProviderRequirement {
+  /** The local name (`aws`). */
+  name: string
+  namespace: string
+  source: string
+  /** Version constraints, joined with ", "; "" when none. */
+  version: string
+}
+
+export interface ModuleDependency {
+  name: string
+  source: string
+  version: string
+}
+
+export interface ModulePart {
+  /** "" for the root module, else `modules/<name>` or `examples/<name>`. */
+  path: string
+  readme: string
+  /** True when the folder has no Terraform files. */
+  empty: boolean
+  inputs: ModuleInput[]
+  outputs: ModuleOutput[]
+  resources: ModuleResource[]
+  providers: ProviderRequirement[]
+  dependencies: ModuleDependency[]
+  /** `terraform { required_version }` constraints. */
+  requiredCore: string[]
+}
+
+export interface ModuleDocs {
+  root: ModulePart
+  submodules: ModulePart[]
+  examples: ModulePart[]
+  /** Files that did not parse, and the like: the version is still published. */
+  warnings: string[]
+}
+
+const PART_FOLDER = /^(?:(modules|examples)\/([^/]+)\/)?([^/]+)$/
+const TERRAFORM_FILE = /\.tf(\.json)?$/
+const README = /^readme(\.md|\.markdown)?$/i
+
+/** Whether the documentation needs the file at `path`: Terraform files and READMEs of the root, submodules and examples. */
+export function isDocumentationFile(path: string): boolean {
+  const match = PART_FOLDER.exec(path)
+  return match !== null && (TERRAFORM_FILE.test(match[3]!) || README.test(match[3]!))
+}
+
+type Parse = (filename: string, contents: string) => Promise<Record<string, unknown>>
+let hclParser: Promise<Parse> | undefined
+
+/**
+ * HashiCorp's HCL library compiled to WebAssembly. It starts slowly (it decodes a 6 MB module),
+ * so it is loaded once, on the first ingest.
+ */
+function loadParser(): Promise<Parse> {
+  hclParser ??= import('@cdktf/hcl2json').then((module) => module.parse as Parse)
+  return hclParser
+}
+
+/** Builds the documentation from an archive's files (path → text). */
+export async function extractDocs(files: Map<string, string>): Promise<ModuleDocs> {
+  const warnings: string[] = []
+  const parts = new Map<string, { terraform: Array<[string, string]>; readme: string }>()
+  const partOf = (path: string) => {
+    let part = parts.get(path)
+    if (!part) parts.set(path, (part = { terraform: [], readme: '' }))
+    return part
+  }
+  partOf('')
+  for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
+    const match = PART_FOLDER.exec(path)
+    if (!match) continue
+    const folder = match[1] ? `${match[1]}/${match[2]!}` : ''
+    const part = partOf(folder)
+    if (TERRAFORM_FILE.test(match[3]!)) part.terraform.push([path, text])
+    else if (!part.readme) part.readme = text
+  }
+
+  const built: ModulePart[] = []
+  for (const [path, { terraform, readme }] of parts) {
+    const configs: Config[] = []
+    for (const [file, text] of terraform) {
+      try {
+        configs.push(file.endsWith('.json') ? (JSON.parse(text) as Config) : await (await loadParser())(file, text))
+      } catch (error) {
+        warnings.push(`${file} could not be parsed and is left out of the documentation: ${parseMessage(error)}`)
+      }
+    }
+    built.push({ path, readme, empty: terraform.length === 0, ...inspect(configs) })
+  }
+  const byPath = (a: ModulePart, b: ModulePart) => a.path.localeCompare(b.path)
+  const root = built.find((part) => part.path === '')!
+  if (root.empty) {
+    warnings.push('The archive has no Terraform files at its root. A module archive has the module’s .tf files at the top, not in a folder.')
+  }
+  return {
+    root,
+    submodules: built.filter((part) => part.path.startsWith('modules/')).sort(byPath),
+    examples: built.filter((part) => part.path.startsWith('examples/')).sort(byPath),
+    warnings
+  }
+}
+
+/** A configuration file as hcl2json returns it (blocks as arrays), or in Terraform's JSON syntax. */
+type Config = Record<string, unknown>
+type Body = Record<string, unknown>
+
+/** The labelled blocks of one kind (`variable "x" {}`), from either syntax. */
+function labelled(configs: Config[], kind: string): Array<[string, Body]> {
+  const result: Array<[string, Body]> = []
+  for (const config of configs) {
+    const byLabel = config[kind]
+    if (!isObject(byLabel)) continue
+    for (const [label, bodies] of Object.entries(byLabel)) for (const body of bodyList(bodies)) result.push([label, body])
+  }
+  return result
+}
+
+/** Blocks labelled twice (`resource "type" "name" {}`), as [first, second, body]. */
+function doublyLabelled(configs: Config[], kind: string): Array<[string, string, Body]> {
+  const result: Array<[string, string, Body]> = []
+  for (const [first, inner] of labelled(configs, kind)) {
+    for (const [second, bodies] of Object.entries(inner)) for (const body of bodyList(bodies)) result.push([first, second, body])
+  }
+  return result
+}
+
+/** Unlabelled blocks (`terraform {}`). */
+function unlabelled(configs: Config[], kind: string): Body[] {
+  return configs.flatMap((config) => bodyList(config[kind]))
+}
+
+function bodyList(value: unknown): Body[] {
+  if (Array.isArray(value)) return value.filter(isObject)
+  return isObject(value) ? [value] : []
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** hcl2json writes an expression as "${…}"; this gives back the expression's source. */
+function expression(value: unknown): string {
+  if (typeof value !== 'string') return value === undefined ? '' : JSON.stringify(value)
+  const match = /^\$\{([\s\S]*)\}$/.exec(value)
+  return match ? match[1]!.trim() : value
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+function flag(value: unknown): boolean {
+  return value === true || value === '${true}'
+}
+
+function inspect(configs: Config[]): Omit<ModulePart, 'path' | 'readme' | 'empty'> {
+  const inputs = labelled(configs, 'variable').map(([name, body]): ModuleInput => {
+    const required = !('default' in body)
+    return {
+      name,
+      type: 'type' in body ? expression(body.type) : '',
+      description: text(body.description),
+      default: required ? '' : JSON.stringify(body.default),
+      required,
+      sensitive: flag(body.sensitive)
+    }
+  })
+  const outputs = labelled(configs, 'output').map(([name, body]) => ({
+    name,
+    description: text(body.description),
+    sensitive: flag(body.sensitive)
+  }))
+  const managed = doublyLabelled(configs, 'resource')
+  const resources = managed.map(([type, name]) => ({ name, type }))
+  const dependencies = labelled(configs, 'module').map(([name, body]) => ({
+    name,
+    source: text(body.source),
+    version: text(body.version)
+  }))
+  const terraform = unlabelled(configs, 'terraform')
+  const requiredCore = terraform.flatMap((body) => (typeof body.required_version === 'string' ? [body.required_version] : []))
+
+  const providers = new Map<string, { source: string; versions: string[] }>()
+  const require = (name: string, source = '', version = '') => {
+    let provider = providers.get(name)
+    if (!provider) providers.set(name, (provider = { source: '', versions: [] }))
+    if (source && !provider.source) provider.source = source
+    if (version && !provider.versions.includes(version)) provider.versions.push(version)
+  }
+  for (const block of terraform.flatMap((body) => bodyList(body.required_providers))) {
+    for (const [name, requirement] of Object.entries(block)) {
+      // Terraform 0.12 allowed a bare version constraint string.
+      if (typeof requirement === 'string') require(name, '', requirement)
+      else if (isObject(requirement)) require(name, text(requirement.source), text(requirement.version))
+    }
+  }
+  for (const [name, body] of labelled(configs, 'provider')) require(name, '', text(body.version))
+  // Resources imply their provider: the `provider` meta-argument's local name, else the type's prefix.
+  for (const [type, , body] of [...managed, ...doublyLabelled(configs, 'data')]) {
+    require(typeof body.provider === 'string' ? expression(body.provider).split('.')[0]! : type.split('_')[0]!)
+  }
+
+  // hcl2json loses the order of blocks (its JSON objects are sorted), so sort everything alike.
+  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
+  return {
+    inputs: inputs.sort(byName),
+    outputs: outputs.sort(byName),
+    resources: resources.sort((a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name)),
+    dependencies: dependencies.sort(byName),
+    requiredCore,
+    providers: [...providers]
+      .map(([name, { source, versions }]) => {
+        const full = source || `hashicorp/${name}`
+        const segments = full.split('/')
+        return { name, namespace: segments.length >= 2 ? segments[segments.length - 2]! : 'hashicorp', source: full, version: versions.join(', ') }
+      })
+      .sort((a, b) => a.name.localeCompare(b.name))
+  }
+}
+
+function parseMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.replace(/^Error: /, '').replace(/^parse config: /, '').trim()
+}

@@ -1,0 +1,443 @@
+import semver from 'semver'
+import type { ModuleRecord, OrganizationRecord, RegistryName, VersionRecord } from '../store/records.js'
+import { BY_ARCHIVE, BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../store/store.js'
+import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
+import { canManageModules, canRead, isOwner, type Caller } from './access.js'
+import type { Edition } from './edition.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from './errors.js'
+import { newId, now } from './ids.js'
+import type { OrganizationDependent, OrganizationService } from './organizations.js'
+import { isLinkUsable, mintUploadLink, objectIdFor } from './upload-links.js'
+
+/** Where a registry module sits: the path segments of endpoints 4–8. */
+export interface ModuleAddress {
+  organization: string
+  registryName: string
+  namespace: string
+  name: string
+  provider: string
+}
+
+export interface ModuleCreateInput {
+  name?: string
+  provider?: string
+  namespace?: string
+  registryName?: string
+  noCode?: boolean
+}
+
+export interface ModuleFilter {
+  q?: string
+  registryName?: string
+  provider?: string
+  organizationName?: string
+}
+
+export interface VersionCreateInput {
+  version?: string
+  commitSha?: string | null
+}
+
+export interface ModuleUpdateInput {
+  noCode?: boolean
+  testsEnabled?: boolean
+  /** The VCS half of endpoint 7: only for modules published from a repository. */
+  vcsRepo?: { branch?: string; tags?: boolean }
+}
+
+/** A module with the organization it belongs to, which gives a private module its namespace. */
+export interface ModuleView {
+  org: OrganizationRecord
+  module: ModuleRecord
+}
+
+export interface ModuleOptions {
+  edition: Edition
+  /** Whether organizations may keep records of public modules (hosted edition only). */
+  publicCuration: boolean
+}
+
+/** Something that wants to hear when a version's archive is ready to ingest. */
+export interface IngestScheduler {
+  schedule(moduleId: string, versionId: string): void
+}
+
+const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
+const PROVIDER = /^[a-z0-9]+$/
+const MAX_LENGTH = 64
+const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/
+const REGISTRY_NAMES: readonly RegistryName[] = ['private', 'public']
+
+/** The namespace a module is addressed by: its organization's name for a private module. */
+export function namespaceOf({ org, module }: ModuleView): string {
+  return module.registryName === 'private' ? org.name : (module.namespace ?? '')
+}
+
+/**
+ * A valid semantic version without its leading `v`, build metadata kept; undefined when the
+ * string is not one.
+ */
+export function normalizeVersion(version: string): string | undefined {
+  const stripped = version.trim().replace(/^v/, '')
+  return semver.valid(stripped) !== null ? stripped : undefined
+}
+
+/** Registry modules and their versions: endpoints 1 and 3–8 of the spec. */
+export class ModuleService implements OrganizationDependent {
+  private readonly pinnedArchives = new Set<string>()
+  private scheduler: IngestScheduler | undefined
+
+  constructor(
+    private readonly store: Store,
+    private readonly organizations: OrganizationService,
+    private readonly options: ModuleOptions
+  ) {}
+
+  setScheduler(scheduler: IngestScheduler): void {
+    this.scheduler = scheduler
+  }
+
+  async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleView[]> {
+    const org = await this.organizations.read(caller, orgName)
+    const search = filter.q?.toLowerCase()
+    const views = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).map((module) => ({ org, module }))
+    return views
+      .filter((view) => {
+        const namespace = namespaceOf(view)
+        const { module } = view
+        if (filter.registryName !== undefined && module.registryName !== filter.registryName) return false
+        if (filter.provider !== undefined && module.provider !== filter.provider) return false
+        if (filter.organizationName !== undefined && namespace !== filter.organizationName) return false
+        if (search && ![module.name, namespace, module.provider].some((field) => field.toLowerCase().includes(search))) {
+          return false
+        }
+        return true
+      })
+      .sort(
+        (a, b) =>
+          namespaceOf(a).localeCompare(namespaceOf(b)) ||
+          a.module.name.localeCompare(b.module.name) ||
+          a.module.provider.localeCompare(b.module.provider)
+      )
+  }
+
+  async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {
+    const org = await this.organizations.read(caller, orgName)
+    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const registryName = this.registryNameForCreate(input.registryName)
+    const name = checkName(input.name, 'name')
+    const provider = checkProvider(input.provider)
+    let namespace: string | null = null
+    if (registryName === 'private') {
+      if (input.namespace !== undefined && input.namespace !== org.name) {
+        throw new InvalidInputError(
+          'A private module’s namespace is its organization; leave namespace out for private modules.',
+          'namespace'
+        )
+      }
+    } else {
+      if (input.namespace === undefined) throw new InvalidInputError('A public module needs the namespace it is published under.', 'namespace')
+      namespace = checkName(input.namespace, 'namespace')
+    }
+    const timestamp = now()
+    const module: ModuleRecord = {
+      id: newId('mod'),
+      organizationId: org.id,
+      registryName,
+      namespace,
+      name,
+      provider,
+      noCode: input.noCode ?? false,
+      status: 'pending',
+      testConfig: null,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      versions: []
+    }
+    try {
+      await this.store.modules.create(module)
+    } catch (error) {
+      if (error instanceof UniqueConstraintError && error.index === MODULE_KEY) {
+        const label = `${registryName === 'private' ? org.name : namespace}/${name}/${provider}`
+        throw new InvalidInputError(`The ${registryName} module ${label} already exists in this organization.`, 'name')
+      }
+      throw error
+    }
+    return { org, module }
+  }
+
+  /** The module at `address`, when the caller may see it. */
+  async read(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
+    const org = await this.organizations.read(caller, address.organization)
+    const registryName = this.registryNameForRead(address.registryName)
+    if (registryName === 'private' && address.namespace !== org.name) throw moduleNotFound(address)
+    const module = await this.store.modules.findBy(
+      MODULE_KEY,
+      moduleKey({ organizationId: org.id, registryName, namespace: address.namespace, name: address.name, provider: address.provider })
+    )
+    if (!module || module.name !== address.name) throw moduleNotFound(address)
+    return { org, module }
+  }
+
+  async readById(caller: Caller, moduleId: string): Promise<ModuleView> {
+    const module = await this.store.modules.get(moduleId)
+    const org = module && (await this.store.organizations.get(module.organizationId))
+    if (!module || !org || !canRead(caller, org)) throw new NotFoundError(`registry module "${moduleId}" not found`)
+    if (module.registryName === 'public') this.requireCuration()
+    return { org, module }
+  }
+
+  async update(caller: Caller, address: ModuleAddress, input: ModuleUpdateInput): Promise<ModuleView> {
+    const view = await this.read(caller, address)
+    if (!isOwner(caller, view.org)) throw moduleNotFound(address)
+    if (input.vcsRepo) {
+      if (input.vcsRepo.branch !== undefined && input.vcsRepo.tags !== undefined) {
+        throw new InvalidInputError('vcs-repo.branch and vcs-repo.tags cannot be given together.', 'vcsRepo')
+      }
+      throw new InvalidInputError(`${label(address)} is not published from a VCS repository; it has no vcs-repo to change.`, 'vcsRepo')
+    }
+    const { record } = await this.store.modules.update(view.module.id, (draft) => {
+      if (input.noCode !== undefined) draft.noCode = input.noCode
+      if (input.testsEnabled !== undefined) {
+        draft.testConfig = { id: draft.testConfig?.id ?? newId('tc'), testsEnabled: input.testsEnabled }
+      }
+      draft.updatedAt = now()
+    })
+    return { org: view.org, module: record }
+  }
+
+  /** Deletes every provider of the module `namespace/name` (endpoint 8, shortest form). */
+  async deleteModule(caller: Caller, address: Omit<ModuleAddress, 'provider'>): Promise<void> {
+    const org = await this.organizations.read(caller, address.organization)
+    const registryName = this.registryNameForRead(address.registryName)
+    if (registryName === 'private' && address.namespace !== org.name) throw moduleNotFound(address)
+    const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
+      (module) =>
+        module.registryName === registryName &&
+        module.name === address.name &&
+        (registryName === 'private' || module.namespace?.toLowerCase() === address.namespace.toLowerCase())
+    )
+    if (matches.length === 0 || !isOwner(caller, org)) throw moduleNotFound(address)
+    for (const module of matches) await this.remove(module)
+  }
+
+  /** Deletes one provider of a module with all its versions. Public modules have only the short form. */
+  async deleteProvider(caller: Caller, address: ModuleAddress): Promise<void> {
+    const view = await this.readForDelete(caller, address)
+    await this.remove(view.module)
+  }
+
+  /** Deletes one version; the last version takes its provider with it. */
+  async deleteVersion(caller: Caller, address: ModuleAddress, version: string): Promise<void> {
+    const view = await this.readForDelete(caller, address)
+    const target = findVersion(view.module, version)
+    if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    if (view.module.versions.length === 1) {
+      await this.remove(view.module)
+      return
+    }
+    await this.store.modules.update(view.module.id, (draft) => {
+      draft.versions = draft.versions.filter((candidate) => candidate.id !== target.id)
+      draft.updatedAt = now()
+    })
+    await this.releaseArchives(target.archive ? [target.archive.sha256] : [])
+  }
+
+  async createVersion(caller: Caller, address: ModuleAddress, input: VersionCreateInput): Promise<{ view: ModuleView; version: VersionRecord }> {
+    const view = await this.read(caller, address)
+    if (!canManageModules(caller, view.org)) throw moduleNotFound(address)
+    if (view.module.registryName === 'public') {
+      throw new ForbiddenError('Versions of a public module are published by its maintainers, not created here.')
+    }
+    if (input.version === undefined) throw new InvalidInputError('A version needs its semantic version.', 'version')
+    const version = normalizeVersion(input.version)
+    if (!version) {
+      throw new InvalidInputError(`"${input.version}" is not a semantic version (MAJOR.MINOR.PATCH, optionally v-prefixed).`, 'version')
+    }
+    if (input.commitSha !== undefined && input.commitSha !== null && !COMMIT_SHA.test(input.commitSha)) {
+      throw new InvalidInputError(`"${input.commitSha}" is not a commit SHA (7 to 64 hexadecimal digits).`, 'commitSha')
+    }
+    const timestamp = now()
+    const id = newId('modver')
+    const record: VersionRecord = {
+      id,
+      version,
+      commitSha: input.commitSha ?? null,
+      source: 'tfe-api',
+      status: 'pending',
+      error: '',
+      warnings: [],
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      publishedAt: null,
+      upload: mintUploadLink(this.store.installation().signingKey, id),
+      archive: null
+    }
+    const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
+      if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
+        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
+      }
+      draft.versions.push(record)
+      draft.updatedAt = timestamp
+    })
+    return { view: { org: view.org, module }, version: record }
+  }
+
+  async readVersion(caller: Caller, address: ModuleAddress, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
+    const view = await this.read(caller, address)
+    const target = findVersion(view.module, version)
+    if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    return { view, version: target }
+  }
+
+  /**
+   * The upload link of a version that accepts an archive: the current one while it is unused and
+   * unexpired, else a fresh one (a failed version is retried through a new link). Undefined for
+   * a version that takes no more uploads.
+   */
+  async uploadObjectId(view: ModuleView, versionId: string): Promise<string | undefined> {
+    const key = this.store.installation().signingKey
+    const version = view.module.versions.find((candidate) => candidate.id === versionId)
+    if (!version || !acceptsUpload(version)) return undefined
+    if (version.upload && isLinkUsable(version.upload)) return objectIdFor(key, version.id, version.upload.nonce)
+    const { result } = await this.store.modules.update(view.module.id, (draft) => {
+      const target = draft.versions.find((candidate) => candidate.id === versionId)
+      if (!target || !acceptsUpload(target)) return undefined
+      if (!target.upload || !isLinkUsable(target.upload)) target.upload = mintUploadLink(key, target.id)
+      return objectIdFor(key, target.id, target.upload.nonce)
+    })
+    return result
+  }
+
+  /** Drops an organization's modules and the archives only they used (it is being destroyed). */
+  async removeOrganization(org: OrganizationRecord): Promise<void> {
+    for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) await this.remove(module)
+  }
+
+  /** Keeps an archive from being swept while a version is about to refer to it. */
+  pinArchive(sha256: string): () => void {
+    this.pinnedArchives.add(sha256)
+    return () => this.pinnedArchives.delete(sha256)
+  }
+
+  /** Deletes the archives (and their docs) that no version refers to any more. */
+  async releaseArchives(hashes: Iterable<string>): Promise<void> {
+    for (const sha256 of new Set(hashes)) {
+      if (this.pinnedArchives.has(sha256)) continue
+      if ((await this.store.modules.listBy(BY_ARCHIVE, sha256)).length > 0) continue
+      await this.store.archives.delete(sha256)
+    }
+  }
+
+  /**
+   * Brings the data directory back to a consistent state after a crash: modules of an
+   * organization that was being destroyed, archives no version refers to, and versions whose
+   * ingest was interrupted (they are ingested again).
+   */
+  async recover(): Promise<void> {
+    const organizations = new Set((await this.store.organizations.all()).map((org) => org.id))
+    for (const module of await this.store.modules.all()) {
+      if (!organizations.has(module.organizationId)) await this.store.modules.delete(module.id)
+    }
+    await this.releaseArchives(await this.store.archives.list())
+    for (const module of await this.store.modules.all()) {
+      for (const version of module.versions) {
+        if (version.status === 'reg_ingressing') this.scheduler?.schedule(module.id, version.id)
+      }
+    }
+  }
+
+  /** Hands a version whose archive is stored to the ingest queue. */
+  scheduleIngest(moduleId: string, versionId: string): void {
+    this.scheduler?.schedule(moduleId, versionId)
+  }
+
+  private async readForDelete(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
+    // A public module is deleted only whole: the provider and version forms answer 404.
+    if (address.registryName === 'public') {
+      this.requireCuration()
+      await this.organizations.read(caller, address.organization)
+      throw moduleNotFound(address)
+    }
+    const view = await this.read(caller, address)
+    if (!isOwner(caller, view.org)) throw moduleNotFound(address)
+    return view
+  }
+
+  private async remove(module: ModuleRecord): Promise<void> {
+    try {
+      await this.store.modules.delete(module.id)
+    } catch (error) {
+      if (!(error instanceof RecordMissingError)) throw error
+    }
+    await this.releaseArchives(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
+  }
+
+  private registryNameForCreate(value: string | undefined): RegistryName {
+    const registryName = value ?? 'private'
+    if (!(REGISTRY_NAMES as readonly string[]).includes(registryName)) {
+      throw new InvalidInputError('registry-name must be "private" or "public".', 'registryName')
+    }
+    if (registryName === 'public') {
+      if (this.options.edition === 'self-hosted') {
+        throw new InvalidInputError('The self-hosted edition keeps private modules only: registry-name must be "private".', 'registryName')
+      }
+      this.requireCuration()
+    }
+    return registryName as RegistryName
+  }
+
+  private registryNameForRead(value: string): RegistryName {
+    if (value === 'private') return 'private'
+    if (value === 'public' && this.options.edition === 'hosted') {
+      this.requireCuration()
+      return 'public'
+    }
+    throw new NotFoundError(`there is no "${value}" registry${this.options.edition === 'self-hosted' ? ' in the self-hosted edition' : ''}`)
+  }
+
+  private requireCuration(): void {
+    if (!this.options.publicCuration) {
+      throw new ForbiddenError('Public module curation is disabled on this Homeport installation.')
+    }
+  }
+}
+
+/** A version accepts an archive until one has been ingested from it. */
+export function acceptsUpload(version: VersionRecord): boolean {
+  return version.status === 'pending' || version.status === 'reg_ingress_failed' || version.status === 'reg_ingress_req_failed'
+}
+
+/** The version `version` of a module, accepting a leading `v` and Terraform's canonical form. */
+export function findVersion(module: ModuleRecord, version: string): VersionRecord | undefined {
+  const wanted = normalizeVersion(version)
+  if (!wanted) return undefined
+  return module.versions.find((candidate) => candidate.version === wanted) ?? module.versions.find((candidate) => semver.eq(candidate.version, wanted))
+}
+
+function checkName(value: string | undefined, attribute: 'name' | 'namespace'): string {
+  if (value === undefined) throw new InvalidInputError(`A module needs a ${attribute}.`, attribute)
+  if (value.length > MAX_LENGTH) throw new InvalidInputError(`A module ${attribute} has at most ${MAX_LENGTH} characters.`, attribute)
+  if (!NAME.test(value)) {
+    throw new InvalidInputError(
+      `"${value}" is not a valid module ${attribute}: letters and digits, with "-" and "_" allowed except at either end.`,
+      attribute
+    )
+  }
+  return value
+}
+
+function checkProvider(value: string | undefined): string {
+  if (value === undefined) throw new InvalidInputError('A module needs a provider.', 'provider')
+  if (value.length > MAX_LENGTH) throw new InvalidInputError(`A provider has at most ${MAX_LENGTH} characters.`, 'provider')
+  if (!PROVIDER.test(value)) throw new InvalidInputError(`"${value}" is not a valid provider: lowercase letters and digits only.`, 'provider')
+  return value
+}
+
+function label(address: Pick<ModuleAddress, 'namespace' | 'name'> & { provider?: string }): string {
+  return [address.namespace, address.name, address.provider].filter(Boolean).join('/')
+}
+
+function moduleNotFound(address: Pick<ModuleAddress, 'namespace' | 'name'> & { provider?: string }): NotFoundError {
+  return new NotFoundError(`registry module ${label(address)} not found`)
+}

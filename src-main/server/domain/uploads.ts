@@ -1,0 +1,101 @@
+import type { Readable } from 'node:stream'
+import { TooLargeError } from '../store/archive-store.js'
+import { RecordMissingError } from '../store/errors.js'
+import type { ModuleRecord, VersionRecord } from '../store/records.js'
+import { UPLOAD_DIGEST, type Store } from '../store/store.js'
+import { ConflictError, ExpiredError, LimitExceededError, NotFoundError } from './errors.js'
+import { now } from './ids.js'
+import { formatBytes } from './ingest/archive-reader.js'
+import { acceptsUpload, type ModuleService } from './modules.js'
+import { digestOf, matchesLink } from './upload-links.js'
+
+/** Largest archive accepted by default: 100 MB, far above any real module. */
+export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
+
+/**
+ * Endpoint 5: the archive upload. The link is the credential and works once; the archive is
+ * stored (content-addressed), the version moves to `reg_ingressing`, and ingest runs off the
+ * request path.
+ */
+export class UploadService {
+  constructor(
+    private readonly store: Store,
+    private readonly modules: ModuleService,
+    private readonly maxArchiveBytes = DEFAULT_MAX_ARCHIVE_BYTES
+  ) {}
+
+  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ module: ModuleRecord; version: VersionRecord }> {
+    const key = this.store.installation().signingKey
+    const found = await this.store.modules.findBy(UPLOAD_DIGEST, digestOf(objectId))
+    const version = found?.versions.find((candidate) => matchesLink(key, candidate, objectId))
+    if (!found || !version) throw new NotFoundError('This upload link is unknown: it was replaced by a newer one, or never existed')
+    if (declaredLength !== undefined && declaredLength > this.maxArchiveBytes) {
+      throw new LimitExceededError(`The archive is ${formatBytes(declaredLength)}; Homeport accepts at most ${formatBytes(this.maxArchiveBytes)}.`)
+    }
+    // Claim the link before reading the body, so that two uploads through it cannot both win.
+    await this.store.modules.update(found.id, (draft) => {
+      const target = draft.versions.find((candidate) => candidate.id === version.id)
+      if (!target?.upload) throw new NotFoundError('This upload link is unknown')
+      if (target.upload.usedAt !== null) {
+        throw new ConflictError('This upload link was used already. Read the version again for a fresh link.')
+      }
+      if (Date.parse(target.upload.expiresAt) <= Date.now()) {
+        throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
+      }
+      if (!acceptsUpload(target)) throw new ConflictError(`Version ${target.version} has an archive already.`)
+      target.upload.usedAt = now()
+    }).catch(versionGone)
+
+    let archive
+    try {
+      archive = await this.store.archives.put(body, this.maxArchiveBytes)
+    } catch (error) {
+      const tooLarge = error instanceof TooLargeError
+      const reason = tooLarge
+        ? `The archive is larger than ${formatBytes(this.maxArchiveBytes)}, the most Homeport accepts.`
+        : 'The upload was interrupted before the whole archive arrived.'
+      await this.fail(found.id, version.id, reason)
+      throw tooLarge ? new LimitExceededError(reason) : error
+    }
+
+    const unpin = this.modules.pinArchive(archive.sha256)
+    try {
+      const { record } = await this.store.modules.update(found.id, (draft) => {
+        const target = draft.versions.find((candidate) => candidate.id === version.id)
+        if (!target) throw new RecordMissingError(version.id)
+        target.archive = archive
+        target.status = 'reg_ingressing'
+        target.error = ''
+        target.warnings = []
+        target.updatedAt = now()
+      })
+      this.modules.scheduleIngest(record.id, version.id)
+      return { module: record, version: record.versions.find((candidate) => candidate.id === version.id)! }
+    } catch (error) {
+      return versionGone(error)
+    } finally {
+      unpin()
+      await this.modules.releaseArchives([archive.sha256])
+    }
+  }
+
+  private async fail(moduleId: string, versionId: string, reason: string): Promise<void> {
+    await this.store.modules
+      .update(moduleId, (draft) => {
+        const target = draft.versions.find((candidate) => candidate.id === versionId)
+        if (!target) return
+        target.status = 'reg_ingress_failed'
+        target.error = reason
+        target.updatedAt = now()
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RecordMissingError)) throw error
+      })
+  }
+}
+
+/** A module deleted while its upload ran: the upload has nothing left to belong to. */
+function versionGone(error: unknown): never {
+  if (error instanceof RecordMissingError) throw new NotFoundError('The version was deleted during the upload')
+  throw error
+}

@@ -1,0 +1,124 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs'
+import { mkdir, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { syncDirectory, writeFileAtomically } from './atomic-json-file.js'
+import type { ArchiveRef } from './records.js'
+
+/** The body of an upload was larger than allowed; nothing was stored. */
+export class TooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the archive is larger than ${limit} bytes`)
+    this.name = 'TooLargeError'
+  }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+
+/**
+ * Module archives, content-addressed: `archives/<first two hex>/<sha256>.tar.gz`, so identical
+ * uploads are stored once. Beside each, `<sha256>.docs.json` holds the documentation parsed
+ * from it. Uploads stream into `uploads/` first and are renamed in only once complete.
+ */
+export class ArchiveStore {
+  private readonly archivesDir: string
+  private readonly uploadsDir: string
+
+  constructor(dataDir: string) {
+    this.archivesDir = join(dataDir, 'archives')
+    this.uploadsDir = join(dataDir, 'uploads')
+  }
+
+  /** Creates the folders and drops uploads that a crash interrupted. */
+  async open(): Promise<void> {
+    await mkdir(this.archivesDir, { recursive: true })
+    await rm(this.uploadsDir, { recursive: true, force: true })
+    await mkdir(this.uploadsDir, { recursive: true })
+  }
+
+  /** Streams `source` into the store, hashing it on the way. Past `maxBytes` it stores nothing. */
+  async put(source: Readable, maxBytes: number): Promise<ArchiveRef> {
+    const temp = join(this.uploadsDir, `${randomBytes(12).toString('hex')}.partial`)
+    const hash = createHash('sha256')
+    let size = 0
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length
+        if (size > maxBytes) return done(new TooLargeError(maxBytes))
+        hash.update(chunk)
+        done(null, chunk)
+      }
+    })
+    try {
+      const file = createWriteStream(temp, { mode: 0o600, flush: true })
+      await pipeline(source, meter, file)
+      const sha256 = hash.digest('hex')
+      const target = this.pathOf(sha256)
+      await mkdir(join(this.archivesDir, sha256.slice(0, 2)), { recursive: true })
+      // An identical archive may be stored already; renaming over it changes nothing.
+      await rename(temp, target)
+      await syncDirectory(join(this.archivesDir, sha256.slice(0, 2)))
+      return { sha256, size }
+    } catch (error) {
+      await unlink(temp).catch(() => undefined)
+      throw error
+    }
+  }
+
+  pathOf(sha256: string): string {
+    if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256}`)
+    return join(this.archivesDir, sha256.slice(0, 2), `${sha256}.tar.gz`)
+  }
+
+  read(sha256: string): ReadStream {
+    return createReadStream(this.pathOf(sha256))
+  }
+
+  async size(sha256: string): Promise<number | undefined> {
+    return stat(this.pathOf(sha256)).then(
+      (stats) => stats.size,
+      () => undefined
+    )
+  }
+
+  async writeDocs(sha256: string, docs: unknown): Promise<void> {
+    await writeFileAtomically(this.docsPathOf(sha256), JSON.stringify(docs))
+  }
+
+  async readDocs<T>(sha256: string): Promise<T | undefined> {
+    try {
+      return JSON.parse(await readFile(this.docsPathOf(sha256), 'utf8')) as T
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+      throw error
+    }
+  }
+
+  /** Removes an archive and its documentation. */
+  async delete(sha256: string): Promise<void> {
+    await unlink(this.pathOf(sha256)).catch(ignoreMissing)
+    await unlink(this.docsPathOf(sha256)).catch(ignoreMissing)
+  }
+
+  /** The hashes of every stored archive, for sweeping out those no version refers to. */
+  async list(): Promise<string[]> {
+    const hashes = new Set<string>()
+    for (const prefix of await readdir(this.archivesDir)) {
+      for (const file of await readdir(join(this.archivesDir, prefix)).catch(() => [])) {
+        const match = /^([0-9a-f]{64})\.(tar\.gz|docs\.json)$/.exec(file)
+        if (match) hashes.add(match[1]!)
+      }
+    }
+    return [...hashes]
+  }
+
+  private docsPathOf(sha256: string): string {
+    return this.pathOf(sha256).replace(/\.tar\.gz$/, '.docs.json')
+  }
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error
+}

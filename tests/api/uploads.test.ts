@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import type { ModuleDocs } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
+import {
+  createModule,
+  createOrganization,
+  createVersion,
+  settledVersion,
+  startTestServer,
+  upload,
+  type TestServer
+} from '../helpers/server.js'
+
+let test: TestServer
+let archive: Buffer
+beforeAll(async () => {
+  test = await startTestServer({ maxArchiveBytes: 2 * 1024 * 1024 })
+  await createOrganization(test, 'acme')
+  archive = await moduleArchive(NETWORK_MODULE)
+})
+afterAll(async () => {
+  await test.close()
+})
+
+/** Every file under the data directory, with its contents, except the given ones. */
+async function snapshot(except: (path: string) => boolean = () => false): Promise<Record<string, string>> {
+  const files: Record<string, string> = {}
+  const walk = async (dir: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) await walk(path)
+      else if (!except(relative(test.dataDir, path))) files[relative(test.dataDir, path)] = (await readFile(path)).toString('base64')
+    }
+  }
+  await walk(test.dataDir)
+  return files
+}
+
+async function versionRecord(name: string, version: string) {
+  const module = (await test.server.services.store.modules.all()).find((candidate) => candidate.name === name)!
+  return module.versions.find((candidate) => candidate.version === version)!
+}
+
+describe('uploading an archive (endpoint 5)', () => {
+  it('stores the archive, answers at once, and ingests it into a documented version', async () => {
+    await createModule(test, 'acme', 'network', 'aws')
+    const version = await createVersion(test, 'acme', 'network', 'aws', '1.0.0')
+    const response = await upload(version.links.upload, archive)
+    expect(response.status).toBe(200)
+    expect(response.body.data.attributes.status).toBe('reg_ingressing')
+
+    const { module, entry } = await settledVersion(test, 'acme', 'network', 'aws', '1.0.0')
+    expect(entry).toEqual({ version: '1.0.0', status: 'ok' })
+    expect(module.attributes.status).toBe('setup_complete')
+
+    const record = await versionRecord('network', '1.0.0')
+    expect(record.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
+    expect(record.archive?.size).toBe(archive.length)
+    const stored = await readFile(test.server.services.store.archives.pathOf(record.archive!.sha256))
+    expect(stored.equals(archive)).toBe(true)
+    const docs = (await test.server.services.store.archives.readDocs<ModuleDocs>(record.archive!.sha256))!
+    expect(docs.root.inputs.map((input) => input.name)).toEqual(['cidr_block', 'db_password', 'region', 'subnets'])
+    expect(docs.submodules.map((part) => part.path)).toEqual(['modules/subnet'])
+    expect(docs.examples.map((part) => part.path)).toEqual(['examples/basic'])
+
+    // Once ok, the version takes no more uploads and offers no link.
+    const read = await test.api('GET', '/organizations/acme/registry-modules/private/acme/network/aws/version?module_version=1.0.0')
+    expect(read.body.data.attributes.status).toBe('ok')
+    expect(read.body.data.links.upload).toBeUndefined()
+  })
+
+  it('stores identical archives once, and deletes an archive with its last version', async () => {
+    await createModule(test, 'acme', 'twins', 'aws')
+    for (const version of ['1.0.0', '1.0.1']) {
+      const created = await createVersion(test, 'acme', 'twins', 'aws', version)
+      expect((await upload(created.links.upload, archive)).status).toBe(200)
+      await settledVersion(test, 'acme', 'twins', 'aws', version)
+    }
+    const first = await versionRecord('twins', '1.0.0')
+    const second = await versionRecord('twins', '1.0.1')
+    expect(first.archive!.sha256).toBe(second.archive!.sha256)
+    const path = test.server.services.store.archives.pathOf(first.archive!.sha256)
+
+    expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/twins/aws/1.0.0')).status).toBe(204)
+    await expect(readFile(path)).resolves.toBeInstanceOf(Buffer)
+    // network 1.0.0 holds the same archive too; deleting both twins leaves it.
+    expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/twins/aws/1.0.1')).status).toBe(204)
+    await expect(readFile(path)).resolves.toBeInstanceOf(Buffer)
+    expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/network')).status).toBe(204)
+    await expect(readFile(path)).rejects.toThrow(/ENOENT/)
+  })
+
+  it('takes a link once, refuses unknown and expired links, and needs no token', async () => {
+    await createModule(test, 'acme', 'links', 'aws')
+    const version = await createVersion(test, 'acme', 'links', 'aws', '1.0.0')
+    const url = version.links.upload as string
+    expect((await upload(url, archive)).status).toBe(200)
+    const twice = await upload(url, archive)
+    expect(twice.status).toBe(409)
+    expect(twice.body.errors[0].detail).toMatch(/used already/)
+
+    const unknown = await upload(url.replace(/object\/.+$/, 'object/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), archive)
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.errors[0].status).toBe('404')
+
+    const late = await createVersion(test, 'acme', 'links', 'aws', '2.0.0')
+    const record = await versionRecord('links', '2.0.0')
+    const module = (await test.server.services.store.modules.all()).find((candidate) => candidate.name === 'links')!
+    await test.server.services.store.modules.update(module.id, (draft) => {
+      draft.versions.find((candidate) => candidate.id === record.id)!.upload!.expiresAt = new Date(Date.now() - 1000).toISOString()
+    })
+    const expired = await upload(late.links.upload, archive)
+    expect(expired.status).toBe(410)
+    expect(expired.body.errors[0].detail).toMatch(/expired/)
+    // Reading the version again gives a fresh link that works.
+    const fresh = await test.api('GET', '/organizations/acme/registry-modules/private/acme/links/aws/version?module_version=2.0.0')
+    expect(fresh.body.data.links.upload).not.toBe(late.links.upload)
+    expect((await upload(fresh.body.data.links.upload, archive)).status).toBe(200)
+  })
+
+  it('refuses an archive above the limit before storing it, declared or not', async () => {
+    await createModule(test, 'acme', 'huge', 'aws')
+    const before = await snapshot((path) => path.startsWith('modules/'))
+    const big = Buffer.alloc(3 * 1024 * 1024, 1)
+    const declared = await createVersion(test, 'acme', 'huge', 'aws', '1.0.0')
+    const response = await upload(declared.links.upload, big)
+    expect(response.status).toBe(413)
+    expect(response.body.errors[0].detail).toMatch(/at most 2 MB/)
+
+    const streamed = await createVersion(test, 'acme', 'huge', 'aws', '2.0.0')
+    const chunked = await fetch(streamed.links.upload, {
+      method: 'PUT',
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 3; i++) controller.enqueue(new Uint8Array(1024 * 1024))
+          controller.close()
+        }
+      }),
+      duplex: 'half'
+    } as RequestInit)
+    expect(chunked.status).toBe(413)
+    const { entry } = await settledVersion(test, 'acme', 'huge', 'aws', '2.0.0')
+    expect(entry).toMatchObject({ status: 'reg_ingress_failed', error: expect.stringMatching(/larger than 2 MB/) })
+    expect(await snapshot((path) => path.startsWith('modules/'))).toEqual(before)
+  })
+
+  it('lets a failed version be retried through a fresh link', async () => {
+    await createModule(test, 'acme', 'retry', 'aws')
+    const version = await createVersion(test, 'acme', 'retry', 'aws', '1.0.0')
+    expect((await upload(version.links.upload, 'not an archive')).status).toBe(200)
+    const failed = await settledVersion(test, 'acme', 'retry', 'aws', '1.0.0')
+    expect(failed.entry.status).toBe('reg_ingress_failed')
+    expect(failed.entry.error).toMatch(/not a gzip-compressed tar archive/)
+    const read = await test.api('GET', '/organizations/acme/registry-modules/private/acme/retry/aws/version?module_version=1.0.0')
+    expect(read.body.data.attributes.error).toMatch(/not a gzip-compressed/)
+    expect((await upload(read.body.data.links.upload, archive)).status).toBe(200)
+    expect((await settledVersion(test, 'acme', 'retry', 'aws', '1.0.0')).entry).toEqual({ version: '1.0.0', status: 'ok' })
+  })
+
+  it('publishes a module without Terraform files, with a warning', async () => {
+    await createModule(test, 'acme', 'docs-only', 'aws')
+    const version = await createVersion(test, 'acme', 'docs-only', 'aws', '0.1.0')
+    await upload(version.links.upload, await moduleArchive({ 'README.md': '# Nothing to deploy' }))
+    expect((await settledVersion(test, 'acme', 'docs-only', 'aws', '0.1.0')).entry.status).toBe('ok')
+    const read = await test.api('GET', '/organizations/acme/registry-modules/private/acme/docs-only/aws/version?module_version=0.1.0')
+    expect(read.body.data.attributes.warnings[0]).toMatch(/no Terraform files at its root/)
+  })
+})
+
+describe('hostile archives', () => {
+  const bombSize = 64 * 1024 * 1024
+  const hostile: Array<[string, () => Buffer, RegExp]> = [
+    ['a path climbing out', () => gzip(rawTar([{ path: '../../escape.tf', content: 'x' }])), /climbs out/],
+    ['an absolute path', () => gzip(rawTar([{ path: '/tmp/homeport-escape.tf', content: 'x' }])), /absolute path/],
+    ['a link out of the root', () => gzip(rawTar([{ path: 'main.tf', type: '2', linkpath: '/etc/passwd' }])), /outside the module root/],
+    ['a device file', () => gzip(rawTar([{ path: 'disk', type: '4' }])), /BlockDevice/],
+    ['a gzip bomb', () => gzip(rawTar([{ path: 'zeros.tf', content: Buffer.alloc(bombSize) }])), /decompression bomb/],
+    [
+      '100,000 tiny files',
+      () => gzip(rawTar(Array.from({ length: 100_000 }, (_, i) => ({ path: `f/${i}.tf` })))),
+      /more than 10000 entries/
+    ],
+    ['a truncated gzip', () => gzip(rawTar([{ path: 'main.tf', content: 'x'.repeat(5000) }])).subarray(0, 60), /truncated/],
+    ['plain text', () => Buffer.from('variable "x" {}'), /not a gzip-compressed tar archive/]
+  ]
+
+  it.each(hostile)('fails its version cleanly for %s, changing nothing outside it', async (label, build, reason) => {
+    const name = `hostile-${label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}`
+    await createModule(test, 'acme', name, 'aws')
+    const version = await createVersion(test, 'acme', name, 'aws', '1.0.0')
+    const outsideModules = (path: string) => path.startsWith('modules/')
+    const before = await snapshot(outsideModules)
+    const body = build()
+    // The bomb is small compressed; the test server accepts up to 2 MB.
+    const response = await upload(version.links.upload, body)
+    expect(response.status).toBe(200)
+    const { entry } = await settledVersion(test, 'acme', name, 'aws', '1.0.0')
+    expect(entry.status).toBe('reg_ingress_failed')
+    expect(entry.error).toMatch(reason)
+    expect(await snapshot(outsideModules)).toEqual(before)
+    // The server is still fine.
+    expect((await test.api('GET', '/organizations/acme')).status).toBe(200)
+  }, 60_000)
+})
+
+describe('recovery at start', () => {
+  it('ingests again a version whose ingest a crash interrupted, and sweeps leftovers', async () => {
+    await createModule(test, 'acme', 'resumed', 'aws')
+    const version = await createVersion(test, 'acme', 'resumed', 'aws', '1.0.0')
+    await upload(version.links.upload, await moduleArchive({ 'main.tf': 'output "x" {\n  value = 1\n}\n' }))
+    await settledVersion(test, 'acme', 'resumed', 'aws', '1.0.0')
+    const record = await versionRecord('resumed', '1.0.0')
+    await test.stop()
+
+    // As if the server died mid-ingest: the version still reg_ingressing, no docs written yet.
+    const modulesDir = join(test.dataDir, 'modules')
+    for (const file of await readdir(modulesDir)) {
+      const path = join(modulesDir, file)
+      const text = await readFile(path, 'utf8')
+      if (text.includes(record.id)) await writeFile(path, text.replace('"status":"ok"', '"status":"reg_ingressing"'))
+    }
+    const docsPath = test.server.services.store.archives.pathOf(record.archive!.sha256).replace('.tar.gz', '.docs.json')
+    await unlink(docsPath)
+    // And leftovers: an archive no version refers to, a half-received upload.
+    const stray = join(test.dataDir, 'archives', 'ff', `${'f'.repeat(64)}.tar.gz`)
+    await mkdir(join(test.dataDir, 'archives', 'ff'), { recursive: true })
+    await writeFile(stray, 'orphan')
+    await writeFile(join(test.dataDir, 'uploads', 'abc.partial'), 'half')
+
+    await test.restart()
+    const { entry } = await settledVersion(test, 'acme', 'resumed', 'aws', '1.0.0')
+    expect(entry.status).toBe('ok')
+    await expect(readFile(docsPath, 'utf8')).resolves.toContain('"outputs"')
+    await expect(readFile(stray)).rejects.toThrow(/ENOENT/)
+    expect(await readdir(join(test.dataDir, 'uploads'))).toEqual([])
+  })
+})
