@@ -24,13 +24,20 @@ export async function resolveAdminToken(dataDir: string, fromEnvironment: string
     return { token: fromEnvironment.trim(), source: { kind: 'environment' } }
   }
   const path = join(dataDir, 'admin-token')
-  try {
-    const token = (await readFile(path, 'utf8')).trim()
-    if (token.length >= MIN_LENGTH) return { token, source: { kind: 'file', path, created: false } }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
+  const existing = await readAdminTokenFile(dataDir)
+  if (existing) return { token: existing, source: { kind: 'file', path, created: false } }
   const token = newToken()
   await writeFileAtomically(path, `${token}\n`, 0o600)
   return { token, source: { kind: 'file', path, created: true } }
+}
+
+/** The token in `<data-dir>/admin-token`, without creating one. */
+export async function readAdminTokenFile(dataDir: string): Promise<string | undefined> {
+  try {
+    const token = (await readFile(join(dataDir, 'admin-token'), 'utf8')).trim()
+    return token.length >= MIN_LENGTH ? token : undefined
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
 }

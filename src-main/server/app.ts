@@ -10,6 +10,9 @@ import { adminRoutes } from './api/admin.js'
 import { organizationRoutes } from './api/organizations.js'
 import { registryModuleRoutes } from './api/registry-modules.js'
 import { uploadRoutes } from './api/uploads.js'
+import { archiveDownloadRouter, registryProtocolRouter } from './api/registry-protocol.js'
+import { discoveryRouter } from './api/discovery.js'
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, rateLimiter } from './http/rate-limit.js'
 import { selfHostedRoutes } from './api/self-hosted.js'
 import { teamRoutes } from './api/teams.js'
 
@@ -20,6 +23,8 @@ export interface AppOptions {
   rendererDir?: string
   /** Largest JSON body accepted on /api/v2. */
   jsonLimit?: string
+  /** Requests per minute per client; 0 turns the limit off. */
+  rateLimitPerMinute?: number
 }
 
 export const API_VERSION = '2.6'
@@ -35,8 +40,10 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     await next()
   })
 
+  const rateLimit = rateLimiter({ perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE })
   const api = new Router({ prefix: '/api/v2' })
   api.use(jsonApiErrors)
+  api.use(rateLimit)
   // Readiness, and what go-tfe reads first from a new server; it needs no token.
   api.get('/ping', (ctx) => {
     ctx.set('TFP-API-Version', API_VERSION)
@@ -70,8 +77,12 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     throw new HttpError(404, 'not found', 'There is no such API endpoint.')
   })
 
-  const uploads = uploadRoutes(services)
+  const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
+  app.use(discoveryRouter().routes())
+  // Downloads first: they need no token, and the protocol router answers all of /api/registry.
+  app.use(archiveDownloadRouter(services, rateLimit).routes())
+  app.use(registryProtocolRouter(services, rateLimit).routes())
   app.use(api.routes())
   app.use(api.allowedMethods())
   app.use(serveGui(options.rendererDir))

@@ -2,13 +2,19 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from './create-server.js'
-import { isLoopback, parseServeOptions, UsageError } from './options.js'
+import { isLoopback, parseServeOptions, parseTerraformConfigOptions, UsageError } from './options.js'
+import { readAdminTokenFile } from './admin-token.js'
+import { writeFileAtomically } from './store/atomic-json-file.js'
+import { terraformCliConfig } from './terraform-config.js'
 
 const USAGE = `Usage: homeport [serve] [options]
+       homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>]
 
-Runs the Homeport registry headless: the API, the registry protocol and the GUI.
+serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
+terraform-config: writes the Terraform CLI configuration that points a registry hostname at
+  Homeport (use it with TF_CLI_CONFIG_FILE, or copy it into ~/.terraformrc).
 
-Options (each also an environment variable):
+Options of serve (each also an environment variable):
   --port <n>           HOMEPORT_PORT      port to listen on; 0 picks a free one (default 4780)
   --host <addr>        HOMEPORT_HOST      address to listen on (default 127.0.0.1, this machine only)
   --data-dir <path>    HOMEPORT_DATA_DIR  where the registry lives (default: the desktop app's folder)
@@ -16,6 +22,11 @@ Options (each also an environment variable):
   --base-url <url>     HOMEPORT_BASE_URL  public URL used in links, behind a proxy
   --public-curation <on|off>  HOMEPORT_PUBLIC_CURATION  organizations may curate public modules (default on)
   --max-archive-size <MB>     HOMEPORT_MAX_ARCHIVE_MB   largest module archive accepted (default 100)
+  --rate-limit <n>     HOMEPORT_RATE_LIMIT  requests per minute per client (default 6000; 0: none)
+  --tls                HOMEPORT_TLS       serve HTTPS, with a certificate Homeport makes (trust its ca.crt)
+  --tls-cert <file>    HOMEPORT_TLS_CERT  …or your own certificate
+  --tls-key <file>     HOMEPORT_TLS_KEY   …and its key
+  --registry-hostname <name>  HOMEPORT_REGISTRY_HOSTNAME  the host Terraform sources name (default homeport.localhost)
                        HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
 `
 
@@ -31,6 +42,9 @@ async function serve(args: string[]): Promise<void> {
       ? 'Admin token: from HOMEPORT_ADMIN_TOKEN'
       : `Admin token: in ${source.path}${source.created ? ' (new)' : ''}`
   )
+  if (server.tls) {
+    console.log(`TLS: clients must trust ${server.tls.trustPath} (for Terraform on Linux: SSL_CERT_FILE=${server.tls.trustPath})`)
+  }
   if (!isLoopback(options.host)) {
     console.warn(
       `WARNING: listening on ${options.host}: other machines on the network can reach this registry. ` +
@@ -56,6 +70,22 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
+async function writeTerraformConfig(args: string[]): Promise<void> {
+  const options = parseTerraformConfigOptions(args)
+  const token = options.token ?? process.env.HOMEPORT_ADMIN_TOKEN ?? (await readAdminTokenFile(options.dataDir))
+  if (!token) {
+    throw new UsageError(`No token: pass --token (a team token is best), or start Homeport once so ${options.dataDir} has its admin token.`)
+  }
+  const text = terraformCliConfig({ hostname: options.hostname, serverUrl: options.url, token })
+  if (!options.output) {
+    process.stdout.write(text)
+    return
+  }
+  await writeFileAtomically(options.output, text, 0o600)
+  console.log(`Wrote ${options.output}. Use it with:\n  export TF_CLI_CONFIG_FILE=${options.output}`)
+  console.log(`Module sources then read: ${options.hostname}/<organization>/<module>/<provider>`)
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -64,6 +94,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === undefined || command.startsWith('-')) return serve(argv)
   if (command === 'serve') return serve(rest)
+  if (command === 'terraform-config') return writeTerraformConfig(rest)
   throw new UsageError(`Unknown command "${command}".`)
 }
 

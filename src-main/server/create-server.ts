@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { gracefulServer } from './http/graceful-close.js'
@@ -6,6 +7,7 @@ import { resolveAdminToken, type AdminToken } from './admin-token.js'
 import type { Edition } from './domain/edition.js'
 import { createServices, type Services } from './services.js'
 import { openFileStore } from './store/file-store.js'
+import { resolveTls, type TlsMaterial } from './tls.js'
 
 export interface ServerOptions {
   dataDir: string
@@ -21,6 +23,14 @@ export interface ServerOptions {
   publicCuration?: boolean
   /** Largest archive upload accepted, in bytes. */
   maxArchiveBytes?: number
+  /** Requests per minute per client; 0 turns the limit off. */
+  rateLimitPerMinute?: number
+  /** Serve HTTPS, with the user's certificate or one Homeport makes (see tls.ts). */
+  tls?: boolean
+  tlsCert?: string
+  tlsKey?: string
+  /** The hostname Terraform sources use for this registry; the certificate covers it too. */
+  registryHostname?: string
 }
 
 export interface RunningServer {
@@ -29,6 +39,8 @@ export interface RunningServer {
   port: number
   adminToken: AdminToken
   services: Services
+  /** With TLS: the certificate clients should trust. */
+  tls?: TlsMaterial
   /** Stops accepting requests, lets those in flight finish, writes everything, releases the data dir. */
   close(): Promise<void>
 }
@@ -46,14 +58,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       maxArchiveBytes: options.maxArchiveBytes
     })
     await services.modules.recover()
-    const app = createApp(services, { baseUrl: options.baseUrl, rendererDir: options.rendererDir })
+    const app = createApp(services, {
+      baseUrl: options.baseUrl,
+      rendererDir: options.rendererDir,
+      rateLimitPerMinute: options.rateLimitPerMinute
+    })
     app.on('error', (error: Error) => {
       console.error(`homeport: ${error.stack ?? error.message}`)
     })
     const handle = app.callback()
-    const graceful = gracefulServer(createServer, (req, res) => {
-      void handle(req, res)
-    })
+    const tls = options.tls
+      ? await resolveTls(options.dataDir, {
+          certPath: options.tlsCert,
+          keyPath: options.tlsKey,
+          hostnames: options.registryHostname ? [options.registryHostname.split(':')[0]!] : []
+        })
+      : undefined
+    const graceful = gracefulServer(
+      (handler) => (tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)),
+      (req, res) => {
+        void handle(req, res)
+      },
+      tls ? 'secureConnection' : 'connection'
+    )
     const listening = graceful.server
     server = listening
     await new Promise<void>((resolve, reject) => {
@@ -64,14 +91,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const host = options.host.includes(':') ? `[${options.host}]` : options.host
     let closing: Promise<void> | undefined
     return {
-      url: `http://${host}:${port}`,
+      url: `${tls ? 'https' : 'http'}://${host}:${port}`,
       port,
       adminToken,
       services,
+      tls,
       close() {
         closing ??= (async () => {
           await graceful.close()
           await services.ingest.idle()
+          await services.downloads.flush()
           await store.close()
         })()
         return closing

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from './domain/edition.js'
 import { defaultDataDir } from './data-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from './domain/uploads.js'
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './http/rate-limit.js'
+import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from './terraform-config.js'
 
 export const DEFAULT_PORT = 4780
 export const DEFAULT_HOST = '127.0.0.1'
@@ -14,6 +16,11 @@ export interface ServeOptions {
   baseUrl?: string
   publicCuration: boolean
   maxArchiveBytes: number
+  rateLimitPerMinute: number
+  tls: boolean
+  tlsCert?: string
+  tlsKey?: string
+  registryHostname: string
 }
 
 
@@ -33,7 +40,12 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
       edition: { type: 'string' },
       'base-url': { type: 'string' },
       'public-curation': { type: 'string' },
-      'max-archive-size': { type: 'string' }
+      'max-archive-size': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      tls: { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'registry-hostname': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -50,6 +62,15 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
   if (!['on', 'off', 'true', 'false'].includes(curation)) throw new UsageError('--public-curation must be on or off.')
   const maxArchiveMb = Number(values['max-archive-size'] ?? env.HOMEPORT_MAX_ARCHIVE_MB ?? DEFAULT_MAX_ARCHIVE_BYTES / (1024 * 1024))
   if (!Number.isFinite(maxArchiveMb) || maxArchiveMb <= 0) throw new UsageError('--max-archive-size is a number of megabytes above 0.')
+  const rateLimit = Number(values['rate-limit'] ?? env.HOMEPORT_RATE_LIMIT ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new UsageError('--rate-limit is a whole number of requests per minute (0: no limit).')
+  const registryHostname = (values['registry-hostname'] ?? env.HOMEPORT_REGISTRY_HOSTNAME ?? DEFAULT_REGISTRY_HOSTNAME).toLowerCase()
+  if (!isRegistryHostname(registryHostname)) {
+    throw new UsageError('--registry-hostname must be a hostname with at least one dot (Terraform requires it), like homeport.localhost.')
+  }
+  const tlsCert = values['tls-cert'] ?? env.HOMEPORT_TLS_CERT
+  const tlsKey = values['tls-key'] ?? env.HOMEPORT_TLS_KEY
+  if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new UsageError('--tls-cert and --tls-key go together.')
   return {
     port,
     host: values.host ?? env.HOMEPORT_HOST ?? DEFAULT_HOST,
@@ -57,11 +78,52 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
     edition: edition as Edition,
     baseUrl: baseUrl || undefined,
     publicCuration: curation === 'on' || curation === 'true',
-    maxArchiveBytes: Math.floor(maxArchiveMb * 1024 * 1024)
+    maxArchiveBytes: Math.floor(maxArchiveMb * 1024 * 1024),
+    rateLimitPerMinute: rateLimit,
+    tls: values.tls === true || ['1', 'true', 'on'].includes((env.HOMEPORT_TLS ?? '').toLowerCase()) || Boolean(tlsCert),
+    tlsCert,
+    tlsKey,
+    registryHostname
   }
 }
 
 /** Whether a listen address is reachable from other machines. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.')
+}
+
+export interface TerraformConfigOptions {
+  url: string
+  hostname: string
+  token?: string
+  dataDir: string
+  output?: string
+}
+
+/** `homeport terraform-config` options; the URL defaults to where `homeport serve` listens by default. */
+export function parseTerraformConfigOptions(args: string[], env: NodeJS.ProcessEnv = process.env): TerraformConfigOptions {
+  const { values } = parseArgs({
+    args,
+    options: {
+      url: { type: 'string' },
+      hostname: { type: 'string' },
+      token: { type: 'string' },
+      'data-dir': { type: 'string' },
+      output: { type: 'string', short: 'o' }
+    },
+    strict: true,
+    allowPositionals: false
+  })
+  const tls = ['1', 'true', 'on'].includes((env.HOMEPORT_TLS ?? '').toLowerCase())
+  const url = values.url ?? `${tls ? 'https' : 'http'}://${env.HOMEPORT_HOST ?? DEFAULT_HOST}:${env.HOMEPORT_PORT ?? DEFAULT_PORT}`
+  if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('--url is the server URL, like http://127.0.0.1:4780.')
+  const hostname = (values.hostname ?? env.HOMEPORT_REGISTRY_HOSTNAME ?? DEFAULT_REGISTRY_HOSTNAME).toLowerCase()
+  if (!isRegistryHostname(hostname)) throw new UsageError('--hostname must contain a dot (Terraform requires it), like homeport.localhost.')
+  return {
+    url,
+    hostname,
+    token: values.token ?? env.HOMEPORT_TOKEN,
+    dataDir: values['data-dir'] ?? env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
+    output: values.output
+  }
 }

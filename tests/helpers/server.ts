@@ -1,7 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { Agent, fetch as undiciFetch } from 'undici'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type RunningServer, type ServerOptions } from '../../src-main/server/create-server.js'
+import { moduleArchive } from './archives.js'
 
 export interface ApiResponse {
   status: number
@@ -24,6 +26,8 @@ export interface TestServer {
   dataDir: string
   adminToken: string
   server: RunningServer
+  /** fetch, trusting the server's own CA when it serves HTTPS. */
+  fetch: typeof fetch
   /** Calls a path under /api/v2 (or one starting /api/ or /.well-known/, or a full URL), as site admin unless told otherwise. */
   api(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>
   /** Stops the server; the data directory stays for a restart. */
@@ -39,7 +43,17 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'homeport-test-')))
   const launch = () => startServer({ host: '127.0.0.1', port: 0, edition: 'hosted', ...options, dataDir })
   let server = await launch()
+  let agent: { path: string; dispatcher: Agent } | undefined
+  const trusted = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    if (!server.tls) return fetch(input, init)
+    if (agent?.path !== server.tls.trustPath) {
+      agent = { path: server.tls.trustPath, dispatcher: new Agent({ connect: { ca: await readFile(server.tls.trustPath, 'utf8') } }) }
+    }
+    const { dispatcher } = agent
+    return (await undiciFetch(input as never, { ...init, dispatcher } as never)) as unknown as Response
+  }
   const test: TestServer = {
+    fetch: trusted,
     get url() {
       return server.url
     },
@@ -67,7 +81,7 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
         : /^\/(api|\.well-known)\//.test(path)
           ? `${server.url}${path}`
           : `${server.url}/api/v2${path}`
-      const response = await fetch(url, { method, headers, body })
+      const response = await trusted(url, { method, headers, body })
       const text = await response.text()
       let parsed: unknown = text
       if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text)
@@ -140,8 +154,8 @@ export async function createVersion(test: TestServer, org: string, name: string,
 }
 
 /** PUTs an archive to an upload link, without a token, as go-tfe does. */
-export async function upload(url: string, archive: Buffer | string) {
-  const response = await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: typeof archive === 'string' ? archive : new Uint8Array(archive) })
+export async function upload(url: string, archive: Buffer | string, fetcher: typeof fetch = fetch) {
+  const response = await fetcher(url, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream' }, body: typeof archive === 'string' ? archive : new Uint8Array(archive) })
   const text = await response.text()
   return { status: response.status, body: text ? JSON.parse(text) : undefined }
 }
@@ -157,4 +171,16 @@ export async function settledVersion(test: TestServer, org: string, name: string
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error(`version ${version} of ${name} did not settle`)
+}
+
+/** Creates the module if needed, then a version from `files`, uploads it and waits for ingest. */
+export async function publish(test: TestServer, org: string, name: string, provider: string, version: string, files: Record<string, string>) {
+  const existing = await test.api('GET', `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}`)
+  if (existing.status === 404) await createModule(test, org, name, provider)
+  const created = await createVersion(test, org, name, provider, version)
+  const archive = await moduleArchive(files)
+  const uploaded = await upload(created.links.upload, archive, test.fetch)
+  if (uploaded.status !== 200) throw new Error(`upload of ${name} ${version}: ${uploaded.status}`)
+  const { entry } = await settledVersion(test, org, name, provider, version)
+  return { archive, entry }
 }

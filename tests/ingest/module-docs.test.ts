@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive } from '../../src-main/server/domain/ingest/archive-reader.js'
-import { extractDocs, isDocumentationFile } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import { describe as describeReadme, extractDocs, isDocumentationFile } from '../../src-main/server/domain/ingest/terraform-docs.js'
 import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
 
 async function read(archive: Buffer, limits = DEFAULT_ARCHIVE_LIMITS) {
@@ -206,5 +206,20 @@ describe('reading archives safely', () => {
     })
     expect([...contents.files.keys()]).toEqual(['main.tf'])
     expect(contents.warnings[0]).toMatch(/huge\.tf is larger than/)
+  })
+})
+
+describe('the description', () => {
+  it('is the README’s first paragraph of prose, as plain text', () => {
+    expect(
+      describeReadme(
+        '# Network\n\n[![CI](https://ci/badge.svg)](https://ci)\n\n<!-- note -->\nCreates a **VPC** with [subnets](docs/subnets.md)\nand routes.\n\n## Usage\n'
+      )
+    ).toBe('Creates a VPC with subnets and routes.')
+    expect(describeReadme('# Only a title\n')).toBe('')
+    expect(describeReadme('')).toBe('')
+    const long = describeReadme('word '.repeat(100))
+    expect(long.length).toBeLessThanOrEqual(300)
+    expect(long.endsWith('…')).toBe(true)
   })
 })

@@ -1,4 +1,5 @@
 import Router from '@koa/router'
+import type { Middleware } from 'koa'
 import type { Services } from '../services.js'
 import { jsonApiErrors } from '../http/errors.js'
 import { sendDocument } from '../http/jsonapi.js'
@@ -9,7 +10,7 @@ import { versionResource } from './module-resources.js'
  * `<base>/archivist`. No Authorization header: the link is the credential. The body is the
  * archive, streamed to disk as it arrives.
  */
-export function uploadRoutes(services: Services): Router {
+export function uploadRoutes(services: Services, rateLimit: Middleware): Router {
   const router = new Router({ prefix: '/archivist/v1/object' })
   router.use(async (ctx, next) => {
     await next()
@@ -18,6 +19,7 @@ export function uploadRoutes(services: Services): Router {
     if (!ctx.req.complete) ctx.set('Connection', 'close')
   })
   router.use(jsonApiErrors)
+  router.use(rateLimit)
   router.put('/:objectId', async (ctx) => {
     const declared = ctx.get('content-length') ? ctx.request.length : undefined
     const { module, version } = await services.uploads.receive(ctx.params.objectId!, ctx.req, declared)

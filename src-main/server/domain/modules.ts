@@ -6,6 +6,7 @@ import { canManageModules, canRead, isOwner, type Caller } from './access.js'
 import type { Edition } from './edition.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from './errors.js'
 import { newId, now } from './ids.js'
+import type { DownloadCounter } from './downloads.js'
 import type { OrganizationDependent, OrganizationService } from './organizations.js'
 import { isLinkUsable, mintUploadLink, objectIdFor } from './upload-links.js'
 
@@ -90,6 +91,7 @@ export class ModuleService implements OrganizationDependent {
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService,
+    private readonly downloads: DownloadCounter,
     private readonly options: ModuleOptions
   ) {}
 
@@ -339,6 +341,10 @@ export class ModuleService implements OrganizationDependent {
     for (const module of await this.store.modules.all()) {
       if (!organizations.has(module.organizationId)) await this.store.modules.delete(module.id)
     }
+    const modules = new Set((await this.store.modules.all()).map((module) => module.id))
+    for (const record of await this.store.downloads.all()) {
+      if (!modules.has(record.moduleId)) await this.store.downloads.delete(record.id)
+    }
     await this.releaseArchives(await this.store.archives.list())
     for (const module of await this.store.modules.all()) {
       for (const version of module.versions) {
@@ -370,6 +376,7 @@ export class ModuleService implements OrganizationDependent {
     } catch (error) {
       if (!(error instanceof RecordMissingError)) throw error
     }
+    await this.downloads.forget(module.id)
     await this.releaseArchives(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
   }
 

@@ -9,7 +9,9 @@ import type { Socket } from 'node:net'
  */
 export function gracefulServer(
   create: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server,
-  handle: (req: IncomingMessage, res: ServerResponse) => void
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  /** The event that gives the sockets requests arrive on: `secureConnection` for HTTPS. */
+  connectionEvent: 'connection' | 'secureConnection' = 'connection'
 ): { server: Server; close(): Promise<void> } {
   const active = new Map<Socket, number>()
   let closing = false
@@ -25,7 +27,7 @@ export function gracefulServer(
     })
     handle(req, res)
   })
-  server.on('connection', (socket: Socket) => {
+  server.on(connectionEvent, (socket: Socket) => {
     active.set(socket, 0)
     socket.once('close', () => active.delete(socket))
   })

@@ -27,7 +27,8 @@ export const CONTENT_SECURITY_POLICY = [
 export function serveGui(rendererDir: string | undefined) {
   const indexFile = rendererDir ? join(rendererDir, 'index.html') : undefined
   return async (ctx: Context, next: Next): Promise<void> => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !rendererDir || !indexFile || !existsSync(indexFile)) {
+    const apiPath = /^\/(api|archivist|\.well-known)(\/|$)/.test(ctx.path)
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPath || !rendererDir || !indexFile || !existsSync(indexFile)) {
       await next()
       return
     }

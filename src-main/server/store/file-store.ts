@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { ArchiveStore } from './archive-store.js'
-import type { InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
+import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
 import {
   BY_ARCHIVE,
@@ -30,6 +30,7 @@ const INSTALLATION_ID = 'installation-main'
  *     installation/installation-main.json
  *     organizations/<org-id>.json    an organization with its teams and settings
  *     modules/<module-id>.json       a registry module (one provider) with its versions
+ *     downloads/dl-<id>.json         download counts of a module, per day
  *     archives/<ab>/<sha256>.tar.gz  module archives, content-addressed, and their parsed docs
  *     uploads/                       uploads in progress
  *
@@ -65,10 +66,15 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : []))
       }
     })
+    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), {
+      schemaVersion: SCHEMA_VERSION,
+      migrations: MIGRATIONS
+    })
     const archives = new ArchiveStore(dataDir)
     await installation.load()
     await organizations.load()
     await modules.load()
+    await downloads.load()
     await archives.open()
     let current = await installation.get(INSTALLATION_ID)
     if (!current) current = await installation.create(newInstallation())
@@ -78,6 +84,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
       dataDir,
       organizations,
       modules,
+      downloads,
       archives,
       installation: () => current as InstallationRecord,
       async updateInstallation(change) {
@@ -86,7 +93,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         return record
       },
       async close() {
-        await Promise.all([installation.drain(), organizations.drain(), modules.drain()])
+        await Promise.all([installation.drain(), organizations.drain(), modules.drain(), downloads.drain()])
         await unlock()
       }
     }

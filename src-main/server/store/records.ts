@@ -137,3 +137,13 @@ export interface ModuleRecord {
   updatedAt: string
   versions: VersionRecord[]
 }
+
+/** How often a module (one provider) was downloaded, per UTC day, and in all. */
+export interface DownloadRecord {
+  /** `dl-` and the module id's suffix: one record per module. */
+  id: string
+  moduleId: string
+  total: number
+  /** Downloads per day (`YYYY-MM-DD`). */
+  days: Record<string, number>
+}

@@ -1,5 +1,5 @@
 import type { ArchiveStore } from './archive-store.js'
-import type { InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
+import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
 
 /**
  * The storage port the domain services use. The file store implements it over lowdb files in
@@ -24,6 +24,7 @@ export interface Store {
   readonly dataDir: string
   readonly organizations: RecordStore<OrganizationRecord>
   readonly modules: RecordStore<ModuleRecord>
+  readonly downloads: RecordStore<DownloadRecord>
   /** Module archives and their parsed documentation, as files beside the records. */
   readonly archives: ArchiveStore
   installation(): InstallationRecord

@@ -56,6 +56,8 @@ export interface ModulePart {
 }
 
 export interface ModuleDocs {
+  /** The root README's first paragraph, as plain text: the module's description in listings. */
+  description: string
   root: ModulePart
   submodules: ModulePart[]
   examples: ModulePart[]
@@ -122,11 +124,32 @@ export async function extractDocs(files: Map<string, string>): Promise<ModuleDoc
     warnings.push('The archive has no Terraform files at its root. A module archive has the module’s .tf files at the top, not in a folder.')
   }
   return {
+    description: describe(root.readme),
     root,
     submodules: built.filter((part) => part.path.startsWith('modules/')).sort(byPath),
     examples: built.filter((part) => part.path.startsWith('examples/')).sort(byPath),
     warnings
   }
+}
+
+const DESCRIPTION_MAX = 300
+
+/** The first paragraph of prose in a README (no headings, badges or HTML), as plain text. */
+export function describe(readme: string): string {
+  const paragraphs = readme
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/```[\s\S]*?```/g, '')
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+  const prose = paragraphs.find((paragraph) => paragraph && !/^(#|!\[|\[!\[|<|\||[-*+] |>)/.test(paragraph))
+  if (!prose) return ''
+  const text = prose
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim()
+  if (text.length <= DESCRIPTION_MAX) return text
+  return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_MAX - 1))}…`
 }
 
 /** A configuration file as hcl2json returns it (blocks as arrays), or in Terraform's JSON syntax. */

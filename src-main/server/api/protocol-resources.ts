@@ -1,0 +1,71 @@
+import type { ModulePart } from '../domain/ingest/terraform-docs.js'
+import { namespaceOf } from '../domain/modules.js'
+import type { Detail, Published } from '../domain/registry.js'
+
+/** A module at a version, as the protocol lists it. */
+export function moduleObject(entry: Published, downloads: number) {
+  const { view, version, docs } = entry
+  const namespace = namespaceOf(view)
+  return {
+    id: `${namespace}/${view.module.name}/${view.module.provider}/${version.version}`,
+    owner: '',
+    namespace,
+    name: view.module.name,
+    version: version.version,
+    provider: view.module.provider,
+    description: docs.description,
+    // The repository the module comes from; a module uploaded through the API has none.
+    source: '',
+    published_at: version.publishedAt ?? version.updatedAt,
+    downloads,
+    verified: false
+  }
+}
+
+function partObject(part: ModulePart) {
+  return {
+    path: part.path,
+    name: part.path.split('/').pop() ?? '',
+    readme: part.readme,
+    empty: part.empty,
+    inputs: part.inputs.map((input) => ({
+      name: input.name,
+      type: input.type,
+      description: input.description,
+      default: input.default,
+      required: input.required
+    })),
+    outputs: part.outputs.map((output) => ({ name: output.name, description: output.description })),
+    dependencies: part.dependencies.map((dependency) => ({ ...dependency })),
+    provider_dependencies: part.providers.map((provider) => ({ ...provider })),
+    resources: part.resources.map((resource) => ({ ...resource }))
+  }
+}
+
+/** The detail of a version: the module object with its documentation, providers and versions. */
+export function detailObject(detail: Detail, downloads: number) {
+  return {
+    ...moduleObject(detail, downloads),
+    root: partObject(detail.docs.root),
+    submodules: detail.docs.submodules.map(partObject),
+    examples: detail.docs.examples.map(partObject),
+    providers: detail.providers,
+    versions: detail.versions
+  }
+}
+
+function requirements(part: ModulePart) {
+  return {
+    providers: part.providers.map(({ name, namespace, source, version }) => ({ name, namespace, source, version })),
+    dependencies: part.dependencies.map((dependency) => ({ ...dependency }))
+  }
+}
+
+/** One entry of the versions response: what Terraform needs to pick a version. */
+export function versionEntry(entry: Published) {
+  return {
+    version: entry.version.version,
+    root: requirements(entry.docs.root),
+    submodules: entry.docs.submodules.map((part) => ({ path: part.path, ...requirements(part) }))
+  }
+}

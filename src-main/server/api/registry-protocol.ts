@@ -1,0 +1,135 @@
+import Router from '@koa/router'
+import type { Context, Middleware } from 'koa'
+import type { Services } from '../services.js'
+import { callerOf, requireBearer } from '../http/auth.js'
+import { HttpError, protocolErrors } from '../http/errors.js'
+import { offsetMeta, offsetPage } from '../http/offset-pagination.js'
+import { pathParams, queryString } from '../http/query.js'
+import type { Published } from '../domain/registry.js'
+import { parseDownloadToken } from '../domain/download-links.js'
+import { NotFoundError } from '../domain/errors.js'
+import { detailObject, moduleObject, versionEntry } from './protocol-resources.js'
+
+export const PRIVATE_PREFIX = '/api/registry/v1/modules'
+export const SUMMARY_PREFIX = '/api/registry/v2/modules'
+export const DOWNLOADS_PREFIX = '/api/registry/downloads'
+
+/**
+ * The module registry protocol over the private registry (namespace = organization), with the
+ * hosted registry's bearer authentication. Errors are `{"errors": ["…"]}`.
+ */
+export function registryProtocolRouter(services: Services, rateLimit: Middleware): Router {
+  const { registry } = services
+  const router = new Router()
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.use(requireBearer(services.authenticator))
+
+  const sendList = async (ctx: Context, entries: Published[]) => {
+    const page = offsetPage(ctx)
+    const slice = entries.slice(page.offset, page.offset + page.limit)
+    const totals = await registry.downloadTotals(slice)
+    ctx.body = {
+      meta: offsetMeta(ctx, entries.length, page),
+      modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0))
+    }
+  }
+  const filter = (ctx: Context) => ({
+    provider: queryString(ctx, 'provider') || undefined,
+    verifiedOnly: queryString(ctx, 'verified') === 'true'
+  })
+
+  router.get(PRIVATE_PREFIX, async (ctx) => sendList(ctx, await registry.list(callerOf(ctx), filter(ctx))))
+  router.get(`${PRIVATE_PREFIX}/search`, async (ctx) => {
+    const q = queryString(ctx, 'q')
+    if (!q) throw new HttpError(400, 'bad request', 'search needs a query: ?q=<words>', { parameter: 'q' })
+    const namespace = queryString(ctx, 'namespace') || undefined
+    await sendList(ctx, await registry.list(callerOf(ctx), { ...filter(ctx), q, namespace }).catch(emptyForUnknownNamespace))
+  })
+  router.get(`${PRIVATE_PREFIX}/:namespace`, async (ctx) => {
+    const { namespace } = pathParams(ctx, 'namespace')
+    await sendList(ctx, await registry.list(callerOf(ctx), { ...filter(ctx), namespace }))
+  })
+  router.get(`${PRIVATE_PREFIX}/:namespace/:name`, async (ctx) => {
+    const { namespace, name } = pathParams(ctx, 'namespace', 'name')
+    const entries = await registry.latestForAllProviders(callerOf(ctx), namespace, name)
+    const page = offsetPage(ctx)
+    const slice = entries.slice(page.offset, page.offset + page.limit)
+    const totals = await registry.downloadTotals(slice)
+    const { limit, current_offset } = offsetMeta(ctx, entries.length, page)
+    ctx.body = { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }
+  })
+
+  const MODULE = `${PRIVATE_PREFIX}/:namespace/:name/:provider`
+  const moduleParams = (ctx: Context) => pathParams(ctx, 'namespace', 'name', 'provider')
+  router.get(`${MODULE}/versions`, async (ctx) => {
+    const { namespace, name, provider } = moduleParams(ctx)
+    const { versions } = await registry.versions(callerOf(ctx), namespace, name, provider)
+    ctx.body = { modules: [{ source: `${namespace}/${name}/${provider}`, versions: versions.map(versionEntry) }] }
+  })
+  router.get(`${MODULE}/download`, async (ctx) => {
+    const { namespace, name, provider } = moduleParams(ctx)
+    const version = await registry.latestVersion(callerOf(ctx), namespace, name, provider)
+    ctx.status = 302
+    ctx.redirect(`${PRIVATE_PREFIX}/${[namespace, name, provider, version.version].map(encodeURIComponent).join('/')}/download`)
+  })
+  router.get(MODULE, async (ctx) => {
+    const { namespace, name, provider } = moduleParams(ctx)
+    const detail = await registry.detail(callerOf(ctx), namespace, name, provider)
+    ctx.body = detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0)
+  })
+  router.get(`${MODULE}/:version`, async (ctx) => {
+    const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
+    const detail = await registry.detail(callerOf(ctx), namespace, name, provider, version)
+    ctx.body = detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0)
+  })
+  router.get(`${MODULE}/:version/download`, async (ctx) => {
+    const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
+    const { published, token } = await registry.downloadToken(callerOf(ctx), namespace, name, provider, version)
+    // Relative, so Terraform resolves it against the URL it called, whatever host it used.
+    const location = `${DOWNLOADS_PREFIX}/${token}/${encodeURIComponent(`${name}-${provider}-${published.version}`)}.tar.gz`
+    ctx.set('X-Terraform-Get', location)
+    ctx.set('X-Registry-Get', location)
+    ctx.status = 204
+  })
+  router.get(`${SUMMARY_PREFIX}/:namespace/:name/:provider/downloads/summary`, async (ctx) => {
+    const { namespace, name, provider } = moduleParams(ctx)
+    const { summary } = await registry.summary(callerOf(ctx), namespace, name, provider)
+    ctx.body = {
+      data: { type: 'module-downloads-summary', id: `${namespace}/${name}/${provider}`, attributes: summary }
+    }
+  })
+  router.all('/api/registry/{*rest}', () => {
+    throw new HttpError(404, 'not found', 'There is no such registry endpoint.')
+  })
+  return router
+}
+
+/** Searching a namespace the caller cannot see finds nothing, like searching an empty one. */
+function emptyForUnknownNamespace(error: unknown): Published[] {
+  if (error instanceof NotFoundError) return []
+  throw error
+}
+
+/**
+ * The signed archive downloads that `X-Terraform-Get` points at: no token (Terraform sends
+ * none), a path ending in `.tar.gz` (how go-getter knows an archive), HEAD as well as GET, and
+ * never `Content-Encoding: gzip` (Go would unzip the archive before the tar reader sees it).
+ */
+export function archiveDownloadRouter(services: Services, rateLimit: Middleware): Router {
+  const router = new Router({ prefix: DOWNLOADS_PREFIX })
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.get('/:token/:file', async (ctx) => {
+    const token = parseDownloadToken(pathParams(ctx, 'token').token)
+    const archive = token && (await services.registry.archiveFor(token))
+    if (!archive) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
+    ctx.status = 200
+    if (ctx.method !== 'HEAD') ctx.body = services.store.archives.read(archive.sha256)
+    ctx.type = 'application/gzip'
+    ctx.length = archive.size
+    ctx.set('Content-Disposition', `attachment; filename="${archive.file}"`)
+    ctx.set('Cache-Control', 'private, max-age=600, immutable')
+  })
+  return router
+}

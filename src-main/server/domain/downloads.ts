@@ -1,0 +1,118 @@
+import type { DownloadRecord } from '../store/records.js'
+import { RecordMissingError } from '../store/errors.js'
+import type { Store } from '../store/store.js'
+
+export interface DownloadSummary {
+  week: number
+  month: number
+  year: number
+  total: number
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+/** Per-day counts older than a year count toward the total only. */
+const KEPT_DAYS = 366
+
+/**
+ * Counts downloads per module and UTC day. A download must not cost a disk write (Terraform
+ * asks for locations in loops), so counts gather in memory and are written every few seconds,
+ * and when the server stops; a crash loses at most those seconds of counts.
+ */
+export class DownloadCounter {
+  private readonly pending = new Map<string, Map<string, number>>()
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly store: Store,
+    private readonly flushEveryMs = 2000
+  ) {}
+
+  count(moduleId: string, at = new Date()): void {
+    const day = dayOf(at)
+    let days = this.pending.get(moduleId)
+    if (!days) this.pending.set(moduleId, (days = new Map<string, number>()))
+    days.set(day, (days.get(day) ?? 0) + 1)
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined
+      void this.flush()
+    }, this.flushEveryMs)
+  }
+
+  /** Week, month and year are the last 7, 30 and 365 days, today included. */
+  async summary(moduleId: string, now = new Date()): Promise<DownloadSummary> {
+    const record = await this.store.downloads.get(recordId(moduleId))
+    const days = new Map(Object.entries(record?.days ?? {}))
+    let total = record?.total ?? 0
+    for (const [day, count] of this.pending.get(moduleId) ?? []) {
+      days.set(day, (days.get(day) ?? 0) + count)
+      total += count
+    }
+    const within = (span: number) => {
+      const since = dayOf(new Date(now.getTime() - (span - 1) * DAY_MS))
+      let sum = 0
+      for (const [day, count] of days) if (day >= since) sum += count
+      return sum
+    }
+    return { week: within(7), month: within(30), year: within(365), total }
+  }
+
+  /** Totals for many modules at once (the protocol's `downloads`). */
+  async totals(moduleIds: string[]): Promise<Map<string, number>> {
+    const totals = new Map<string, number>()
+    for (const id of moduleIds) {
+      const record = await this.store.downloads.get(recordId(id))
+      let total = record?.total ?? 0
+      for (const count of this.pending.get(id)?.values() ?? []) total += count
+      totals.set(id, total)
+    }
+    return totals
+  }
+
+  /** Writes the gathered counts. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    const batch = [...this.pending]
+    this.pending.clear()
+    for (const [moduleId, days] of batch) {
+      const id = recordId(moduleId)
+      const apply = (draft: DownloadRecord) => {
+        for (const [day, count] of days) {
+          draft.days[day] = (draft.days[day] ?? 0) + count
+          draft.total += count
+        }
+        const oldest = dayOf(new Date(Date.now() - KEPT_DAYS * DAY_MS))
+        for (const day of Object.keys(draft.days)) if (day < oldest) delete draft.days[day]
+      }
+      try {
+        if (await this.store.downloads.get(id)) {
+          await this.store.downloads.update(id, apply)
+        } else {
+          const record: DownloadRecord = { id, moduleId, total: 0, days: {} }
+          apply(record)
+          await this.store.downloads.create(record)
+        }
+      } catch (error) {
+        if (!(error instanceof RecordMissingError)) throw error
+      }
+    }
+  }
+
+  /** Drops a deleted module's counts. */
+  async forget(moduleId: string): Promise<void> {
+    this.pending.delete(moduleId)
+    if (await this.store.downloads.get(recordId(moduleId))) {
+      await this.store.downloads.delete(recordId(moduleId)).catch((error: unknown) => {
+        if (!(error instanceof RecordMissingError)) throw error
+      })
+    }
+  }
+}
+
+function recordId(moduleId: string): string {
+  return `dl-${moduleId.replace(/^[a-z]+-/, '')}`
+}
+
+function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}

@@ -1,0 +1,177 @@
+import semver from 'semver'
+import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../store/records.js'
+import { BY_ORGANIZATION, ORGANIZATION_NAME, VERSION_ID, organizationNameKey, type Store } from '../store/store.js'
+import { canRead, type Caller } from './access.js'
+import type { DocsCache } from './docs-cache.js'
+import { signDownload, verifyDownload, type DownloadToken } from './download-links.js'
+import type { DownloadCounter, DownloadSummary } from './downloads.js'
+import { NotFoundError } from './errors.js'
+import type { ModuleDocs } from './ingest/terraform-docs.js'
+import type { ModuleSharingService } from './module-sharing.js'
+import { findVersion, type ModuleView } from './modules.js'
+
+/** A module at one of its published versions: one entry of the protocol's module lists. */
+export interface Published {
+  view: ModuleView
+  version: VersionRecord
+  docs: ModuleDocs
+}
+
+export interface Detail extends Published {
+  /** Every provider the module (namespace/name) is published for. */
+  providers: string[]
+  /** Every published version of this provider, newest first. */
+  versions: string[]
+}
+
+export interface ListFilter {
+  namespace?: string
+  provider?: string
+  q?: string
+  /** Only partner-verified modules; a private registry has none. */
+  verifiedOnly?: boolean
+}
+
+/**
+ * The read side of the module registry protocol over the private registry: the namespace is
+ * the organization. A caller sees the modules of its organizations and, in the self-hosted
+ * edition, of the organizations that share their modules with them. Only versions that are
+ * `ok` are published.
+ */
+export class RegistryService {
+  constructor(
+    private readonly store: Store,
+    private readonly sharing: ModuleSharingService,
+    private readonly docs: DocsCache,
+    private readonly downloads: DownloadCounter
+  ) {}
+
+  async list(caller: Caller, filter: ListFilter = {}): Promise<Published[]> {
+    if (filter.verifiedOnly) return []
+    const orgs = filter.namespace === undefined ? await this.readableOrganizations(caller) : [await this.organization(caller, filter.namespace)]
+    const search = filter.q?.toLowerCase()
+    const found: Published[] = []
+    for (const org of orgs) {
+      for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) {
+        if (module.registryName !== 'private') continue
+        if (filter.provider !== undefined && module.provider !== filter.provider) continue
+        if (search && ![module.name, org.name, module.provider].some((field) => field.toLowerCase().includes(search))) continue
+        const version = latest(module)
+        if (version) found.push({ view: { org, module }, version, docs: await this.docs.get(version.archive?.sha256) })
+      }
+    }
+    return found.sort(byAddress)
+  }
+
+  /** The latest version of each provider of `namespace/name`. */
+  async latestForAllProviders(caller: Caller, namespace: string, name: string): Promise<Published[]> {
+    const list = (await this.list(caller, { namespace })).filter((entry) => entry.view.module.name === name)
+    if (list.length === 0) throw new NotFoundError(`module ${namespace}/${name} not found`)
+    return list
+  }
+
+  /** A module's published versions, newest first (a module with none is found, with none). */
+  async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<{ view: ModuleView; versions: Published[] }> {
+    const view = await this.module(caller, namespace, name, provider)
+    const versions: Published[] = []
+    for (const version of published(view.module)) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
+    return { view, versions }
+  }
+
+  /** The detail of a version, or of the latest one when `version` is undefined. */
+  async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<Detail> {
+    const view = await this.module(caller, namespace, name, provider)
+    const target = version === undefined ? latest(view.module) : publishedVersion(view.module, version)
+    if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version${version ? ` ${version}` : ''}`)
+    const siblings = (await this.store.modules.listBy(BY_ORGANIZATION, view.org.id)).filter(
+      (module) => module.registryName === 'private' && module.name === view.module.name && latest(module)
+    )
+    return {
+      view,
+      version: target,
+      docs: await this.docs.get(target.archive?.sha256),
+      providers: siblings.map((module) => module.provider).sort(),
+      versions: published(view.module).map((candidate) => candidate.version)
+    }
+  }
+
+  /** Where to fetch a version's archive: a signed token for the download route. Counts the download. */
+  async downloadToken(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ published: VersionRecord; token: string }> {
+    const view = await this.module(caller, namespace, name, provider)
+    const target = publishedVersion(view.module, version)
+    if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
+    this.downloads.count(view.module.id)
+    return { published: target, token: signDownload(this.store.installation().signingKey, target) }
+  }
+
+  /** The latest version, for the download-latest redirect. */
+  async latestVersion(caller: Caller, namespace: string, name: string, provider: string): Promise<VersionRecord> {
+    const view = await this.module(caller, namespace, name, provider)
+    const version = latest(view.module)
+    if (!version) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version`)
+    return version
+  }
+
+  async summary(caller: Caller, namespace: string, name: string, provider: string): Promise<{ view: ModuleView; summary: DownloadSummary }> {
+    const view = await this.module(caller, namespace, name, provider)
+    return { view, summary: await this.downloads.summary(view.module.id) }
+  }
+
+  async downloadTotals(entries: Published[]): Promise<Map<string, number>> {
+    return this.downloads.totals([...new Set(entries.map((entry) => entry.view.module.id))])
+  }
+
+  /** The archive a signed download token grants, when the token is valid. */
+  async archiveFor(token: DownloadToken): Promise<{ sha256: string; size: number; file: string } | undefined> {
+    const module = await this.store.modules.findBy(VERSION_ID, token.versionId)
+    const version = module?.versions.find((candidate) => candidate.id === token.versionId)
+    if (!module || !version?.archive || version.status !== 'ok') return undefined
+    if (!verifyDownload(this.store.installation().signingKey, token, version)) return undefined
+    return { ...version.archive, file: `${module.name}-${module.provider}-${version.version}.tar.gz` }
+  }
+
+  private async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
+    const all = await this.store.organizations.all()
+    const own = caller.kind === 'team' ? all.find((org) => org.id === caller.organizationId) : undefined
+    return all.filter((org) => canRead(caller, org) || (own !== undefined && this.sharing.shares(org, own)))
+  }
+
+  private async organization(caller: Caller, namespace: string): Promise<OrganizationRecord> {
+    const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
+    if (org && org.name === namespace && (await this.readableOrganizations(caller)).some((readable) => readable.id === org.id)) return org
+    throw new NotFoundError(`namespace ${namespace} not found`)
+  }
+
+  private async module(caller: Caller, namespace: string, name: string, provider: string): Promise<ModuleView> {
+    const org = await this.organization(caller, namespace).catch(() => undefined)
+    const module = org && (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).find(
+      (candidate) => candidate.registryName === 'private' && candidate.name === name && candidate.provider === provider
+    )
+    if (!org || !module) throw new NotFoundError(`module ${namespace}/${name}/${provider} not found`)
+    return { org, module }
+  }
+}
+
+/** The `ok` versions, newest first (semantic version order; build metadata ignored). */
+export function published(module: ModuleRecord): VersionRecord[] {
+  return module.versions.filter((version) => version.status === 'ok').sort((a, b) => semver.rcompare(a.version, b.version))
+}
+
+/** The newest stable version, or the newest prerelease when there is no stable one. */
+export function latest(module: ModuleRecord): VersionRecord | undefined {
+  const versions = published(module)
+  return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
+}
+
+function publishedVersion(module: ModuleRecord, version: string): VersionRecord | undefined {
+  const found = findVersion(module, version)
+  return found?.status === 'ok' ? found : undefined
+}
+
+function byAddress(a: Published, b: Published): number {
+  return (
+    a.view.org.name.localeCompare(b.view.org.name) ||
+    a.view.module.name.localeCompare(b.view.module.name) ||
+    a.view.module.provider.localeCompare(b.view.module.provider)
+  )
+}

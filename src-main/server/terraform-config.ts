@@ -1,0 +1,49 @@
+/** The hostname Terraform sources use by default: never looked up in DNS, thanks to the host block. */
+export const DEFAULT_REGISTRY_HOSTNAME = 'homeport.localhost'
+
+export interface TerraformConfigInput {
+  /** What the user writes in `source` (`<hostname>/<org>/<name>/<provider>`); it needs a dot. */
+  hostname: string
+  /** Where Homeport listens, as Terraform reaches it (`http://127.0.0.1:4780`). */
+  serverUrl: string
+  token: string
+}
+
+const HOSTNAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?$/
+
+/** Whether Terraform accepts `hostname` as a registry host: lowercase DNS labels with a dot, an optional port. */
+export function isRegistryHostname(hostname: string): boolean {
+  return HOSTNAME.test(hostname)
+}
+
+/**
+ * The Terraform CLI configuration that points a registry hostname at this Homeport: a `host`
+ * block (so Terraform skips HTTPS discovery and talks to Homeport directly, over plain HTTP if
+ * need be) and a `credentials` block with the token.
+ */
+export function terraformCliConfig({ hostname, serverUrl, token }: TerraformConfigInput): string {
+  const modulesUrl = `${serverUrl.replace(/\/+$/, '')}/api/registry/v1/modules/`
+  return `# Terraform CLI configuration for Homeport (${serverUrl}).
+# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
+# It holds an API token: keep it private.
+
+host "${hostname}" {
+  services = {
+    "modules.v1" = "${modulesUrl}"
+  }
+}
+
+credentials "${hostname}" {
+  token = "${token}"
+}
+`
+}
+
+/** A `module` block that uses a module from Homeport. */
+export function moduleBlock(hostname: string, namespace: string, name: string, provider: string, version: string): string {
+  return `module "${name.replace(/[^A-Za-z0-9_-]/g, '_')}" {
+  source  = "${hostname}/${namespace}/${name}/${provider}"
+  version = "${version}"
+}
+`
+}
