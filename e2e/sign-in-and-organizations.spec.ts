@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { signIn } from './support/session'
 
 test.describe('signing in and organizations', () => {
   test('refuses a bad token in words a person understands', async ({ page }) => {
@@ -11,9 +11,7 @@ test.describe('signing in and organizations', () => {
   })
 
   test('signs in, creates an organization and lists it', async ({ page }) => {
-    await page.goto('/')
-    await page.getByLabel('API token').fill(E2E_ADMIN_TOKEN)
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await signIn(page)
     await expect(page.getByRole('heading', { name: 'Organizations', exact: true })).toBeVisible()
     await expect(page.getByText('No organizations yet')).toBeVisible()
 

@@ -12,6 +12,9 @@ import { registryModuleRoutes } from './api/registry-modules.js'
 import { uploadRoutes } from './api/uploads.js'
 import { archiveDownloadRouter, registryProtocolRouter } from './api/registry-protocol.js'
 import { discoveryRouter } from './api/discovery.js'
+import { publicRegistryRouter } from './api/public-registry.js'
+import { serverInfoRouter } from './api/server-info.js'
+import { DEFAULT_REGISTRY_HOSTNAME } from '../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, rateLimiter } from './http/rate-limit.js'
 import { selfHostedRoutes } from './api/self-hosted.js'
 import { teamRoutes } from './api/teams.js'
@@ -25,6 +28,8 @@ export interface AppOptions {
   jsonLimit?: string
   /** Requests per minute per client; 0 turns the limit off. */
   rateLimitPerMinute?: number
+  /** The host Terraform sources name for this registry. */
+  registryHostname?: string
 }
 
 export const API_VERSION = '2.6'
@@ -80,8 +85,10 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(discoveryRouter().routes())
+  app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
   // Downloads first: they need no token, and the protocol router answers all of /api/registry.
   app.use(archiveDownloadRouter(services, rateLimit).routes())
+  app.use(publicRegistryRouter(services, rateLimit).routes())
   app.use(registryProtocolRouter(services, rateLimit).routes())
   app.use(api.routes())
   app.use(api.allowedMethods())

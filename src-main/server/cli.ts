@@ -5,7 +5,7 @@ import { startServer } from './create-server.js'
 import { isLoopback, parseServeOptions, parseTerraformConfigOptions, UsageError } from './options.js'
 import { readAdminTokenFile } from './admin-token.js'
 import { writeFileAtomically } from './store/atomic-json-file.js'
-import { terraformCliConfig } from './terraform-config.js'
+import { terraformCliConfig } from '../shared/terraform-config.js'
 
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>]
@@ -27,6 +27,8 @@ Options of serve (each also an environment variable):
   --tls-cert <file>    HOMEPORT_TLS_CERT  …or your own certificate
   --tls-key <file>     HOMEPORT_TLS_KEY   …and its key
   --registry-hostname <name>  HOMEPORT_REGISTRY_HOSTNAME  the host Terraform sources name (default homeport.localhost)
+  --upstream <url>     HOMEPORT_UPSTREAM  the public registry curated modules come from (default https://registry.terraform.io)
+  --upstream-token <t> HOMEPORT_UPSTREAM_TOKEN  a token for that registry, if it wants one
                        HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
 `
 

@@ -31,6 +31,10 @@ export interface ServerOptions {
   tlsKey?: string
   /** The hostname Terraform sources use for this registry; the certificate covers it too. */
   registryHostname?: string
+  /** The upstream public registry, and a token for it. */
+  upstream?: string
+  upstreamToken?: string
+  upstreamMaxAgeMs?: number
 }
 
 export interface RunningServer {
@@ -55,13 +59,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       edition: options.edition,
       adminToken: adminToken.token,
       publicCuration: options.publicCuration,
-      maxArchiveBytes: options.maxArchiveBytes
+      maxArchiveBytes: options.maxArchiveBytes,
+      upstream: options.upstream,
+      upstreamToken: options.upstreamToken,
+      upstreamMaxAgeMs: options.upstreamMaxAgeMs
     })
     await services.modules.recover()
     const app = createApp(services, {
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
-      rateLimitPerMinute: options.rateLimitPerMinute
+      rateLimitPerMinute: options.rateLimitPerMinute,
+      registryHostname: options.registryHostname
     })
     app.on('error', (error: Error) => {
       console.error(`homeport: ${error.stack ?? error.message}`)

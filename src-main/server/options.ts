@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from './domain/edition.js'
 import { defaultDataDir } from './data-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from './domain/uploads.js'
+import { DEFAULT_UPSTREAM } from './domain/upstream.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './http/rate-limit.js'
-import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from './terraform-config.js'
+import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from '../shared/terraform-config.js'
 
 export const DEFAULT_PORT = 4780
 export const DEFAULT_HOST = '127.0.0.1'
@@ -21,6 +22,8 @@ export interface ServeOptions {
   tlsCert?: string
   tlsKey?: string
   registryHostname: string
+  upstream: string
+  upstreamToken?: string
 }
 
 
@@ -45,7 +48,9 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
       tls: { type: 'boolean' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
-      'registry-hostname': { type: 'string' }
+      'registry-hostname': { type: 'string' },
+      upstream: { type: 'string' },
+      'upstream-token': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -68,6 +73,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
   if (!isRegistryHostname(registryHostname)) {
     throw new UsageError('--registry-hostname must be a hostname with at least one dot (Terraform requires it), like homeport.localhost.')
   }
+  const upstream = values.upstream ?? env.HOMEPORT_UPSTREAM ?? DEFAULT_UPSTREAM
+  if (!/^https?:\/\/[^/]+\/?$/.test(upstream)) throw new UsageError('--upstream is a registry address, like https://registry.terraform.io.')
   const tlsCert = values['tls-cert'] ?? env.HOMEPORT_TLS_CERT
   const tlsKey = values['tls-key'] ?? env.HOMEPORT_TLS_KEY
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new UsageError('--tls-cert and --tls-key go together.')
@@ -83,7 +90,9 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
     tls: values.tls === true || ['1', 'true', 'on'].includes((env.HOMEPORT_TLS ?? '').toLowerCase()) || Boolean(tlsCert),
     tlsCert,
     tlsKey,
-    registryHostname
+    registryHostname,
+    upstream,
+    upstreamToken: values['upstream-token'] ?? env.HOMEPORT_UPSTREAM_TOKEN
   }
 }
 

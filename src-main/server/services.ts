@@ -6,6 +6,9 @@ import { DocsCache } from './domain/docs-cache.js'
 import { DownloadCounter } from './domain/downloads.js'
 import { IngestQueue } from './domain/ingest/ingest-queue.js'
 import { RegistryService } from './domain/registry.js'
+import { PackageFetcher } from './domain/package-fetcher.js'
+import { PublicRegistryService } from './domain/public-registry.js'
+import { DEFAULT_UPSTREAM, UpstreamRegistry } from './domain/upstream.js'
 import { ModuleService } from './domain/modules.js'
 import { OrganizationService } from './domain/organizations.js'
 import { TeamService } from './domain/teams.js'
@@ -25,6 +28,7 @@ export interface Services {
   uploads: UploadService
   ingest: IngestQueue
   registry: RegistryService
+  publicRegistry: PublicRegistryService
   downloads: DownloadCounter
 }
 
@@ -34,6 +38,11 @@ export interface ServiceOptions {
   /** Whether organizations may curate public modules (hosted edition); default true. */
   publicCuration?: boolean
   maxArchiveBytes?: number
+  /** The public registry that curated public modules come from (default registry.terraform.io). */
+  upstream?: string
+  upstreamToken?: string
+  /** How long an upstream answer is served without asking again (default five minutes). */
+  upstreamMaxAgeMs?: number
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
@@ -47,6 +56,11 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const ingest = new IngestQueue(store, modules)
   modules.setScheduler(ingest)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
+  const docs = new DocsCache(store.archives)
+  const maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES
+  const upstream = new UpstreamRegistry(store, { url: options.upstream ?? DEFAULT_UPSTREAM, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
+  const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
+  const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
   return {
     store,
     edition: options.edition,
@@ -56,9 +70,10 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition),
     modules,
-    uploads: new UploadService(store, modules, options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES),
+    uploads: new UploadService(store, modules, maxArchiveBytes),
     ingest,
-    registry: new RegistryService(store, moduleSharing, new DocsCache(store.archives), downloads),
+    registry: new RegistryService(store, moduleSharing, docs, downloads),
+    publicRegistry: new PublicRegistryService(store, modules, upstream, fetcher, docs, downloads, publicCurationOn),
     downloads
   }
 }

@@ -66,6 +66,16 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   })
 
   router.post(`${MODULE}/versions`, async (ctx) => createVersion(ctx, address(ctx)))
+  // Homeport's own: copy a version of a curated public module, archive and all, for offline use.
+  router.post('/organizations/:org/registry-modules/public/:namespace/:name/:provider/mirror', async (ctx) => {
+    const { org, namespace, name, provider } = pathParams(ctx, 'org', 'namespace', 'name', 'provider')
+    const version = readResource(ctx, 'registry-module-versions').attributes.string('version')
+    if (version === undefined) {
+      throw new HttpError(422, 'invalid attribute', 'Name the version to mirror.', { pointer: '/data/attributes/version' })
+    }
+    const mirrored = await services.publicRegistry.mirror(callerOf(ctx), org, namespace, name, provider, version)
+    await sendVersion(ctx, 201, mirrored.view, mirrored.version)
+  })
   router.get(MODULE, async (ctx) => {
     const view = await modules.read(callerOf(ctx), address(ctx))
     sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })

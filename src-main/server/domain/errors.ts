@@ -34,5 +34,8 @@ export class ExpiredError extends DomainError {}
 /** A body or archive beyond a documented limit. */
 export class LimitExceededError extends DomainError {}
 
+/** A service Homeport depends on (the upstream public registry) cannot be reached. */
+export class UnavailableError extends DomainError {}
+
 /** No credentials, or credentials that match nobody. */
 export class UnauthenticatedError extends DomainError {}

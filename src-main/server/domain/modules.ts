@@ -1,5 +1,5 @@
 import semver from 'semver'
-import type { ModuleRecord, OrganizationRecord, RegistryName, VersionRecord } from '../store/records.js'
+import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VersionRecord } from '../store/records.js'
 import { BY_ARCHIVE, BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../store/store.js'
 import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
 import { canManageModules, canRead, isOwner, type Caller } from './access.js'
@@ -282,6 +282,39 @@ export class ModuleService implements OrganizationDependent {
       draft.versions.push(record)
       draft.updatedAt = timestamp
     })
+    return { view: { org: view.org, module }, version: record }
+  }
+
+  /**
+   * Adds a version to a public module record from an archive mirrored from the upstream
+   * registry, and hands it to ingest like an upload. The archive must be pinned by the caller.
+   */
+  async addMirroredVersion(view: ModuleView, requested: string, archive: ArchiveRef): Promise<{ view: ModuleView; version: VersionRecord }> {
+    const version = normalizeVersion(requested)
+    if (!version) throw new InvalidInputError(`"${requested}" is not a semantic version.`, 'version')
+    const timestamp = now()
+    const record: VersionRecord = {
+      id: newId('modver'),
+      version,
+      commitSha: null,
+      source: 'mirror',
+      status: 'reg_ingressing',
+      error: '',
+      warnings: [],
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      publishedAt: null,
+      upload: null,
+      archive
+    }
+    const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
+      if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
+        throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
+      }
+      draft.versions.push(record)
+      draft.updatedAt = timestamp
+    })
+    this.scheduleIngest(module.id, record.id)
     return { view: { org: view.org, module }, version: record }
   }
 

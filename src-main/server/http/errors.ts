@@ -3,6 +3,7 @@ import {
   ConflictError,
   ExpiredError,
   ForbiddenError,
+  UnavailableError,
   InvalidInputError,
   LimitExceededError,
   NotFoundError,
@@ -44,6 +45,7 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof ConflictError) return new HttpError(409, 'conflict', error.message)
   if (error instanceof ExpiredError) return new HttpError(410, 'gone', error.message)
   if (error instanceof LimitExceededError) return new HttpError(413, 'payload too large', error.message)
+  if (error instanceof UnavailableError) return new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '30' })
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
   // Errors from Koa and its body parser (http-errors) carry an explicit status.
   const status = (error as { status?: unknown }).status
@@ -77,8 +79,9 @@ function statusTitle(status: number): string {
   return titles[status] ?? 'error'
 }
 
+/** Only failures Homeport did not foresee are logged; the rest are answers. */
 function report(ctx: Context, error: unknown, httpError: HttpError): void {
-  if (httpError.status >= 500) ctx.app.emit('error', error, ctx)
+  if (httpError.status === 500) ctx.app.emit('error', error, ctx)
 }
 
 /** Renders any error below it as a JSON:API error document (the management API's format). */

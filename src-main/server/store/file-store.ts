@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { ArchiveStore } from './archive-store.js'
-import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
+import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
 import {
   BY_ARCHIVE,
@@ -31,6 +31,7 @@ const INSTALLATION_ID = 'installation-main'
  *     organizations/<org-id>.json    an organization with its teams and settings
  *     modules/<module-id>.json       a registry module (one provider) with its versions
  *     downloads/dl-<id>.json         download counts of a module, per day
+ *     upstream-cache/up-<hash>.json  answers of the upstream public registry, for offline use
  *     archives/<ab>/<sha256>.tar.gz  module archives, content-addressed, and their parsed docs
  *     uploads/                       uploads in progress
  *
@@ -70,11 +71,16 @@ export async function openFileStore(dataDir: string): Promise<Store> {
       schemaVersion: SCHEMA_VERSION,
       migrations: MIGRATIONS
     })
+    const upstreamCache = new Collection<UpstreamCacheRecord>('upstream-cache', join(dataDir, 'upstream-cache'), {
+      schemaVersion: SCHEMA_VERSION,
+      migrations: MIGRATIONS
+    })
     const archives = new ArchiveStore(dataDir)
     await installation.load()
     await organizations.load()
     await modules.load()
     await downloads.load()
+    await upstreamCache.load()
     await archives.open()
     let current = await installation.get(INSTALLATION_ID)
     if (!current) current = await installation.create(newInstallation())
@@ -85,6 +91,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
       organizations,
       modules,
       downloads,
+      upstreamCache,
       archives,
       installation: () => current as InstallationRecord,
       async updateInstallation(change) {
@@ -93,7 +100,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         return record
       },
       async close() {
-        await Promise.all([installation.drain(), organizations.drain(), modules.drain(), downloads.drain()])
+        await Promise.all([installation.drain(), organizations.drain(), modules.drain(), downloads.drain(), upstreamCache.drain()])
         await unlock()
       }
     }

@@ -147,3 +147,13 @@ export interface DownloadRecord {
   /** Downloads per day (`YYYY-MM-DD`). */
   days: Record<string, number>
 }
+
+/** An answer of the upstream public registry, kept so that Homeport can answer offline. */
+export interface UpstreamCacheRecord {
+  /** `up-` and the SHA-256 of the URL, hex. */
+  id: string
+  url: string
+  fetchedAt: string
+  status: number
+  body: unknown
+}

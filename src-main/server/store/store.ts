@@ -1,5 +1,5 @@
 import type { ArchiveStore } from './archive-store.js'
-import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord } from './records.js'
+import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
 
 /**
  * The storage port the domain services use. The file store implements it over lowdb files in
@@ -25,6 +25,8 @@ export interface Store {
   readonly organizations: RecordStore<OrganizationRecord>
   readonly modules: RecordStore<ModuleRecord>
   readonly downloads: RecordStore<DownloadRecord>
+  /** Answers of the upstream public registry, for offline use. */
+  readonly upstreamCache: RecordStore<UpstreamCacheRecord>
   /** Module archives and their parsed documentation, as files beside the records. */
   readonly archives: ArchiveStore
   installation(): InstallationRecord

@@ -21,9 +21,22 @@ export class ApiClient {
   constructor(readonly token: string) {}
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.send<T>(method, `/api/v2${path}`, body)
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.request<T>('GET', path)
+  }
+
+  /** A GET outside /api/v2 (Homeport's own endpoints, the registry protocol). */
+  getAbsolute<T>(path: string): Promise<T> {
+    return this.send<T>('GET', path)
+  }
+
+  private async send<T>(method: string, url: string, body?: unknown): Promise<T> {
     let response: Response
     try {
-      response = await fetch(`/api/v2${path}`, {
+      response = await fetch(url, {
         method,
         headers: {
           Authorization: `Bearer ${this.token}`,
@@ -42,9 +55,5 @@ export class ApiClient {
       throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText, first?.source?.pointer)
     }
     return document
-  }
-
-  get<T>(path: string): Promise<T> {
-    return this.request<T>('GET', path)
   }
 }

@@ -1,0 +1,27 @@
+import { expect, test } from '@playwright/test'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { signIn } from './support/session'
+
+test('shows the Terraform CLI configuration for this server, to copy or download', async ({ page, context, baseURL }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await signIn(page)
+  await page.getByRole('button', { name: 'Connect Terraform' }).click()
+  await expect(page.getByRole('heading', { name: 'Connect Terraform' })).toBeVisible()
+
+  const config = page.getByLabel('Terraform CLI configuration')
+  await expect(config).toContainText('host "homeport.localhost"')
+  await expect(config).toContainText(`"modules.v1" = "${baseURL}/api/registry/v1/modules/"`)
+  // The token is masked until asked for.
+  await expect(config).not.toContainText(E2E_ADMIN_TOKEN)
+  await page.screenshot({ path: 'docs/screenshots/connect-terraform.png' })
+  await page.getByLabel('Show token').check()
+  await expect(config).toContainText(`token = "${E2E_ADMIN_TOKEN}"`)
+
+  await page.getByRole('button', { name: 'Copy' }).first().click()
+  await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible()
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`credentials "homeport.localhost"`)
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download homeport.tfrc' }).click()
+  expect((await download).suggestedFilename()).toBe('homeport.tfrc')
+})

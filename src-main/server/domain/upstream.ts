@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto'
+import type { Store } from '../store/store.js'
+import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
+import { UnavailableError } from './errors.js'
+import { now } from './ids.js'
+
+/** The public registry is out of reach and nothing was cached for this question. */
+export class UpstreamUnavailableError extends UnavailableError {}
+
+export interface UpstreamOptions {
+  /** The registry's address (`https://registry.terraform.io`), found through its service discovery. */
+  url: string
+  /** A token for an upstream that wants one (another Homeport, say); never sent elsewhere. */
+  token?: string
+  /** Answers younger than this are served without asking the upstream again. */
+  maxAgeMs?: number
+  timeoutMs?: number
+}
+
+export interface UpstreamAnswer {
+  status: number
+  body: unknown
+  /** True when the upstream could not be reached and this is what it said last time. */
+  stale: boolean
+  fetchedAt: string
+}
+
+export const DEFAULT_UPSTREAM = 'https://registry.terraform.io'
+const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
+
+/**
+ * The upstream public registry, seen through a cache in the data directory: every answer is
+ * kept, so a demo that ran once online keeps working offline. Online, answers are refreshed
+ * after `maxAgeMs`; offline, the last answer is served, marked stale.
+ */
+export class UpstreamRegistry {
+  private modulesBase: Promise<URL> | undefined
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: UpstreamOptions
+  ) {}
+
+  get address(): string {
+    return this.options.url
+  }
+
+  /** A protocol path under the upstream's `modules.v1` (`hashicorp/consul/aws/versions`). */
+  async get(path: string): Promise<UpstreamAnswer> {
+    const key = `${this.options.url.replace(/\/+$/, '')}|modules.v1|${path}`
+    const id = `up-${createHash('sha256').update(key).digest('hex')}`
+    const cached = await this.store.upstreamCache.get(id)
+    const maxAge = this.options.maxAgeMs ?? DEFAULT_MAX_AGE_MS
+    if (cached && Date.now() - Date.parse(cached.fetchedAt) < maxAge) {
+      return { status: cached.status, body: cached.body, stale: false, fetchedAt: cached.fetchedAt }
+    }
+    let fresh: { status: number; body: unknown }
+    try {
+      fresh = await this.request(new URL(path, await this.base()))
+    } catch (error) {
+      if (cached) return { status: cached.status, body: cached.body, stale: true, fetchedAt: cached.fetchedAt }
+      throw new UpstreamUnavailableError(
+        `The public registry at ${this.options.url} cannot be reached (${(error as Error).message}), and Homeport has no earlier answer for this module. It is offline: try again when connected, or mirror the module while online.`
+      )
+    }
+    const record = { id, url: key, fetchedAt: now(), status: fresh.status, body: fresh.body }
+    await this.remember(record)
+    return { ...fresh, stale: false, fetchedAt: record.fetchedAt }
+  }
+
+  /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
+  async downloadLocation(path: string): Promise<string> {
+    const url = new URL(path, await this.base())
+    const response = await this.fetch(url)
+    if (response.status === 404) throw new UpstreamUnavailableError(`The public registry has no ${path.replace(/\/download$/, '')}.`)
+    const location = response.headers.get('x-terraform-get')
+    if ((response.status !== 200 && response.status !== 204) || !location) {
+      throw new UpstreamUnavailableError(`The public registry gave no download location for ${path} (HTTP ${response.status}).`)
+    }
+    return /^(\/|\.\/|\.\.\/)/.test(location) ? new URL(location, url).toString() : location
+  }
+
+  /** Fetches a URL the upstream pointed at; the upstream's token goes only to the upstream's own host. */
+  async fetchArchive(location: string): Promise<Response> {
+    const url = new URL(location)
+    const response = await this.fetch(url, url.origin === new URL(this.options.url).origin)
+    if (response.status !== 200 || !response.body) throw new UpstreamUnavailableError(`Fetching ${url.origin}${url.pathname} answered HTTP ${response.status}.`)
+    return response
+  }
+
+  private base(): Promise<URL> {
+    this.modulesBase ??= this.discover().catch((error: unknown) => {
+      this.modulesBase = undefined
+      throw error
+    })
+    return this.modulesBase
+  }
+
+  private async discover(): Promise<URL> {
+    const discovery = new URL('/.well-known/terraform.json', this.options.url)
+    const { status, body } = await this.request(discovery)
+    const modules = (body as Record<string, unknown> | undefined)?.['modules.v1']
+    if (status !== 200 || typeof modules !== 'string') throw new Error(`${this.options.url} names no modules.v1 service`)
+    const base = new URL(modules, discovery)
+    if (!base.pathname.endsWith('/')) base.pathname += '/'
+    return base
+  }
+
+  private async request(url: URL): Promise<{ status: number; body: unknown }> {
+    const response = await this.fetch(url)
+    if (response.status >= 500) throw new Error(`HTTP ${response.status}`)
+    const text = await response.text()
+    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null }
+  }
+
+  private fetch(url: URL, withToken = true): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'Homeport' }
+    if (withToken && this.options.token) headers.Authorization = `Bearer ${this.options.token}`
+    return fetch(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) })
+  }
+
+  private async remember(record: { id: string; url: string; fetchedAt: string; status: number; body: unknown }): Promise<void> {
+    try {
+      if (await this.store.upstreamCache.get(record.id)) {
+        await this.store.upstreamCache.update(record.id, (draft) => Object.assign(draft, record))
+      } else {
+        await this.store.upstreamCache.create(record)
+      }
+    } catch (error) {
+      // Two requests raced to cache the same answer; either one is fine.
+      if (!(error instanceof UniqueConstraintError) && !(error instanceof RecordMissingError)) throw error
+    }
+  }
+}

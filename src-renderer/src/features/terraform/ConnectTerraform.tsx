@@ -1,0 +1,82 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { moduleBlock, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
+import { CopyButton } from '../../lib/copy-button'
+import { useSession } from '../../lib/session'
+import { serverInfoOptions } from './api'
+
+const FILE_NAME = 'homeport.tfrc'
+
+/** The Terraform CLI configuration and a `module` block to paste, filled in for this Homeport. */
+export function ConnectTerraform() {
+  const { client } = useSession()
+  const info = useQuery(serverInfoOptions(client))
+  const [showToken, setShowToken] = useState(false)
+
+  if (info.isPending) return <p className="muted">Loading…</p>
+  if (info.isError) return <p role="alert" className="error">Could not read the server’s settings: {info.error.message}</p>
+
+  const { registryHostname, serverUrl } = info.data
+  const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token })
+  const shown = showToken ? config : config.replace(client.token, `${client.token.slice(0, 8)}…`)
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([config], { type: 'text/plain' }))
+    const link = document.createElement('a')
+    link.href = url
+    link.download = FILE_NAME
+    link.click()
+    URL.revokeObjectURL(url)
+  }
+
+  return (
+    <section aria-labelledby="connect-heading" className="stack">
+      <header>
+        <h1 id="connect-heading">Connect Terraform</h1>
+        <p className="muted">
+          Terraform finds this registry through a <code>host</code> block in its CLI configuration, so module sources read{' '}
+          <code>{registryHostname}/&lt;organization&gt;/&lt;module&gt;/&lt;provider&gt;</code> and nothing is looked up in DNS.
+        </p>
+      </header>
+
+      <div className="card snippet">
+        <div className="snippet-header">
+          <h2>1. Save the CLI configuration</h2>
+          <div className="actions">
+            <label className="inline">
+              <input type="checkbox" checked={showToken} onChange={(event) => setShowToken(event.target.checked)} /> Show token
+            </label>
+            <CopyButton text={config} />
+            <button type="button" className="primary" onClick={download}>
+              Download {FILE_NAME}
+            </button>
+          </div>
+        </div>
+        <pre aria-label="Terraform CLI configuration">{shown}</pre>
+        <p className="hint">It holds the token you signed in with. For CI, prefer a team token that can only read modules.</p>
+      </div>
+
+      <div className="card snippet">
+        <div className="snippet-header">
+          <h2>2. Point Terraform at it</h2>
+          <CopyButton text={`export TF_CLI_CONFIG_FILE="$PWD/${FILE_NAME}"`} />
+        </div>
+        <pre>{`export TF_CLI_CONFIG_FILE="$PWD/${FILE_NAME}"`}</pre>
+        <p className="hint">
+          Or copy both blocks into <code>~/.terraformrc</code>. The same file comes from the command line:{' '}
+          <code>homeport terraform-config --output {FILE_NAME}</code>.
+        </p>
+      </div>
+
+      <div className="card snippet">
+        <div className="snippet-header">
+          <h2>3. Use a module</h2>
+          <CopyButton text={moduleBlock(registryHostname, 'ORGANIZATION', 'MODULE', 'PROVIDER', '~> 1.0')} />
+        </div>
+        <pre>{moduleBlock(registryHostname, 'ORGANIZATION', 'MODULE', 'PROVIDER', '~> 1.0')}</pre>
+        <p className="hint">
+          Then run <code>terraform init</code>. Each module’s page shows this block filled in.
+        </p>
+      </div>
+    </section>
+  )
+}
