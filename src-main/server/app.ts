@@ -18,6 +18,8 @@ import { DEFAULT_REGISTRY_HOSTNAME } from '../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, rateLimiter } from './http/rate-limit.js'
 import { selfHostedRoutes } from './api/self-hosted.js'
 import { teamRoutes } from './api/teams.js'
+import { vcsConnectionRoutes } from './api/vcs-connections.js'
+import { webhookRouter } from './api/webhooks.js'
 
 export interface AppOptions {
   /** The public URL used in links; by default, the URL the client called. */
@@ -76,6 +78,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   organizationRoutes(api, services, baseUrl)
   teamRoutes(api, services, baseUrl)
   registryModuleRoutes(api, services, baseUrl)
+  vcsConnectionRoutes(api, services)
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
   api.all('/{*rest}', () => {
@@ -85,6 +88,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(discoveryRouter().routes())
+  app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
   // Downloads first: they need no token, and the protocol router answers all of /api/registry.
   app.use(archiveDownloadRouter(services, rateLimit).routes())

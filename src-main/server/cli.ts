@@ -29,6 +29,7 @@ Options of serve (each also an environment variable):
   --registry-hostname <name>  HOMEPORT_REGISTRY_HOSTNAME  the host Terraform sources name (default homeport.localhost)
   --upstream <url>     HOMEPORT_UPSTREAM  the public registry curated modules come from (default https://registry.terraform.io)
   --upstream-token <t> HOMEPORT_UPSTREAM_TOKEN  a token for that registry, if it wants one
+  --vcs-poll-interval <s>     HOMEPORT_VCS_POLL_INTERVAL  seconds between checks for new tags (default 60)
                        HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
 `
 

@@ -35,6 +35,8 @@ export interface ServerOptions {
   upstream?: string
   upstreamToken?: string
   upstreamMaxAgeMs?: number
+  /** How often repositories of tag-based modules are checked for new tags. */
+  vcsPollIntervalMs?: number
 }
 
 export interface RunningServer {
@@ -62,7 +64,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       maxArchiveBytes: options.maxArchiveBytes,
       upstream: options.upstream,
       upstreamToken: options.upstreamToken,
-      upstreamMaxAgeMs: options.upstreamMaxAgeMs
+      upstreamMaxAgeMs: options.upstreamMaxAgeMs,
+      vcsPollIntervalMs: options.vcsPollIntervalMs
     })
     await services.modules.recover()
     const app = createApp(services, {
@@ -96,6 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       listening.listen(options.port, options.host, () => resolve())
     })
     const { port } = listening.address() as AddressInfo
+    await services.vcsPublisher.start()
     const host = options.host.includes(':') ? `[${options.host}]` : options.host
     let closing: Promise<void> | undefined
     return {
@@ -107,6 +111,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       close() {
         closing ??= (async () => {
           await graceful.close()
+          await services.vcsPublisher.stop()
           await services.ingest.idle()
           await services.downloads.flush()
           await store.close()

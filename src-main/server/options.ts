@@ -3,6 +3,7 @@ import { EDITIONS, type Edition } from './domain/edition.js'
 import { defaultDataDir } from './data-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from './domain/uploads.js'
 import { DEFAULT_UPSTREAM } from './domain/upstream.js'
+import { DEFAULT_POLL_INTERVAL_MS } from './domain/vcs/publisher.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './http/rate-limit.js'
 import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from '../shared/terraform-config.js'
 
@@ -24,6 +25,7 @@ export interface ServeOptions {
   registryHostname: string
   upstream: string
   upstreamToken?: string
+  vcsPollIntervalMs: number
 }
 
 
@@ -50,7 +52,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
       'tls-key': { type: 'string' },
       'registry-hostname': { type: 'string' },
       upstream: { type: 'string' },
-      'upstream-token': { type: 'string' }
+      'upstream-token': { type: 'string' },
+      'vcs-poll-interval': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -75,6 +78,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
   }
   const upstream = values.upstream ?? env.HOMEPORT_UPSTREAM ?? DEFAULT_UPSTREAM
   if (!/^https?:\/\/[^/]+\/?$/.test(upstream)) throw new UsageError('--upstream is a registry address, like https://registry.terraform.io.')
+  const pollSeconds = Number(values['vcs-poll-interval'] ?? env.HOMEPORT_VCS_POLL_INTERVAL ?? DEFAULT_POLL_INTERVAL_MS / 1000)
+  if (!Number.isFinite(pollSeconds) || pollSeconds < 1) throw new UsageError('--vcs-poll-interval is a number of seconds, at least 1.')
   const tlsCert = values['tls-cert'] ?? env.HOMEPORT_TLS_CERT
   const tlsKey = values['tls-key'] ?? env.HOMEPORT_TLS_KEY
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new UsageError('--tls-cert and --tls-key go together.')
@@ -92,7 +97,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
     tlsKey,
     registryHostname,
     upstream,
-    upstreamToken: values['upstream-token'] ?? env.HOMEPORT_UPSTREAM_TOKEN
+    upstreamToken: values['upstream-token'] ?? env.HOMEPORT_UPSTREAM_TOKEN,
+    vcsPollIntervalMs: pollSeconds * 1000
   }
 }
 

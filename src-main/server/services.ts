@@ -9,6 +9,8 @@ import { RegistryService } from './domain/registry.js'
 import { PackageFetcher } from './domain/package-fetcher.js'
 import { PublicRegistryService } from './domain/public-registry.js'
 import { DEFAULT_UPSTREAM, UpstreamRegistry } from './domain/upstream.js'
+import { VcsConnectionService } from './domain/vcs/connections.js'
+import { DEFAULT_POLL_INTERVAL_MS, VcsPublisher } from './domain/vcs/publisher.js'
 import { ModuleService } from './domain/modules.js'
 import { OrganizationService } from './domain/organizations.js'
 import { TeamService } from './domain/teams.js'
@@ -30,6 +32,8 @@ export interface Services {
   registry: RegistryService
   publicRegistry: PublicRegistryService
   downloads: DownloadCounter
+  vcsConnections: VcsConnectionService
+  vcsPublisher: VcsPublisher
 }
 
 export interface ServiceOptions {
@@ -43,6 +47,8 @@ export interface ServiceOptions {
   upstreamToken?: string
   /** How long an upstream answer is served without asking again (default five minutes). */
   upstreamMaxAgeMs?: number
+  /** How often repositories of tag-based modules are checked for new tags (default a minute). */
+  vcsPollIntervalMs?: number
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
@@ -61,6 +67,12 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const upstream = new UpstreamRegistry(store, { url: options.upstream ?? DEFAULT_UPSTREAM, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
   const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
   const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
+  const vcsConnections = new VcsConnectionService(store, organizations)
+  const vcsPublisher = new VcsPublisher(store, organizations, modules, vcsConnections, {
+    pollIntervalMs: options.vcsPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    maxArchiveBytes
+  })
+  modules.setVcsBuilder(vcsPublisher)
   return {
     store,
     edition: options.edition,
@@ -74,6 +86,8 @@ export function createServices(store: Store, options: ServiceOptions): Services 
     ingest,
     registry: new RegistryService(store, moduleSharing, docs, downloads),
     publicRegistry: new PublicRegistryService(store, modules, upstream, fetcher, docs, downloads, publicCurationOn),
-    downloads
+    downloads,
+    vcsConnections,
+    vcsPublisher
   }
 }

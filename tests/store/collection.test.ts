@@ -22,7 +22,7 @@ afterEach(async () => {
 
 function things(options: Partial<ConstructorParameters<typeof Collection<Thing>>[2]> = {}) {
   return new Collection<Thing>('things', dir, {
-    schemaVersion: 1,
+    schema: { version: 1, migrations: {} },
     unique: { name: (t) => t.name.toLowerCase(), tag: (t) => t.tags },
     groups: { group: (t) => t.group },
     ...options
@@ -147,15 +147,12 @@ describe('Collection', () => {
   it('migrates records written by an older schema, and saves them upgraded', async () => {
     await writeFile(join(dir, 'thing-a.json'), JSON.stringify({ schemaVersion: 1, record: { id: 'thing-a', title: 'Old' } }))
     const collection = things({
-      schemaVersion: 2,
-      migrations: {
-        1: ({ title, ...rest }) => ({ ...rest, name: title, tags: [], group: 'migrated' })
-      }
+      schema: { version: 2, migrations: { 1: ({ title, ...rest }) => ({ ...rest, name: title, tags: [], group: 'migrated' }) } }
     })
     await collection.load()
     expect(await collection.get('thing-a')).toEqual({ id: 'thing-a', name: 'Old', tags: [], group: 'migrated' })
     const file = JSON.parse(await readFile(join(dir, 'thing-a.json'), 'utf8')) as { schemaVersion: number }
     expect(file.schemaVersion).toBe(2)
-    await expect(things({ schemaVersion: 3, migrations: {} }).load()).rejects.toThrow(/no migration from schema 2/)
+    await expect(things({ schema: { version: 3, migrations: {} } }).load()).rejects.toThrow(/no migration from schema 2/)
   })
 })

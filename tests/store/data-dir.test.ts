@@ -86,6 +86,33 @@ describe('the data directory', () => {
   })
 })
 
+describe('schema migrations', () => {
+  it('upgrades organizations and modules written by the first schema, and keeps serving them', async () => {
+    const test = await server()
+    const org = await createOrganization(test, 'old-timer')
+    await test.api('POST', '/organizations/old-timer/registry-modules', {
+      body: { data: { type: 'registry-modules', attributes: { name: 'legacy', provider: 'aws' } } }
+    })
+    await test.stop()
+    // Rewrite both files as schema 1 wrote them: no VCS fields.
+    const orgPath = join(test.dataDir, 'organizations', `${org.attributes['external-id'] as string}.json`)
+    const orgFile = JSON.parse(await readFile(orgPath, 'utf8')) as { schemaVersion: number; record: Record<string, unknown> }
+    delete orgFile.record.vcsConnections
+    await writeFile(orgPath, JSON.stringify({ ...orgFile, schemaVersion: 1 }))
+    const [moduleFile] = await readdir(join(test.dataDir, 'modules'))
+    const modulePath = join(test.dataDir, 'modules', moduleFile!)
+    const module = JSON.parse(await readFile(modulePath, 'utf8')) as { record: Record<string, unknown> }
+    delete module.record.vcsRepo
+    await writeFile(modulePath, JSON.stringify({ schemaVersion: 1, record: module.record }))
+
+    await test.restart()
+    expect((await test.api('GET', '/organizations/old-timer/oauth-clients')).body.data).toEqual([])
+    expect((await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws')).status).toBe(200)
+    expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 2, record: { vcsConnections: [] } })
+    expect(JSON.parse(await readFile(modulePath, 'utf8'))).toMatchObject({ schemaVersion: 2, record: { vcsRepo: null } })
+  })
+})
+
 describe('concurrent writes', () => {
   it('creates fifty organizations at once without losing one', async () => {
     const test = await server()

@@ -10,13 +10,51 @@ export function modulePath(view: ModuleView): string {
   return `${organizationPath(org.name)}/registry-modules/${segments.join('/')}`
 }
 
+export interface ModuleResourceOptions {
+  /** The server's public URL, for the webhook URL. */
+  baseUrl: string
+  /** List entries omit `vcs-repo`, as the spec says. */
+  listEntry?: boolean
+}
+
+/** The repository a VCS module comes from, as a URL a person can recognise. */
+export function repositoryUrl({ org, module }: ModuleView): string {
+  const connection = module.vcsRepo && org.vcsConnections.find((candidate) => candidate.tokenId === module.vcsRepo!.oauthTokenId)
+  return connection && module.vcsRepo ? `${connection.baseUrl.replace(/\/+$/, '')}/${module.vcsRepo.identifier}` : ''
+}
+
+function vcsRepoAttribute(view: ModuleView, baseUrl: string) {
+  const vcsRepo = view.module.vcsRepo!
+  return {
+    branch: vcsRepo.branch,
+    'ingress-submodules': true,
+    identifier: vcsRepo.identifier,
+    'display-identifier': vcsRepo.displayIdentifier,
+    'oauth-token-id': vcsRepo.oauthTokenId,
+    'webhook-url': `${baseUrl}/webhooks/vcs/${vcsRepo.webhookId}`,
+    'repository-http-url': repositoryUrl(view),
+    'service-provider': 'git',
+    tags: vcsRepo.branch === '',
+    'source-directory': vcsRepo.sourceDirectory,
+    'tag-prefix': vcsRepo.tagPrefix,
+    'synced-at': vcsRepo.syncedAt,
+    'sync-error': vcsRepo.syncError
+  }
+}
+
 /**
- * A `registry-modules` resource. List entries omit `vcs-repo`, as the spec says; otherwise list
- * entries and single documents are identical (go-tfe compares them).
+ * A `registry-modules` resource. Apart from `vcs-repo`, which list entries omit, list entries and
+ * single documents are identical (go-tfe compares them).
  */
-export function moduleResource(view: ModuleView, caller: Caller) {
+export function moduleResource(view: ModuleView, caller: Caller, options: ModuleResourceOptions) {
   const { org, module } = view
   const owner = isOwner(caller, org)
+  const vcs = module.vcsRepo
+    ? {
+        'publishing-mechanism': module.vcsRepo.branch ? 'branch' : 'git_tag',
+        ...(options.listEntry ? {} : { 'vcs-repo': vcsRepoAttribute(view, options.baseUrl) })
+      }
+    : {}
   return {
     id: module.id,
     type: 'registry-modules',
@@ -35,6 +73,7 @@ export function moduleResource(view: ModuleView, caller: Caller) {
       'updated-at': module.updatedAt,
       'no-code': module.noCode,
       permissions: { 'can-delete': owner, 'can-resync': owner, 'can-retry': owner },
+      ...vcs,
       ...(module.testConfig ? { 'test-config': { id: module.testConfig.id, 'tests-enabled': module.testConfig.testsEnabled } } : {})
     },
     relationships: {

@@ -1,5 +1,6 @@
 import type { ModulePart } from '../domain/ingest/terraform-docs.js'
 import { namespaceOf } from '../domain/modules.js'
+import { repositoryUrl } from './module-resources.js'
 import type { Detail, Published } from '../domain/registry.js'
 
 /** A module at a version, as the protocol lists it. */
@@ -15,7 +16,7 @@ export function moduleObject(entry: Published, downloads: number) {
     provider: view.module.provider,
     description: docs.description,
     // The repository the module comes from; a module uploaded through the API has none.
-    source: '',
+    source: repositoryUrl(view),
     published_at: version.publishedAt ?? version.updatedAt,
     downloads,
     verified: false

@@ -1,6 +1,7 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { ModuleAddress, ModuleView } from '../domain/modules.js'
+import type { VcsPublishInput } from '../domain/vcs/publisher.js'
 import type { VersionRecord } from '../store/records.js'
 import type { Services } from '../services.js'
 import { callerOf } from '../http/auth.js'
@@ -32,7 +33,24 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
       organizationName: queryString(ctx, 'filter[organization_name]')
     })
     const { items, meta, links } = paginate(ctx, baseUrl(ctx), views, pageRequest(ctx)!)
-    sendDocument(ctx, 200, { data: items.map((view) => moduleResource(view, callerOf(ctx))), links, meta })
+    sendDocument(ctx, 200, { data: items.map((view) => moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx), listEntry: true })), links, meta })
+  })
+
+  router.post('/organizations/:org/registry-modules/vcs', async (ctx) => {
+    const view = await services.vcsPublisher.publish(callerOf(ctx), pathParams(ctx, 'org').org, vcsPublishInput(ctx))
+    sendDocument(ctx, 201, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
+  })
+  // Deprecated form of endpoint 2: the connection's token decides the organization.
+  router.post('/registry-modules', async (ctx) => {
+    const input = vcsPublishInput(ctx)
+    const connection = input.oauthTokenId ? await services.vcsConnections.readByToken(callerOf(ctx), input.oauthTokenId).catch(() => undefined) : undefined
+    if (!connection) {
+      throw new HttpError(422, 'invalid attribute', 'vcs-repo.oauth-token-id must name a VCS connection you can use.', {
+        pointer: '/data/attributes/vcs-repo/oauth-token-id'
+      })
+    }
+    const view = await services.vcsPublisher.publish(callerOf(ctx), connection.org.name, input)
+    sendDocument(ctx, 201, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
 
   router.post('/organizations/:org/registry-modules', async (ctx) => {
@@ -44,7 +62,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
       registryName: attributes.string('registry-name'),
       noCode: attributes.boolean('no-code')
     })
-    sendDocument(ctx, 201, { data: moduleResource(view, callerOf(ctx)) })
+    sendDocument(ctx, 201, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
 
   // Deprecated forms first: their literal segments must win over the parameters of the others.
@@ -57,12 +75,12 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   router.post('/registry-modules/actions/delete/:org/:name/:provider/:version', deleteDeprecated)
   router.get('/registry-modules/show/:org/:name/:provider', async (ctx) => {
     const view = await modules.read(callerOf(ctx), privateAddress(ctx))
-    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
   router.post('/registry-modules/:org/:name/:provider/versions', async (ctx) => createVersion(ctx, privateAddress(ctx)))
   router.get('/registry-modules/:id', async (ctx) => {
     const view = await modules.readById(callerOf(ctx), ctx.params.id!)
-    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
 
   router.post(`${MODULE}/versions`, async (ctx) => createVersion(ctx, address(ctx)))
@@ -78,7 +96,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   })
   router.get(MODULE, async (ctx) => {
     const view = await modules.read(callerOf(ctx), address(ctx))
-    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
   // go-tfe's ReadVersion.
   router.get(`${MODULE}/version`, async (ctx) => {
@@ -93,9 +111,22 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const view = await modules.update(callerOf(ctx), address(ctx), {
       noCode: document.attributes.boolean('no-code'),
       testsEnabled: document.attributes.object('test-config')?.boolean('tests-enabled'),
-      vcsRepo: vcsRepo && { branch: vcsRepo.string('branch'), tags: vcsRepo.boolean('tags') }
+      vcsRepo: vcsRepo && {
+        branch: vcsRepo.string('branch'),
+        tags: vcsRepo.boolean('tags'),
+        sourceDirectory: vcsRepo.string('source-directory'),
+        tagPrefix: vcsRepo.string('tag-prefix')
+      }
     })
-    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx)) })
+    sendDocument(ctx, 200, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
+  })
+  router.post(`${MODULE}/actions/resync`, async (ctx) => {
+    const view = await services.vcsPublisher.requestResync(callerOf(ctx), address(ctx))
+    sendDocument(ctx, 202, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
+  })
+  router.post(`${MODULE}/:version/actions/retry`, async (ctx) => {
+    const view = await services.vcsPublisher.retry(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
+    sendDocument(ctx, 202, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
   router.delete(`${MODULE}/:version`, async (ctx) => deleteAt(ctx, address(ctx), ctx.params.version))
   router.delete(MODULE, async (ctx) => deleteAt(ctx, address(ctx)))
@@ -131,4 +162,29 @@ function address(ctx: Context): ModuleAddress {
 function privateAddress(ctx: Context): ModuleAddress {
   const { org, name, provider } = pathParams(ctx, 'org', 'name', 'provider')
   return { organization: org, registryName: 'private', namespace: org, name, provider }
+}
+
+/** Endpoint 2's body: `vcs-repo` (go-tfe's and the spec's spellings) and the attributes beside it. */
+function vcsPublishInput(ctx: Context): VcsPublishInput {
+  const attributes = readResource(ctx, 'registry-modules').attributes
+  const vcsRepo = attributes.object('vcs-repo')
+  if (!vcsRepo) {
+    throw new HttpError(422, 'invalid attribute', 'vcs-repo names the repository to publish from.', { pointer: '/data/attributes/vcs-repo' })
+  }
+  // The app installation's attribute carries the VCS provider's name (github-app-installation-id).
+  const installation = vcsRepo.names().find((name) => name.endsWith('-app-installation-id'))
+  return {
+    name: attributes.string('name'),
+    provider: attributes.string('provider'),
+    noCode: attributes.boolean('no-code'),
+    initialVersion: attributes.string('initial-version'),
+    testsEnabled: attributes.object('test-config')?.boolean('tests-enabled'),
+    identifier: vcsRepo.string('identifier'),
+    displayIdentifier: vcsRepo.string('display-identifier') ?? vcsRepo.string('display_identifier'),
+    oauthTokenId: vcsRepo.string('oauth-token-id'),
+    appInstallationId: installation === undefined ? undefined : vcsRepo.string(installation),
+    branch: vcsRepo.string('branch') || undefined,
+    sourceDirectory: vcsRepo.string('source-directory'),
+    tagPrefix: vcsRepo.string('tag-prefix')
+  }
 }

@@ -1,5 +1,5 @@
 import semver from 'semver'
-import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VersionRecord } from '../store/records.js'
+import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VcsRepoRecord, VersionRecord } from '../store/records.js'
 import { BY_ARCHIVE, BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../store/store.js'
 import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
 import { canManageModules, canRead, isOwner, type Caller } from './access.js'
@@ -25,6 +25,9 @@ export interface ModuleCreateInput {
   namespace?: string
   registryName?: string
   noCode?: boolean
+  /** For modules published from a repository (endpoint 2); the VCS publisher fills it in. */
+  vcsRepo?: VcsRepoRecord
+  testsEnabled?: boolean
 }
 
 export interface ModuleFilter {
@@ -43,7 +46,19 @@ export interface ModuleUpdateInput {
   noCode?: boolean
   testsEnabled?: boolean
   /** The VCS half of endpoint 7: only for modules published from a repository. */
-  vcsRepo?: { branch?: string; tags?: boolean }
+  vcsRepo?: { branch?: string; tags?: boolean; sourceDirectory?: string; tagPrefix?: string }
+}
+
+/** What publishing from git adds to modules (implemented by the VCS publisher). */
+export interface VcsBuilder {
+  /** The full commit a branch-based version is built from: `commitSha` when given (it must be in the repository), else the branch head. */
+  resolveCommit(module: ModuleRecord, commitSha: string | null): Promise<string>
+  /** Refuses a branch the repository does not have. */
+  checkBranch(module: ModuleRecord, branch: string): Promise<void>
+  /** Builds a version (status `cloning`) from its commit, off the request path. */
+  build(moduleId: string, versionId: string): void
+  /** Reads the repository's tags again, off the request path. */
+  resync(moduleId: string): void
 }
 
 /** A module with the organization it belongs to, which gives a private module its namespace. */
@@ -86,7 +101,9 @@ export function normalizeVersion(version: string): string | undefined {
 /** Registry modules and their versions: endpoints 1 and 3–8 of the spec. */
 export class ModuleService implements OrganizationDependent {
   private readonly pinnedArchives = new Set<string>()
+  private readonly removalHooks: Array<(module: ModuleRecord) => Promise<void>> = []
   private scheduler: IngestScheduler | undefined
+  private vcs: VcsBuilder | undefined
 
   constructor(
     private readonly store: Store,
@@ -97,6 +114,15 @@ export class ModuleService implements OrganizationDependent {
 
   setScheduler(scheduler: IngestScheduler): void {
     this.scheduler = scheduler
+  }
+
+  setVcsBuilder(vcs: VcsBuilder): void {
+    this.vcs = vcs
+  }
+
+  /** Runs `hook` whenever a module record is deleted (to drop what other services keep for it). */
+  onRemove(hook: (module: ModuleRecord) => Promise<void>): void {
+    this.removalHooks.push(hook)
   }
 
   async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleView[]> {
@@ -151,10 +177,11 @@ export class ModuleService implements OrganizationDependent {
       provider,
       noCode: input.noCode ?? false,
       status: 'pending',
-      testConfig: null,
+      testConfig: input.testsEnabled === undefined ? null : { id: newId('tc'), testsEnabled: input.testsEnabled },
       createdAt: timestamp,
       updatedAt: timestamp,
-      versions: []
+      versions: [],
+      vcsRepo: input.vcsRepo ?? null
     }
     try {
       await this.store.modules.create(module)
@@ -192,19 +219,31 @@ export class ModuleService implements OrganizationDependent {
   async update(caller: Caller, address: ModuleAddress, input: ModuleUpdateInput): Promise<ModuleView> {
     const view = await this.read(caller, address)
     if (!isOwner(caller, view.org)) throw moduleNotFound(address)
-    if (input.vcsRepo) {
-      if (input.vcsRepo.branch !== undefined && input.vcsRepo.tags !== undefined) {
+    const vcsRepo = input.vcsRepo
+    if (vcsRepo) {
+      if (vcsRepo.branch !== undefined && vcsRepo.tags !== undefined) {
         throw new InvalidInputError('vcs-repo.branch and vcs-repo.tags cannot be given together.', 'vcsRepo')
       }
-      throw new InvalidInputError(`${label(address)} is not published from a VCS repository; it has no vcs-repo to change.`, 'vcsRepo')
+      if (!view.module.vcsRepo || !this.vcs) {
+        throw new InvalidInputError(`${label(address)} is not published from a VCS repository; it has no vcs-repo to change.`, 'vcsRepo')
+      }
+      if (vcsRepo.tags === false) throw new InvalidInputError('To publish from a branch, give vcs-repo.branch.', 'vcsRepo.tags')
+      if (vcsRepo.branch) await this.vcs.checkBranch(view.module, vcsRepo.branch)
     }
     const { record } = await this.store.modules.update(view.module.id, (draft) => {
       if (input.noCode !== undefined) draft.noCode = input.noCode
       if (input.testsEnabled !== undefined) {
         draft.testConfig = { id: draft.testConfig?.id ?? newId('tc'), testsEnabled: input.testsEnabled }
       }
+      if (vcsRepo && draft.vcsRepo) {
+        if (vcsRepo.tags === true) draft.vcsRepo.branch = ''
+        if (vcsRepo.branch !== undefined) draft.vcsRepo.branch = vcsRepo.branch
+        if (vcsRepo.sourceDirectory !== undefined) draft.vcsRepo.sourceDirectory = vcsRepo.sourceDirectory
+        if (vcsRepo.tagPrefix !== undefined) draft.vcsRepo.tagPrefix = vcsRepo.tagPrefix
+      }
       draft.updatedAt = now()
     })
+    if (record.vcsRepo && record.vcsRepo.branch === '' && vcsRepo) this.vcs?.resync(record.id)
     return { org: view.org, module: record }
   }
 
@@ -259,29 +298,26 @@ export class ModuleService implements OrganizationDependent {
     if (input.commitSha !== undefined && input.commitSha !== null && !COMMIT_SHA.test(input.commitSha)) {
       throw new InvalidInputError(`"${input.commitSha}" is not a commit SHA (7 to 64 hexadecimal digits).`, 'commitSha')
     }
-    const timestamp = now()
-    const id = newId('modver')
-    const record: VersionRecord = {
-      id,
-      version,
-      commitSha: input.commitSha ?? null,
-      source: 'tfe-api',
-      status: 'pending',
-      error: '',
-      warnings: [],
-      createdAt: timestamp,
-      updatedAt: timestamp,
-      publishedAt: null,
-      upload: mintUploadLink(this.store.installation().signingKey, id),
-      archive: null
+    let record: VersionRecord
+    const vcsRepo = view.module.vcsRepo
+    if (vcsRepo && this.vcs) {
+      if (vcsRepo.branch === '') {
+        throw new InvalidInputError('This module publishes a version for every tag of its repository; push a tag instead.', 'version')
+      }
+      const commit = await this.vcs.resolveCommit(view.module, input.commitSha ?? null)
+      record = newVersion(version, { source: 'git', status: 'cloning', commitSha: commit })
+    } else {
+      record = newVersion(version, { source: 'tfe-api', status: 'pending', commitSha: input.commitSha ?? null })
+      record.upload = mintUploadLink(this.store.installation().signingKey, record.id)
     }
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
         throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
       }
       draft.versions.push(record)
-      draft.updatedAt = timestamp
+      draft.updatedAt = record.createdAt
     })
+    if (record.status === 'cloning') this.vcs?.build(module.id, record.id)
     return { view: { org: view.org, module }, version: record }
   }
 
@@ -292,27 +328,13 @@ export class ModuleService implements OrganizationDependent {
   async addMirroredVersion(view: ModuleView, requested: string, archive: ArchiveRef): Promise<{ view: ModuleView; version: VersionRecord }> {
     const version = normalizeVersion(requested)
     if (!version) throw new InvalidInputError(`"${requested}" is not a semantic version.`, 'version')
-    const timestamp = now()
-    const record: VersionRecord = {
-      id: newId('modver'),
-      version,
-      commitSha: null,
-      source: 'mirror',
-      status: 'reg_ingressing',
-      error: '',
-      warnings: [],
-      createdAt: timestamp,
-      updatedAt: timestamp,
-      publishedAt: null,
-      upload: null,
-      archive
-    }
+    const record = newVersion(version, { source: 'mirror', status: 'reg_ingressing', archive })
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
         throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
       }
       draft.versions.push(record)
-      draft.updatedAt = timestamp
+      draft.updatedAt = record.createdAt
     })
     this.scheduleIngest(module.id, record.id)
     return { view: { org: view.org, module }, version: record }
@@ -410,6 +432,7 @@ export class ModuleService implements OrganizationDependent {
       if (!(error instanceof RecordMissingError)) throw error
     }
     await this.downloads.forget(module.id)
+    for (const hook of this.removalHooks) await hook(module)
     await this.releaseArchives(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
   }
 
@@ -443,9 +466,31 @@ export class ModuleService implements OrganizationDependent {
   }
 }
 
-/** A version accepts an archive until one has been ingested from it. */
+/** A new version record; `fields` says how it was made and where it starts. */
+export function newVersion(version: string, fields: Pick<VersionRecord, 'source' | 'status'> & Partial<VersionRecord>): VersionRecord {
+  const timestamp = now()
+  return {
+    id: newId('modver'),
+    version,
+    commitSha: null,
+    error: '',
+    warnings: [],
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    publishedAt: null,
+    upload: null,
+    archive: null,
+    tag: null,
+    ...fields
+  }
+}
+
+/** A version created through the API accepts an archive until one has been ingested from it. */
 export function acceptsUpload(version: VersionRecord): boolean {
-  return version.status === 'pending' || version.status === 'reg_ingress_failed' || version.status === 'reg_ingress_req_failed'
+  return (
+    version.source === 'tfe-api' &&
+    (version.status === 'pending' || version.status === 'reg_ingress_failed' || version.status === 'reg_ingress_req_failed')
+  )
 }
 
 /** The version `version` of a module, accepting a leading `v` and Terraform's canonical form. */

@@ -125,7 +125,8 @@ export class OrganizationService {
       defaultAgentPoolId: null,
       teams: [owners],
       moduleConsumerIds: [],
-      dataRetentionPolicy: null
+      dataRetentionPolicy: null,
+      vcsConnections: []
     }
     this.apply(draft, input)
     try {

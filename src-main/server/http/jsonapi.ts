@@ -27,6 +27,11 @@ export class Attributes {
     return this.values[name] !== undefined
   }
 
+  /** The names of the attributes present. */
+  names(): string[] {
+    return Object.keys(this.values).filter((name) => this.values[name] !== undefined)
+  }
+
   string(name: string): string | undefined {
     return this.read(name, (value): value is string => typeof value === 'string', 'a string')
   }

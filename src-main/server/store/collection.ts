@@ -24,9 +24,8 @@ export interface CollectionOptions<T> {
   unique?: Record<string, KeyFunction<T>>
   /** Non-unique indexes for listing records by a key (for example, by organization). */
   groups?: Record<string, GroupFunction<T>>
-  schemaVersion: number
-  /** migrations[n] turns a version-n record into a version-(n+1) record. */
-  migrations?: Record<number, Migration>
+  /** The version records are written with, and migrations[n] from version n to n + 1. */
+  schema: { version: number; migrations: Record<number, Migration> }
 }
 
 /** The persisted form of a record: each file says which schema it was written with. */
@@ -96,20 +95,20 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     if (!Number.isInteger(schemaVersion) || typeof record !== 'object' || record === null) {
       throw new StoreLoadError(path, 'it is not a Homeport record')
     }
-    if (schemaVersion > this.options.schemaVersion) {
+    if (schemaVersion > this.options.schema.version) {
       throw new StoreLoadError(
         path,
-        `it was written by a newer Homeport (schema ${schemaVersion}, this one reads up to ${this.options.schemaVersion})`
+        `it was written by a newer Homeport (schema ${schemaVersion}, this one reads up to ${this.options.schema.version})`
       )
     }
-    if (schemaVersion === this.options.schemaVersion) return
+    if (schemaVersion === this.options.schema.version) return
     let upgraded = record
-    for (let version = schemaVersion; version < this.options.schemaVersion; version++) {
-      const migration = this.options.migrations?.[version]
+    for (let version = schemaVersion; version < this.options.schema.version; version++) {
+      const migration = this.options.schema.migrations[version]
       if (!migration) throw new StoreLoadError(path, `no migration from schema ${version}`)
       upgraded = migration(upgraded)
     }
-    file.data = { schemaVersion: this.options.schemaVersion, record: upgraded }
+    file.data = { schemaVersion: this.options.schema.version, record: upgraded }
     await file.write()
   }
 
@@ -198,7 +197,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   private fileOf(record: T): RecordFile {
-    return { schemaVersion: this.options.schemaVersion, record: record as unknown as Record<string, unknown> }
+    return { schemaVersion: this.options.schema.version, record: record as unknown as Record<string, unknown> }
   }
 
   private uniqueIndex(index: string): Map<string, string> {

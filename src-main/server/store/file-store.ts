@@ -5,7 +5,7 @@ import { Collection } from './collection.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { ArchiveStore } from './archive-store.js'
 import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js'
+import { SCHEMAS } from './schema.js'
 import {
   BY_ARCHIVE,
   BY_ORGANIZATION,
@@ -14,7 +14,11 @@ import {
   TEAM_ID,
   TOKEN_HASH,
   UPLOAD_DIGEST,
+  VCS_CONNECTION_ID,
+  VCS_MODULES,
+  VCS_TOKEN_ID,
   VERSION_ID,
+  WEBHOOK_ID,
   moduleKey,
   organizationNameKey,
   type Store
@@ -41,40 +45,38 @@ export async function openFileStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 })
   const unlock = await lockDataDir(dataDir)
   try {
-    const installation = new Collection<InstallationFileRecord>('installation', join(dataDir, 'installation'), {
-      schemaVersion: SCHEMA_VERSION,
-      migrations: MIGRATIONS
-    })
+    const installation = new Collection<InstallationFileRecord>('installation', join(dataDir, 'installation'), { schema: SCHEMAS.installation })
     const organizations = new Collection<OrganizationRecord>('organizations', join(dataDir, 'organizations'), {
-      schemaVersion: SCHEMA_VERSION,
-      migrations: MIGRATIONS,
+      schema: SCHEMAS.organizations,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
         [TOKEN_HASH]: (org) => org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])),
-        [TEAM_ID]: (org) => org.teams.map((team) => team.id)
+        [TEAM_ID]: (org) => org.teams.map((team) => team.id),
+        [VCS_CONNECTION_ID]: (org) => org.vcsConnections.map((connection) => connection.id),
+        [VCS_TOKEN_ID]: (org) => org.vcsConnections.map((connection) => connection.tokenId)
       }
     })
     const modules = new Collection<ModuleRecord>('modules', join(dataDir, 'modules'), {
-      schemaVersion: SCHEMA_VERSION,
-      migrations: MIGRATIONS,
+      schema: SCHEMAS.modules,
       unique: {
         [MODULE_KEY]: moduleKey,
         [VERSION_ID]: (module) => module.versions.map((version) => version.id),
-        [UPLOAD_DIGEST]: (module) => module.versions.flatMap((version) => (version.upload ? [version.upload.digest] : []))
+        [UPLOAD_DIGEST]: (module) => module.versions.flatMap((version) => (version.upload ? [version.upload.digest] : [])),
+        [WEBHOOK_ID]: (module) => (module.vcsRepo ? [module.vcsRepo.webhookId] : [])
       },
       groups: {
         [BY_ORGANIZATION]: (module) => module.organizationId,
-        [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : []))
+        [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])),
+        // Every module published from VCS, for the watcher.
+        [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : [])
       }
     })
-    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), {
-      schemaVersion: SCHEMA_VERSION,
-      migrations: MIGRATIONS
-    })
-    const upstreamCache = new Collection<UpstreamCacheRecord>('upstream-cache', join(dataDir, 'upstream-cache'), {
-      schemaVersion: SCHEMA_VERSION,
-      migrations: MIGRATIONS
-    })
+    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), { schema: SCHEMAS.downloads })
+    const upstreamCache = new Collection<UpstreamCacheRecord>(
+      'upstream-cache',
+      join(dataDir, 'upstream-cache'),
+      { schema: SCHEMAS.upstreamCache }
+    )
     const archives = new ArchiveStore(dataDir)
     await installation.load()
     await organizations.load()

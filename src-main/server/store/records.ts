@@ -52,6 +52,24 @@ export interface OrganizationRecord {
   moduleConsumerIds: string[]
   /** The explicit data retention policy, or null to inherit the installation default. */
   dataRetentionPolicy: DataRetentionPolicy | null
+  /** VCS connections (HCP Terraform's OAuth clients): where this organization's repositories are. */
+  vcsConnections: VcsConnectionRecord[]
+}
+
+/**
+ * A VCS connection of Homeport's own kind, `git`: a folder that holds repositories, or a base
+ * git URL reachable with the user's own git credentials. A repository identifier
+ * (`<org>/<repo>`) resolves under it.
+ */
+export interface VcsConnectionRecord {
+  /** `oc-…`, the OAuth client's id. */
+  id: string
+  name: string
+  /** Where repositories are: `file:///…`, `ssh://…`, `https://…`. */
+  baseUrl: string
+  createdAt: string
+  /** `ot-…`, the OAuth token a module's `vcs-repo.oauth-token-id` names. */
+  tokenId: string
 }
 
 /** Installation-wide state, kept in `homeport.json`. */
@@ -116,6 +134,8 @@ export interface VersionRecord {
   publishedAt: string | null
   upload: UploadLink | null
   archive: ArchiveRef | null
+  /** The git tag the version was published from, for tag-based VCS modules. */
+  tag: string | null
 }
 
 /**
@@ -136,6 +156,25 @@ export interface ModuleRecord {
   createdAt: string
   updatedAt: string
   versions: VersionRecord[]
+  /** The repository a VCS module is published from; null for modules uploaded through the API. */
+  vcsRepo: VcsRepoRecord | null
+}
+
+export interface VcsRepoRecord {
+  identifier: string
+  displayIdentifier: string
+  oauthTokenId: string
+  /** The branch of branch-based publishing; "" when tag-based. */
+  branch: string
+  /** The module's folder in a monorepo ("" for the repository root). */
+  sourceDirectory: string
+  /** Only tags starting with this count, the prefix stripped (`network/` → `network/v1.2.0`). */
+  tagPrefix: string
+  /** The secret part of the module's webhook URL. */
+  webhookId: string
+  /** When the tags were last read, and what went wrong then, if anything. */
+  syncedAt: string | null
+  syncError: string
 }
 
 /** How often a module (one provider) was downloaded, per UTC day, and in all. */

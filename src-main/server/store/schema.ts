@@ -1,11 +1,38 @@
 import type { Migration } from './collection.js'
 
 /**
- * The schema version every record file is written with. To change a record's shape: bump it,
- * and add the migration from the previous version below (migrations[n]: version n → n + 1).
- * Files written by an older Homeport are upgraded when the store loads them; files from a
- * newer one are refused.
+ * Each collection's schema version and its migrations. To change a record's shape: bump the
+ * collection's version and add the migration from the previous one (migrations[n]: version n →
+ * n + 1). Files written by an older Homeport are upgraded when the store loads them; files
+ * from a newer one are refused.
  */
-export const SCHEMA_VERSION = 1
+export interface Schema {
+  version: number
+  migrations: Record<number, Migration>
+}
 
-export const MIGRATIONS: Record<number, Migration> = {}
+const UNCHANGED: Schema = { version: 1, migrations: {} }
+
+export const SCHEMAS = {
+  installation: UNCHANGED,
+  organizations: {
+    version: 2,
+    migrations: {
+      // 2: VCS connections (oauth-clients and their tokens).
+      1: (record) => ({ ...record, vcsConnections: [] })
+    }
+  },
+  modules: {
+    version: 2,
+    migrations: {
+      // 2: modules published from a git repository.
+      1: (record) => ({
+        ...record,
+        vcsRepo: null,
+        versions: (record.versions as Array<Record<string, unknown>>).map((version) => ({ ...version, tag: null }))
+      })
+    }
+  },
+  downloads: UNCHANGED,
+  upstreamCache: UNCHANGED
+} satisfies Record<string, Schema>

@@ -39,6 +39,8 @@ export interface Store {
 export const ORGANIZATION_NAME = 'name'
 export const TOKEN_HASH = 'token-hash'
 export const TEAM_ID = 'team-id'
+export const VCS_CONNECTION_ID = 'vcs-connection-id'
+export const VCS_TOKEN_ID = 'vcs-token-id'
 
 /** Indexes of the modules store. */
 export const MODULE_KEY = 'module-key'
@@ -46,6 +48,8 @@ export const UPLOAD_DIGEST = 'upload-digest'
 export const VERSION_ID = 'version-id'
 export const BY_ORGANIZATION = 'organization'
 export const BY_ARCHIVE = 'archive'
+export const WEBHOOK_ID = 'webhook-id'
+export const VCS_MODULES = 'vcs'
 
 /**
  * What makes a registry module unique in its organization. A private module's namespace is the

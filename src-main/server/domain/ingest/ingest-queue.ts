@@ -71,7 +71,7 @@ export class IngestQueue implements IngestScheduler {
           target.error = ''
           target.warnings = outcome.docs.warnings
           target.publishedAt = nowWithMicroseconds()
-          if (draft.status === 'pending') draft.status = 'setup_complete'
+          draft.status = 'setup_complete'
           draft.updatedAt = target.updatedAt
         } else {
           target.status = 'reg_ingress_failed'

@@ -1,0 +1,156 @@
+import { realpath, stat } from 'node:fs/promises'
+import { basename, isAbsolute, join, relative, sep } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { OrganizationRecord, VcsConnectionRecord } from '../../store/records.js'
+import { BY_ORGANIZATION, VCS_CONNECTION_ID, VCS_TOKEN_ID, type Store } from '../../store/store.js'
+import { canManageModules, isOwner, type Caller } from '../access.js'
+import { InvalidInputError, NotFoundError } from '../errors.js'
+import { newId, now } from '../ids.js'
+import type { OrganizationService } from '../organizations.js'
+
+/** Homeport's own VCS provider kind: plain git, on this machine or reachable from it. */
+export const GIT_PROVIDER = 'git'
+
+export interface VcsConnectionInput {
+  name?: string
+  serviceProvider?: string
+  /** A folder of repositories, or a base git URL (`file://`, `ssh://`, `https://`). */
+  httpUrl?: string
+}
+
+export interface ConnectionRef {
+  org: OrganizationRecord
+  connection: VcsConnectionRecord
+}
+
+const IDENTIFIER_SEGMENT = /^[A-Za-z0-9_.-]+$/
+const REMOTE_URL = /^(https?|ssh|git):\/\/[^\s]+$/
+
+/**
+ * VCS connections, as a subset of HCP Terraform's OAuth clients and tokens: each connection has
+ * one token, whose id (`ot-…`) a module's `vcs-repo.oauth-token-id` names. The git credentials
+ * are the user's own (their ssh agent, credential helper, or file permissions): Homeport stores
+ * none.
+ */
+export class VcsConnectionService {
+  constructor(
+    private readonly store: Store,
+    private readonly organizations: OrganizationService
+  ) {}
+
+  /** Teams that publish modules see the connections (they need their token ids); owners manage them. */
+  async list(caller: Caller, orgName: string): Promise<ConnectionRef[]> {
+    const org = await this.organizations.read(caller, orgName)
+    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" has no VCS connections you can see`)
+    return org.vcsConnections.map((connection) => ({ org, connection }))
+  }
+
+  async create(caller: Caller, orgName: string, input: VcsConnectionInput): Promise<ConnectionRef> {
+    const org = await this.organizations.read(caller, orgName)
+    if (!isOwner(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (input.serviceProvider !== undefined && input.serviceProvider !== GIT_PROVIDER) {
+      throw new InvalidInputError(
+        `Homeport connects to git repositories itself: service-provider must be "${GIT_PROVIDER}", not "${input.serviceProvider}".`,
+        'serviceProvider'
+      )
+    }
+    if (!input.httpUrl) throw new InvalidInputError('A connection needs http-url: a folder of repositories, or a base git URL.', 'httpUrl')
+    const baseUrl = await normalizeBase(input.httpUrl)
+    const connection: VcsConnectionRecord = {
+      id: newId('oc'),
+      name: input.name?.trim() || basename(baseUrl.replace(/\/+$/, '')) || baseUrl,
+      baseUrl,
+      createdAt: now(),
+      tokenId: newId('ot')
+    }
+    const { record } = await this.store.organizations.update(org.id, (draft) => {
+      draft.vcsConnections.push(connection)
+    })
+    return { org: record, connection }
+  }
+
+  async read(caller: Caller, connectionId: string): Promise<ConnectionRef> {
+    return this.find(caller, VCS_CONNECTION_ID, connectionId)
+  }
+
+  async readByToken(caller: Caller, tokenId: string): Promise<ConnectionRef> {
+    return this.find(caller, VCS_TOKEN_ID, tokenId)
+  }
+
+  /** Deletes a connection (and so its token); refused while modules publish through it. */
+  async delete(caller: Caller, ref: ConnectionRef): Promise<void> {
+    if (!isOwner(caller, ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
+    const users = (await this.store.modules.listBy(BY_ORGANIZATION, ref.org.id)).filter(
+      (module) => module.vcsRepo?.oauthTokenId === ref.connection.tokenId
+    )
+    if (users.length > 0) {
+      throw new InvalidInputError(
+        `${users.length} module${users.length === 1 ? '' : 's'} publish through this connection (${users.map((m) => m.name).join(', ')}); delete them first.`
+      )
+    }
+    await this.store.organizations.update(ref.org.id, (draft) => {
+      draft.vcsConnections = draft.vcsConnections.filter((connection) => connection.id !== ref.connection.id)
+    })
+  }
+
+  /** The connection of `org` whose token is `tokenId`. */
+  connectionFor(org: OrganizationRecord, tokenId: string): VcsConnectionRecord | undefined {
+    return org.vcsConnections.find((connection) => connection.tokenId === tokenId)
+  }
+
+  /**
+   * The git URL of `identifier` (`<org>/<repo>`, or `<org>/<project>/_git/<repo>`) under the
+   * connection. Every segment is a plain name, and a local path must stay inside the
+   * connection's folder once links are resolved: `../` or a symlink cannot escape it.
+   */
+  async repositoryUrl(connection: VcsConnectionRecord, identifier: string): Promise<string> {
+    const segments = identifier.split('/')
+    const valid =
+      (segments.length === 2 || (segments.length === 4 && segments[2] === '_git')) &&
+      segments.every((segment) => IDENTIFIER_SEGMENT.test(segment) && segment !== '.' && segment !== '..' && !segment.startsWith('-'))
+    if (!valid) {
+      throw new InvalidInputError(
+        `"${identifier}" is not a repository identifier: use <organization>/<repository> (or <organization>/<project>/_git/<repository>), names only.`,
+        'vcsRepo.identifier'
+      )
+    }
+    if (!connection.baseUrl.startsWith('file:')) return `${connection.baseUrl.replace(/\/+$/, '')}/${segments.join('/')}`
+    const base = await realpath(fileURLToPath(connection.baseUrl))
+    for (const candidate of [join(base, ...segments), `${join(base, ...segments)}.git`]) {
+      const real = await realpath(candidate).catch(() => undefined)
+      if (!real) continue
+      const inside = relative(base, real)
+      if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || inside.split(sep).includes('..')) {
+        throw new InvalidInputError(`"${identifier}" leads outside the connection's folder.`, 'vcsRepo.identifier')
+      }
+      return pathToFileURL(real).toString()
+    }
+    throw new InvalidInputError(`There is no repository "${identifier}" in ${fileURLToPath(connection.baseUrl)}.`, 'vcsRepo.identifier')
+  }
+
+  private async find(caller: Caller, index: string, id: string): Promise<ConnectionRef> {
+    const org = await this.store.organizations.findBy(index, id)
+    const connection = org?.vcsConnections.find((candidate) => candidate.id === id || candidate.tokenId === id)
+    if (!org || !connection || !canManageModules(caller, org)) throw new NotFoundError(`VCS connection "${id}" not found`)
+    return { org, connection }
+  }
+}
+
+/** A folder path becomes a `file://` URL (it must be a folder); remote URLs are kept as given. */
+async function normalizeBase(value: string): Promise<string> {
+  const trimmed = value.trim()
+  if (REMOTE_URL.test(trimmed)) return trimmed.replace(/\/+$/, '')
+  let path: string
+  try {
+    path = trimmed.startsWith('file:') ? fileURLToPath(trimmed) : trimmed
+  } catch {
+    throw new InvalidInputError(`"${value}" is neither a folder nor a git URL (file://, ssh://, https://).`, 'httpUrl')
+  }
+  if (!isAbsolute(path)) throw new InvalidInputError(`"${value}" must be an absolute folder path or a git URL.`, 'httpUrl')
+  const isFolder = await stat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false
+  )
+  if (!isFolder) throw new InvalidInputError(`There is no folder ${path} on this machine.`, 'httpUrl')
+  return pathToFileURL(await realpath(path)).toString()
+}

@@ -1,0 +1,130 @@
+import { execFile, spawn } from 'node:child_process'
+import { mkdir, rm, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+/** A git command that failed; `message` is git's own explanation. */
+export class GitError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'GitError'
+  }
+}
+
+export interface Tag {
+  name: string
+  /** The commit the tag points at (annotated tags peeled). */
+  commit: string
+}
+
+/**
+ * The machine's git, run as a child process without a shell: arguments are passed as they are,
+ * URLs and refs always after `--` or validated, so no user input can become an option or a
+ * command. Only the transports a connection may name are allowed (no `ext::`), and git never
+ * stops to ask for a password.
+ */
+const ENV = {
+  ...process.env,
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+  GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes'
+}
+const TIMEOUT_MS = 120_000
+
+async function git(args: string[], cwd?: string): Promise<string> {
+  try {
+    const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
+    return stdout
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim()
+    throw new GitError(stderr || (error as Error).message)
+  }
+}
+
+/** The repository's tags and branches, asked of the remote without cloning. */
+export async function listRemote(url: string): Promise<{ tags: Tag[]; heads: Map<string, string> }> {
+  const output = await git(['ls-remote', '--tags', '--heads', '--', url])
+  const tags = new Map<string, string>()
+  const heads = new Map<string, string>()
+  for (const line of output.split('\n')) {
+    const [commit, ref] = line.split('\t')
+    if (!commit || !ref) continue
+    if (ref.startsWith('refs/heads/')) heads.set(ref.slice('refs/heads/'.length), commit)
+    else if (ref.startsWith('refs/tags/')) {
+      const name = ref.slice('refs/tags/'.length)
+      // An annotated tag is listed twice; the `^{}` line is the commit it points at.
+      if (name.endsWith('^{}')) tags.set(name.slice(0, -3), commit)
+      else if (!tags.has(name)) tags.set(name, commit)
+    }
+  }
+  return { tags: [...tags].map(([name, commit]) => ({ name, commit })), heads }
+}
+
+/**
+ * Keeps a bare mirror of the repository at `dir` up to date (cloned the first time, fetched
+ * after), so archives of any tag or commit can be made without the network.
+ */
+export async function syncMirror(url: string, dir: string): Promise<void> {
+  const exists = await stat(dir).then(
+    () => true,
+    () => false
+  )
+  if (!exists) {
+    await mkdir(dirname(dir), { recursive: true })
+    try {
+      await git(['clone', '--quiet', '--mirror', '--', url, dir])
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true })
+      throw error
+    }
+    return
+  }
+  await git(['remote', 'set-url', 'origin', '--', url], dir)
+  await git(['fetch', '--quiet', '--prune', '--tags', '--force', 'origin', '+refs/heads/*:refs/heads/*'], dir)
+}
+
+/** The full commit a ref or abbreviated commit names in the mirror, if it has it. */
+export async function resolveCommit(dir: string, ref: string): Promise<string | undefined> {
+  if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith('-')) return undefined
+  try {
+    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], dir)).trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the commit has the folder (`""` is the root). */
+export async function hasFolder(dir: string, commit: string, folder: string): Promise<boolean> {
+  try {
+    const type = await git(['cat-file', '-t', `${commit}:${folder}`], dir)
+    return type.trim() === 'tree'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A gzipped tar of the commit's tree (or one folder of it), with that tree at the archive root.
+ * The stream fails, rather than ending short, when git does.
+ */
+export function archive(dir: string, commit: string, folder: string): Readable {
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GitError(`not a commit: ${commit}`)
+  const tree = folder ? `${commit}:${folder}` : commit
+  const child = spawn('git', ['archive', '--format=tar.gz', tree], { cwd: dir, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  const output = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      done(null, chunk)
+    },
+    flush(done) {
+      void exited.then((code) => done(code === 0 ? null : new GitError(stderr.trim() || `git archive exited with ${code}`)))
+    }
+  })
+  child.stdout.pipe(output)
+  return output
+}
