@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, defineConfig } from '@playwright/test'
+import { chromium, defineConfig, type PlaywrightTestProject } from '@playwright/test'
 
 const PORT = Number(process.env.E2E_PORT ?? 4798)
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef'
@@ -19,11 +19,23 @@ function browserExecutable(): string | undefined {
   }
   return system
 }
+
+/** Electron's binary, where it was downloaded (a developer's laptop); never on the build machines. */
+export const ELECTRON_AVAILABLE = existsSync(join(process.cwd(), 'node_modules', 'electron', 'dist'))
+
 const executablePath = browserExecutable()
 if (!process.env.HOMEPORT_E2E_BROWSER_REPORTED) {
   process.env.HOMEPORT_E2E_BROWSER_REPORTED = '1'
   console.log(`GUI tests run in ${executablePath ?? `Playwright's own Chromium (${chromium.executablePath()})`}`)
+  console.log(
+    ELECTRON_AVAILABLE
+      ? 'Electron is installed: the same specs also run in the desktop app.'
+      : 'Electron’s binary is not installed here: the specs run in Chromium only (the desktop app is not exercised).'
+  )
 }
+
+const projects: PlaywrightTestProject[] = [{ name: 'chromium' }]
+if (ELECTRON_AVAILABLE) projects.push({ name: 'electron' })
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,11 +44,13 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
+  projects,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     headless: true,
     trace: 'retain-on-failure',
+    viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath,
       args: [

@@ -1,16 +1,16 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { signIn } from './support/session'
 
-test('shows the Terraform CLI configuration for this server, to copy or download', async ({ page, context, baseURL }) => {
+test('shows the Terraform CLI configuration for this server, to copy or download', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await signIn(page)
-  await page.getByRole('button', { name: 'Connect Terraform' }).click()
+  await page.getByRole('link', { name: 'Connect Terraform' }).click()
   await expect(page.getByRole('heading', { name: 'Connect Terraform' })).toBeVisible()
 
   const config = page.getByLabel('Terraform CLI configuration')
   await expect(config).toContainText('host "homeport.localhost"')
-  await expect(config).toContainText(`"modules.v1" = "${baseURL}/api/registry/v1/modules/"`)
+  await expect(config).toContainText(`"modules.v1" = "${new URL(page.url()).origin}/api/registry/v1/modules/"`)
   // The token is masked until asked for.
   await expect(config).not.toContainText(E2E_ADMIN_TOKEN)
   await page.screenshot({ path: 'docs/screenshots/connect-terraform.png' })

@@ -1,8 +1,9 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/fixtures'
 import { signIn } from './support/session'
 
 test.describe('signing in and organizations', () => {
-  test('refuses a bad token in words a person understands', async ({ page }) => {
+  test('refuses a bad token in words a person understands', async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name === 'electron', 'the desktop app signs in by itself')
     await page.goto('/')
     await page.getByLabel('API token').fill('hp1.not-a-real-token')
     await page.getByRole('button', { name: 'Sign in' }).click()
@@ -13,7 +14,6 @@ test.describe('signing in and organizations', () => {
   test('signs in, creates an organization and lists it', async ({ page }) => {
     await signIn(page)
     await expect(page.getByRole('heading', { name: 'Organizations', exact: true })).toBeVisible()
-    await expect(page.getByText('No organizations yet')).toBeVisible()
 
     await page.getByRole('button', { name: 'New organization' }).click()
     await page.getByLabel('Name', { exact: true }).fill('acme-platform')

@@ -1,90 +1,159 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, dialog, ipcMain, shell, type WebContents } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import { startServer, type RunningServer } from './server/create-server.js'
 import { defaultDataDir } from './server/data-dir.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './server/options.js'
-import { CHANNELS, type ServerInfo } from './shared/bridge.js'
+import { CHANNELS, type DesktopSettings, type ServerInfo } from './shared/bridge.js'
+import { checkSettings, loadSettings, loadWindowState, saveJson } from './desktop/settings.js'
+import { mayNavigate, opensExternally, secureWebPreferences } from './desktop/window-policy.js'
 
 /**
- * The desktop shell: it owns the embedded server's lifetime and one window that shows the GUI
- * the server serves. Everything else lives under ./server and runs under plain Node too.
+ * The desktop shell: it owns the embedded server's lifetime and one window showing the GUI the
+ * server serves. Everything else lives under ./server and runs under plain Node too.
  */
-let server: RunningServer | undefined
 const here = dirname(fileURLToPath(import.meta.url))
+// Tests (and a second profile) run with their own folder, never the user's.
+if (process.env.HOMEPORT_USER_DATA_DIR) app.setPath('userData', process.env.HOMEPORT_USER_DATA_DIR)
+const settingsPath = () => join(app.getPath('userData'), 'settings.json')
+const windowStatePath = () => join(app.getPath('userData'), 'window-state.json')
+const defaults: DesktopSettings = {
+  port: Number(process.env.HOMEPORT_PORT ?? DEFAULT_PORT),
+  dataDir: process.env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
+  edition: 'hosted',
+  tls: false
+}
 
-async function startEmbeddedServer(): Promise<RunningServer> {
-  const dataDir = process.env.HOMEPORT_DATA_DIR ?? defaultDataDir()
-  const rendererDir = join(here, '..', 'renderer')
-  const options = { dataDir, host: DEFAULT_HOST, edition: 'hosted' as const, rendererDir, adminToken: process.env.HOMEPORT_ADMIN_TOKEN }
+let server: RunningServer | undefined
+let window: BrowserWindow | undefined
+
+async function startEmbeddedServer(settings: DesktopSettings): Promise<RunningServer> {
+  const options = {
+    dataDir: settings.dataDir,
+    host: DEFAULT_HOST,
+    edition: settings.edition,
+    tls: settings.tls,
+    rendererDir: join(here, '..', 'renderer'),
+    adminToken: process.env.HOMEPORT_ADMIN_TOKEN
+  }
   try {
-    return await startServer({ ...options, port: Number(process.env.HOMEPORT_PORT ?? DEFAULT_PORT) })
+    return await startServer({ ...options, port: settings.port })
   } catch (error) {
-    // Another program has the usual port: any free one will do for the desktop app.
+    // Another program has the port: any free one will do for the desktop app.
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
     return startServer({ ...options, port: 0 })
   }
 }
 
-/** Keeps the window on the server's own pages; other links open in the user's browser. */
-function lockNavigation(contents: WebContents, origin: string): void {
-  contents.on('will-navigate', (event, url) => {
-    if (new URL(url).origin === origin) return
-    event.preventDefault()
-    if (/^https?:/.test(url)) void shell.openExternal(url)
-  })
-  contents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:/.test(url)) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
+function serverInfo(running: RunningServer, settings: { dataDir: string }): ServerInfo {
+  return { url: running.url, token: running.adminToken.token, dataDir: settings.dataDir }
 }
 
-function createWindow(running: RunningServer): void {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
+/** Only the server's own pages may use the bridge. */
+function fromOurPage(event: IpcMainInvokeEvent): boolean {
+  return server !== undefined && mayNavigate(event.senderFrame?.url ?? '', server.url)
+}
+
+async function createWindow(running: RunningServer): Promise<void> {
+  const state = await loadWindowState(windowStatePath())
+  const created = new BrowserWindow({
+    width: state.width,
+    height: state.height,
+    x: state.x,
+    y: state.y,
+    minWidth: 640,
+    minHeight: 480,
     show: false,
     title: 'Homeport',
-    webPreferences: {
-      preload: join(here, '..', 'preload', 'index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webviewTag: false
-    }
+    backgroundColor: '#14131c',
+    webPreferences: secureWebPreferences(join(here, '..', 'preload', 'index.cjs'))
   })
-  lockNavigation(window.webContents, new URL(running.url).origin)
-  window.once('ready-to-show', () => window.show())
-  void window.loadURL(running.url)
+  window = created
+  if (state.maximized) created.maximize()
+  created.webContents.on('will-navigate', (event, url) => {
+    if (server && mayNavigate(url, server.url)) return
+    event.preventDefault()
+    if (opensExternally(url)) void shell.openExternal(url)
+  })
+  created.webContents.setWindowOpenHandler(({ url }) => {
+    if (opensExternally(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  const remember = () => {
+    const bounds = created.getNormalBounds()
+    void saveJson(windowStatePath(), { ...bounds, maximized: created.isMaximized() })
+  }
+  created.on('resized', remember)
+  created.on('moved', remember)
+  created.on('close', remember)
+  created.once('ready-to-show', () => created.show())
+  await created.loadURL(running.url)
+}
+
+function showCrash(title: string, error: unknown): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
+  console.error(`homeport: ${title}: ${message}`)
+  dialog.showErrorBox(title, message)
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   app.on('second-instance', () => {
-    const [window] = BrowserWindow.getAllWindows()
     if (window?.isMinimized()) window.restore()
     window?.focus()
   })
 
-  ipcMain.handle(CHANNELS.serverInfo, (event): ServerInfo => {
-    if (!server || new URL(event.senderFrame?.url ?? 'about:blank').origin !== new URL(server.url).origin) {
-      throw new Error('not available to this page')
+  // A failure of the embedded server is shown, never swallowed.
+  process.on('uncaughtException', (error) => showCrash('Homeport hit an error', error))
+  process.on('unhandledRejection', (error) => showCrash('Homeport hit an error', error))
+
+  ipcMain.handle(CHANNELS.serverInfo, async (event): Promise<ServerInfo> => {
+    if (!fromOurPage(event) || !server) throw new Error('not available to this page')
+    return serverInfo(server, await loadSettings(settingsPath(), defaults))
+  })
+  ipcMain.handle(CHANNELS.getSettings, async (event) => {
+    if (!fromOurPage(event)) throw new Error('not available to this page')
+    return loadSettings(settingsPath(), defaults)
+  })
+  ipcMain.handle(CHANNELS.saveSettings, async (event, candidate: unknown): Promise<ServerInfo> => {
+    if (!fromOurPage(event) || !server) throw new Error('not available to this page')
+    const previous = await loadSettings(settingsPath(), defaults)
+    const next = checkSettings(typeof candidate === 'object' && candidate !== null ? (candidate as Record<string, unknown>) : {}, defaults)
+    await server.close()
+    try {
+      server = await startEmbeddedServer(next)
+    } catch (error) {
+      server = await startEmbeddedServer(previous)
+      throw new Error(`Homeport could not start with those settings, and kept the previous ones: ${(error as Error).message}`, { cause: error })
     }
-    return { url: server.url, token: server.adminToken.token }
+    await saveJson(settingsPath(), next)
+    const running = server
+    setImmediate(() => void window?.loadURL(running.url))
+    return serverInfo(running, next)
+  })
+  ipcMain.handle(CHANNELS.pickFolder, async (event) => {
+    if (!fromOurPage(event) || !window) return null
+    const result = await dialog.showOpenDialog(window, { properties: ['openDirectory', 'createDirectory'] })
+    return result.canceled ? null : (result.filePaths[0] ?? null)
+  })
+  ipcMain.handle(CHANNELS.openPath, async (event, path: unknown) => {
+    // Only the data folder may be shown: the renderer names no other path.
+    const settings = await loadSettings(settingsPath(), defaults)
+    if (fromOurPage(event) && path === settings.dataDir) await shell.openPath(settings.dataDir)
   })
 
   app
     .whenReady()
     .then(async () => {
-      server = await startEmbeddedServer()
-      createWindow(server)
+      server = await startEmbeddedServer(await loadSettings(settingsPath(), defaults))
+      await createWindow(server)
       app.on('activate', () => {
-        if (server && BrowserWindow.getAllWindows().length === 0) createWindow(server)
+        if (server && BrowserWindow.getAllWindows().length === 0) void createWindow(server)
       })
     })
     .catch((error: unknown) => {
-      dialog.showErrorBox('Homeport could not start', (error as Error).message)
+      showCrash('Homeport could not start', error)
       app.exit(1)
     })
 

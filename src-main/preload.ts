@@ -1,9 +1,13 @@
 import { contextBridge, ipcRenderer } from 'electron'
-import { CHANNELS, type HomeportBridge, type ServerInfo } from './shared/bridge.js'
+import { CHANNELS, type DesktopSettings, type HomeportBridge, type ServerInfo } from './shared/bridge.js'
 
 // One function per operation; the renderer never sees ipcRenderer itself.
 const bridge: HomeportBridge = {
-  serverInfo: () => ipcRenderer.invoke(CHANNELS.serverInfo) as Promise<ServerInfo>
+  serverInfo: () => ipcRenderer.invoke(CHANNELS.serverInfo) as Promise<ServerInfo>,
+  getSettings: () => ipcRenderer.invoke(CHANNELS.getSettings) as Promise<DesktopSettings>,
+  saveSettings: (settings) => ipcRenderer.invoke(CHANNELS.saveSettings, settings) as Promise<ServerInfo>,
+  pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder) as Promise<string | null>,
+  openPath: (path) => ipcRenderer.invoke(CHANNELS.openPath, path) as Promise<void>
 }
 
 contextBridge.exposeInMainWorld('homeport', bridge)

@@ -1,10 +1,36 @@
 import { expect, type Page } from '@playwright/test'
 import { E2E_ADMIN_TOKEN } from '../../playwright.config'
 
-/** Signs in through the GUI's own form with the run's site-admin token. */
+/**
+ * Signs in through the GUI's own form with the run's site-admin token. The desktop app signs in
+ * by itself; then there is nothing to do.
+ */
 export async function signIn(page: Page, token = E2E_ADMIN_TOKEN): Promise<void> {
-  await page.goto('/')
-  await page.getByLabel('API token').fill(token)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.locator('[data-app-state="loaded"]')).toBeVisible()
+  if (page.url() === 'about:blank') await page.goto('/')
+  const loaded = page.locator('[data-app-state="loaded"]')
+  const form = page.getByLabel('API token')
+  await expect(loaded.or(form)).toBeVisible()
+  if (await form.isVisible()) {
+    await form.fill(token)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+  }
+  await expect(loaded).toBeVisible()
+}
+
+/** Creates an organization through the GUI, unless it exists, and opens it. */
+export async function openOrganization(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => {
+    window.location.hash = '#/'
+  })
+  const list = page.getByRole('list', { name: 'Organizations' })
+  const card = list.getByRole('heading', { name, exact: true })
+  if (!(await card.isVisible().catch(() => false))) {
+    await page.getByRole('button', { name: 'New organization' }).click()
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Admin e-mail').fill(`platform@${name}.example`)
+    await page.getByRole('button', { name: 'Create organization' }).click()
+    await expect(card).toBeVisible()
+  }
+  await card.click()
+  await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible()
 }

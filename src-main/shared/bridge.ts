@@ -7,13 +7,34 @@ export interface ServerInfo {
   url: string
   /** The site-admin token, so the desktop user is signed in without typing it. */
   token: string
+  dataDir: string
+}
+
+/** What the desktop user can change; applied by restarting the embedded server, not the app. */
+export interface DesktopSettings {
+  /** 0 picks any free port. */
+  port: number
+  dataDir: string
+  edition: 'hosted' | 'self-hosted'
+  tls: boolean
 }
 
 export interface HomeportBridge {
   serverInfo(): Promise<ServerInfo>
+  getSettings(): Promise<DesktopSettings>
+  /** Restarts the server with the settings; the window then loads from the new address. */
+  saveSettings(settings: DesktopSettings): Promise<ServerInfo>
+  /** The OS folder dialog; null when cancelled. */
+  pickFolder(): Promise<string | null>
+  /** Shows a folder in the OS file manager. */
+  openPath(path: string): Promise<void>
 }
 
 /** IPC channel names, `area:verb`. */
 export const CHANNELS = {
-  serverInfo: 'server:info'
+  serverInfo: 'server:info',
+  getSettings: 'settings:get',
+  saveSettings: 'settings:save',
+  pickFolder: 'dialog:pick-folder',
+  openPath: 'shell:open-path'
 } as const

@@ -1,27 +1,49 @@
-import { useState } from 'react'
 import { useSession } from '../lib/session'
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage'
+import { OrganizationPage } from '../features/organizations/OrganizationPage'
+import { ModulePage } from '../features/modules/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
+import { AppSettings } from '../features/settings/AppSettings'
+import { hrefOf, useRoute, type Route } from './router'
 
-type Page = 'organizations' | 'terraform'
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'organizations':
+      return <OrganizationsPage />
+    case 'organization':
+      return <OrganizationPage key={route.org} org={route.org} tab={route.tab} />
+    case 'module':
+      return <ModulePage key={`${route.registry}/${route.namespace}/${route.name}/${route.provider}`} address={route} version={route.version} />
+    case 'terraform':
+      return <ConnectTerraform />
+    case 'app-settings':
+      return <AppSettings />
+  }
+}
 
 export function App() {
   const { embedded, signOut } = useSession()
-  const [page, setPage] = useState<Page>('organizations')
+  const route = useRoute()
+  const section = route.page === 'organization' || route.page === 'module' ? 'organizations' : route.page
+  const link = (page: 'organizations' | 'terraform' | 'app-settings', label: string) => (
+    <a href={hrefOf({ page })} aria-current={section === page ? 'page' : undefined}>
+      {label}
+    </a>
+  )
   return (
     <div className="shell" data-app-state="loaded">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <nav className="topbar" aria-label="Homeport">
-        <a className="brand" href="/">
+        <a className="brand" href="#/">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           Homeport
         </a>
         <div className="nav-links">
-          <button type="button" className="link" aria-current={page === 'organizations' ? 'page' : undefined} onClick={() => setPage('organizations')}>
-            Organizations
-          </button>
-          <button type="button" className="link" aria-current={page === 'terraform' ? 'page' : undefined} onClick={() => setPage('terraform')}>
-            Connect Terraform
-          </button>
+          {link('organizations', 'Organizations')}
+          {link('terraform', 'Connect Terraform')}
+          {link('app-settings', 'Settings')}
           {!embedded && (
             <button type="button" className="link" onClick={signOut}>
               Sign out
@@ -29,7 +51,9 @@ export function App() {
           )}
         </div>
       </nav>
-      <main className="content">{page === 'organizations' ? <OrganizationsPage /> : <ConnectTerraform />}</main>
+      <main className="content" id="main" tabIndex={-1}>
+        <Page route={route} />
+      </main>
     </div>
   )
 }

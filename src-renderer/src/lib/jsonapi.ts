@@ -13,5 +13,7 @@ export interface Document<A> {
 
 export interface ListDocument<A> {
   data: Array<Resource<A>>
-  meta?: { pagination?: { 'total-count': number; 'current-page': number; 'total-pages': number } }
+  meta?: {
+    pagination?: { 'total-count': number; 'current-page': number; 'total-pages': number; 'next-page': number | null; 'prev-page': number | null }
+  }
 }

@@ -1,10 +1,10 @@
 import { useDeferredValue, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
+import { hrefOf } from '../../app/router'
+import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { organizationListOptions } from './api'
 import { CreateOrganizationForm } from './CreateOrganizationForm'
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 
 /** The first screen: every organization the signed-in token can see. */
 export function OrganizationsPage() {
@@ -59,15 +59,17 @@ export function OrganizationsPage() {
       {items.length > 0 && (
         <ul className="card-list" aria-label="Organizations">
           {items.map((org) => (
-            <li key={org.id} className="card org-card">
-              <div className="org-avatar" aria-hidden="true">
-                {org.attributes.name.slice(0, 1).toUpperCase()}
-              </div>
-              <div>
-                <h2>{org.attributes.name}</h2>
-                <p className="muted">{org.attributes.email}</p>
-              </div>
-              <p className="muted org-created">Created {dateFormat.format(new Date(org.attributes['created-at']))}</p>
+            <li key={org.id}>
+              <a className="card org-card" href={hrefOf({ page: 'organization', org: org.id, tab: 'modules' })}>
+                <div className="org-avatar" aria-hidden="true">
+                  {org.attributes.name.slice(0, 1).toUpperCase()}
+                </div>
+                <div>
+                  <h2>{org.attributes.name}</h2>
+                  <p className="muted">{org.attributes.email}</p>
+                </div>
+                <p className="muted org-created">Created {formatDate(org.attributes['created-at'])}</p>
+              </a>
             </li>
           ))}
         </ul>

@@ -1,0 +1,60 @@
+import { useSyncExternalStore } from 'react'
+
+/**
+ * The GUI's routes live in the URL's hash (`#/orgs/acme/modules`), so a reload, the back button
+ * and a bookmark work the same in Electron and in a browser, and the server needs no routes.
+ */
+export type Route =
+  | { page: 'organizations' }
+  | { page: 'organization'; org: string; tab: 'modules' | 'publish' | 'teams' | 'settings' | 'vcs' }
+  | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string }
+  | { page: 'terraform' }
+  | { page: 'app-settings' }
+
+const ORG_TABS = ['modules', 'publish', 'teams', 'settings', 'vcs'] as const
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent)
+  if (parts[0] === 'terraform') return { page: 'terraform' }
+  if (parts[0] === 'settings') return { page: 'app-settings' }
+  if (parts[0] === 'orgs' && parts[1]) {
+    const org = parts[1]
+    if (parts[2] === 'modules' && parts.length >= 7) {
+      const [, , , registry, namespace, name, provider, version] = parts as [string, string, string, string, string, string, string, string?]
+      return { page: 'module', org, registry, namespace, name, provider, version }
+    }
+    const tab = (ORG_TABS as readonly string[]).includes(parts[2] ?? '') ? (parts[2] as (typeof ORG_TABS)[number]) : 'modules'
+    return { page: 'organization', org, tab }
+  }
+  return { page: 'organizations' }
+}
+
+export function hrefOf(route: Route): string {
+  const join = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`
+  switch (route.page) {
+    case 'organizations':
+      return '#/'
+    case 'terraform':
+      return '#/terraform'
+    case 'app-settings':
+      return '#/settings'
+    case 'organization':
+      return join('orgs', route.org, route.tab)
+    case 'module':
+      return join('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : []))
+  }
+}
+
+export function navigate(route: Route): void {
+  window.location.hash = hrefOf(route)
+}
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('hashchange', onChange)
+  return () => window.removeEventListener('hashchange', onChange)
+}
+
+export function useRoute(): Route {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash)
+  return parseRoute(hash)
+}

@@ -1,0 +1,112 @@
+import { useDeferredValue, useEffect, useRef, useState } from 'react'
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { hrefOf } from '../../app/router'
+import { formatDate } from '../../lib/format'
+import { useSession } from '../../lib/session'
+import { Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
+import { moduleListOptions, type ModuleFilters } from './api'
+
+const ROW_HEIGHT = 68
+
+/**
+ * The organization's modules: search, registry and provider filters, and a virtual list that
+ * fetches pages of 100 as it scrolls, so ten thousand modules scroll as smoothly as ten.
+ */
+export function ModuleList({ org }: { org: string }) {
+  const { client } = useSession()
+  const [search, setSearch] = useState('')
+  const [registry, setRegistry] = useState<ModuleFilters['registry']>('')
+  const [provider, setProvider] = useState('')
+  const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider: useDeferredValue(provider.trim()) }
+  const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
+  const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
+  const total = modules.data?.pages[0]?.meta?.pagination?.['total-count'] ?? 0
+
+  const scroller = useRef<HTMLDivElement>(null)
+  // TanStack Virtual hands back functions the React Compiler cannot memoize; none is passed on.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12
+  })
+  const items = virtualizer.getVirtualItems()
+  const lastIndex = items.at(-1)?.index ?? -1
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = modules
+  useEffect(() => {
+    if (lastIndex >= rows.length - 20 && hasNextPage && !isFetchingNextPage) void fetchNextPage()
+  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage])
+
+  return (
+    <section aria-label="Modules" className="stack">
+      <div className="filters" role="search">
+        <input
+          type="search"
+          aria-label="Search modules by name, namespace or provider"
+          placeholder="Search modules"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+        />
+        <select aria-label="Registry" value={registry} onChange={(event) => setRegistry(event.target.value as ModuleFilters['registry'])}>
+          <option value="">All registries</option>
+          <option value="private">Private</option>
+          <option value="public">Public (curated)</option>
+        </select>
+        <input aria-label="Provider" placeholder="Provider" value={provider} onChange={(event) => setProvider(event.target.value)} />
+      </div>
+
+      {modules.isPending && <Loading what="modules" />}
+      <ErrorMessage error={modules.error} action="Could not load modules" />
+      {modules.isSuccess && rows.length === 0 && (
+        <Empty title={filters.q || filters.registry || filters.provider ? 'No module matches' : 'No modules yet'}>
+          {!filters.q && <a href={hrefOf({ page: 'organization', org, tab: 'publish' })}>Publish a module folder</a>}
+        </Empty>
+      )}
+      {rows.length > 0 && (
+        <>
+          <p className="muted count" aria-live="polite">
+            {total.toLocaleString()} module{total === 1 ? '' : 's'}
+          </p>
+          <div ref={scroller} className="virtual-list" role="list" aria-label="Module list">
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {items.map((item) => {
+                const module = rows[item.index]!
+                const { attributes } = module
+                const latest = attributes['version-statuses'].filter((entry) => entry.status === 'ok').at(-1)
+                return (
+                  <a
+                    key={module.id}
+                    role="listitem"
+                    className="module-row"
+                    style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                    href={hrefOf({
+                      page: 'module',
+                      org,
+                      registry: attributes['registry-name'],
+                      namespace: attributes.namespace,
+                      name: attributes.name,
+                      provider: attributes.provider
+                    })}
+                  >
+                    <span className="module-name">
+                      <strong>{attributes.name}</strong>
+                      <span className="muted">
+                        {attributes.namespace}/{attributes.name}/{attributes.provider}
+                      </span>
+                    </span>
+                    <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>
+                    <span className="muted">{latest ? `v${latest.version}` : 'no version'}</span>
+                    <StatusBadge status={attributes.status} />
+                    <span className="muted">{formatDate(attributes['updated-at'])}</span>
+                  </a>
+                )
+              })}
+            </div>
+          </div>
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,352 @@
+import { useState } from 'react'
+import semver from 'semver'
+import { useQuery } from '@tanstack/react-query'
+import { moduleBlock } from '../../../../src-main/shared/terraform-config'
+import { hrefOf, navigate } from '../../app/router'
+import { CopyButton } from '../../lib/copy-button'
+import { formatDateTime } from '../../lib/format'
+import { Markdown } from '../../lib/markdown'
+import { useSession } from '../../lib/session'
+import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
+import { serverInfoOptions } from '../terraform/api'
+import {
+  docsOptions,
+  downloadsOptions,
+  moduleOptions,
+  modulePath,
+  useDeleteAt,
+  useModuleAction,
+  versionOptions,
+  type ModuleAddress,
+  type ModuleAttributes,
+  type ModulePart
+} from './api'
+import { DownloadsChart } from './DownloadsChart'
+
+type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies'
+const SECTIONS: Array<{ id: Section; label: string }> = [
+  { id: 'readme', label: 'Readme' },
+  { id: 'inputs', label: 'Inputs' },
+  { id: 'outputs', label: 'Outputs' },
+  { id: 'resources', label: 'Resources' },
+  { id: 'providers', label: 'Providers' },
+  { id: 'dependencies', label: 'Dependencies' }
+]
+
+/** One module: its documentation at a version, its versions and their statuses, how to use it. */
+export function ModulePage({ address, version }: { address: ModuleAddress; version?: string }) {
+  const { client } = useSession()
+  const module = useQuery(moduleOptions(client, address))
+  const remove = useDeleteAt(client, address.org)
+
+  if (module.isPending) return <Loading what="the module" />
+  if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
+  const attributes = module.data.data.attributes
+  const published = attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version)
+  const selected = version ?? newest(published)
+  const label = `${attributes.namespace}/${attributes.name}/${attributes.provider}`
+
+  return (
+    <article className="stack" aria-labelledby="module-heading">
+      <header className="page-header">
+        <div>
+          <p className="breadcrumbs">
+            <a href={hrefOf({ page: 'organization', org: address.org, tab: 'modules' })}>{address.org}</a> / modules
+          </p>
+          <h1 id="module-heading">{attributes.name}</h1>
+          <p className="muted">
+            {label} · <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>{' '}
+            <StatusBadge status={attributes.status} />
+            {attributes['publishing-mechanism'] && (
+              <span className="muted"> · published from {attributes['publishing-mechanism'] === 'branch' ? 'a branch' : 'tags'}</span>
+            )}
+          </p>
+        </div>
+        {attributes.permissions['can-delete'] && (
+          <div className="actions">
+            <ConfirmButton
+              label={attributes['registry-name'] === 'public' ? 'Delete module' : `Delete ${attributes.provider} provider`}
+              confirm={attributes['registry-name'] === 'public' ? `Delete ${label}?` : `Delete ${label} and all its versions?`}
+              busy={remove.isPending}
+              onConfirm={() =>
+                remove.mutate(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address), {
+                  onSuccess: () => navigate({ page: 'organization', org: address.org, tab: 'modules' })
+                })
+              }
+            />
+          </div>
+        )}
+      </header>
+      <ErrorMessage error={remove.error} action="Could not delete" />
+
+      <div className="module-layout">
+        <div className="stack">
+          {selected ? (
+            <Documentation address={address} version={selected} versions={published} />
+          ) : (
+            <div className="card padded">
+              <h2>No published version yet</h2>
+              <p className="muted">
+                {attributes['version-statuses'].length === 0
+                  ? 'Publish a version to see its documentation here.'
+                  : 'Its versions are still being published, or failed: see their statuses.'}
+              </p>
+            </div>
+          )}
+        </div>
+        <aside className="stack" aria-label="About this module">
+          {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} />}
+          {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
+          {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
+          <Versions address={address} attributes={attributes} selected={selected} />
+        </aside>
+      </div>
+    </article>
+  )
+}
+
+/** The newest stable version, or the newest prerelease when there is no stable one (as the registry picks). */
+function newest(versions: string[]): string | undefined {
+  const sorted = semver.rsort([...versions])
+  return sorted.find((version) => semver.prerelease(version) === null) ?? sorted[0]
+}
+
+function Documentation({ address, version, versions }: { address: ModuleAddress; version: string; versions: string[] }) {
+  const { client } = useSession()
+  const docs = useQuery(docsOptions(client, address, version))
+  const [part, setPart] = useState('')
+  const [section, setSection] = useState<Section>('readme')
+
+  if (docs.isPending) return <Loading what="the documentation" />
+  if (docs.isError) return <ErrorMessage error={docs.error} action="Could not load the documentation" />
+  const parts = [docs.data.root, ...docs.data.submodules, ...docs.data.examples]
+  const current = parts.find((candidate) => candidate.path === part) ?? docs.data.root
+
+  return (
+    <div className="card padded stack">
+      <div className="doc-controls">
+        <label>
+          Version{' '}
+          <select
+            value={version}
+            onChange={(event) => navigate({ page: 'module', ...address, version: event.target.value })}
+            aria-label="Version"
+          >
+            {semver.rsort([...versions]).map((candidate) => (
+              <option key={candidate} value={candidate}>
+                {candidate}
+              </option>
+            ))}
+          </select>
+        </label>
+        {parts.length > 1 && (
+          <label>
+            Part{' '}
+            <select value={current.path} onChange={(event) => setPart(event.target.value)} aria-label="Module part">
+              {parts.map((candidate) => (
+                <option key={candidate.path} value={candidate.path}>
+                  {candidate.path === '' ? 'Root module' : candidate.path}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <span className="muted">published {formatDateTime(docs.data.published_at)}</span>
+      </div>
+      <div className="tabs" role="tablist" aria-label="Documentation">
+        {SECTIONS.map((candidate) => (
+          <button
+            key={candidate.id}
+            type="button"
+            role="tab"
+            aria-selected={candidate.id === section}
+            onClick={() => setSection(candidate.id)}
+          >
+            {candidate.label}
+            {candidate.id !== 'readme' && <span className="count-pill">{countOf(current, candidate.id)}</span>}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" aria-label={SECTIONS.find((candidate) => candidate.id === section)!.label}>
+        <PartSection part={current} section={section} />
+      </div>
+    </div>
+  )
+}
+
+function countOf(part: ModulePart, section: Section): number {
+  switch (section) {
+    case 'inputs':
+      return part.inputs.length
+    case 'outputs':
+      return part.outputs.length
+    case 'resources':
+      return part.resources.length
+    case 'providers':
+      return part.provider_dependencies.length
+    case 'dependencies':
+      return part.dependencies.length
+    default:
+      return 0
+  }
+}
+
+function PartSection({ part, section }: { part: ModulePart; section: Section }) {
+  if (section === 'readme') {
+    return part.readme ? <Markdown source={part.readme} /> : <p className="muted">{part.empty ? 'No Terraform files here.' : 'No README.'}</p>
+  }
+  const tables: Record<Exclude<Section, 'readme'>, { headers: string[]; rows: string[][] }> = {
+    inputs: {
+      headers: ['Name', 'Type', 'Description', 'Default'],
+      rows: part.inputs.map((input) => [input.name, input.type || 'any', input.description, input.required ? 'required' : input.default])
+    },
+    outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
+    resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
+    providers: {
+      headers: ['Name', 'Source', 'Version'],
+      rows: part.provider_dependencies.map((provider) => [provider.name, provider.source, provider.version || 'any'])
+    },
+    dependencies: {
+      headers: ['Name', 'Source', 'Version'],
+      rows: part.dependencies.map((dependency) => [dependency.name, dependency.source, dependency.version || '—'])
+    }
+  }
+  const { headers, rows } = tables[section]
+  if (rows.length === 0) return <p className="muted">None.</p>
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            {headers.map((header) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr key={index}>
+              {row.map((cell, column) => (
+                <td key={column}>{column === 0 || headers[column] === 'Type' || headers[column] === 'Default' ? <code>{cell}</code> : cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function Usage({ address, version }: { address: ModuleAddress; version: string }) {
+  const { client } = useSession()
+  const info = useQuery(serverInfoOptions(client))
+  if (!info.data) return null
+  const snippet = moduleBlock(info.data.registryHostname, address.namespace, address.name, address.provider, version)
+  return (
+    <div className="card padded">
+      <div className="snippet-header">
+        <h2>Usage</h2>
+        <CopyButton text={snippet} label="Copy usage" />
+      </div>
+      <pre aria-label="Usage">{snippet}</pre>
+      <p className="hint">
+        Needs the CLI configuration from <a href={hrefOf({ page: 'terraform' })}>Connect Terraform</a>.
+      </p>
+    </div>
+  )
+}
+
+function DownloadsCard({ address }: { address: ModuleAddress }) {
+  const { client } = useSession()
+  const summary = useQuery(downloadsOptions(client, address))
+  return (
+    <div className="card padded">
+      <h2>Downloads</h2>
+      {summary.data ? <DownloadsChart counts={summary.data.data.attributes} /> : <Loading what="downloads" />}
+    </div>
+  )
+}
+
+function VcsCard({ address, attributes }: { address: ModuleAddress; attributes: ModuleAttributes }) {
+  const { client } = useSession()
+  const action = useModuleAction(client, address.org)
+  const vcs = attributes['vcs-repo']!
+  return (
+    <div className="card padded stack-tight">
+      <h2>Repository</h2>
+      <p className="break">
+        <code>{vcs['repository-http-url']}</code>
+      </p>
+      <p className="muted">
+        {vcs.branch ? `Versions from branch ${vcs.branch}` : `Every version tag${vcs['tag-prefix'] ? ` starting ${vcs['tag-prefix']}` : ''}`}
+        {vcs['source-directory'] ? `, folder ${vcs['source-directory']}` : ''}. Tags read {formatDateTime(vcs['synced-at'])}.
+      </p>
+      {vcs['sync-error'] && <p className="error">{vcs['sync-error']}</p>}
+      {attributes.permissions['can-resync'] && !vcs.branch && (
+        <button type="button" onClick={() => action.mutate(`${modulePath(address)}/actions/resync`)} disabled={action.isPending}>
+          Read tags now
+        </button>
+      )}
+      <ErrorMessage error={action.error} />
+    </div>
+  )
+}
+
+function Versions({ address, attributes, selected }: { address: ModuleAddress; attributes: ModuleAttributes; selected?: string }) {
+  const { client } = useSession()
+  const remove = useDeleteAt(client, address.org)
+  const action = useModuleAction(client, address.org)
+  const statuses = [...attributes['version-statuses']].reverse()
+  return (
+    <div className="card padded">
+      <h2>Versions</h2>
+      {statuses.length === 0 && <p className="muted">None yet.</p>}
+      <ul className="versions" aria-label="Versions">
+        {statuses.map((entry) => (
+          <li key={entry.version} aria-current={entry.version === selected ? 'true' : undefined}>
+            <div className="version-line">
+              {entry.status === 'ok' ? (
+                <a href={hrefOf({ page: 'module', ...address, version: entry.version })}>{entry.version}</a>
+              ) : (
+                <span>{entry.version}</span>
+              )}
+              <StatusBadge status={entry.status} />
+              {attributes.permissions['can-retry'] && attributes['vcs-repo'] && entry.status.endsWith('failed') && (
+                <button type="button" className="link" onClick={() => action.mutate(`${modulePath(address)}/${encodeURIComponent(entry.version)}/actions/retry`)}>
+                  Retry
+                </button>
+              )}
+              {attributes.permissions['can-delete'] && attributes['registry-name'] === 'private' && (
+                <ConfirmButton
+                  label="Delete"
+                  confirm={`Delete ${entry.version}?`}
+                  busy={remove.isPending}
+                  onConfirm={() => remove.mutate(`${modulePath(address)}/${encodeURIComponent(entry.version)}`)}
+                />
+              )}
+            </div>
+            {entry.error && <p className="error small">{entry.error}</p>}
+            {entry.version === selected && <Warnings address={address} version={entry.version} />}
+          </li>
+        ))}
+      </ul>
+      <ErrorMessage error={remove.error ?? action.error} />
+    </div>
+  )
+}
+
+function Warnings({ address, version }: { address: ModuleAddress; version: string }) {
+  const { client } = useSession()
+  const record = useQuery({ ...versionOptions(client, address, version), enabled: address.registry === 'private' })
+  const warnings = record.data?.data.attributes.warnings ?? []
+  if (warnings.length === 0) return null
+  return (
+    <ul className="warnings" aria-label="Warnings">
+      {warnings.map((warning) => (
+        <li key={warning}>{warning}</li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,296 @@
+import { useState, type DragEvent } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import semver from 'semver'
+import { hrefOf } from '../../app/router'
+import { ApiError } from '../../lib/api-client'
+import { formatBytes } from '../../lib/format'
+import type { Document } from '../../lib/jsonapi'
+import { filesFromDrop, filesFromInput, guessModule, selectModuleFiles, type FolderSelection } from '../../lib/module-folder'
+import { useSession } from '../../lib/session'
+import { packTarGz } from '../../lib/tar'
+import { ErrorMessage, StatusBadge } from '../../lib/ui'
+import { moduleKeys, moduleOptions, modulePath, type ModuleAddress, type VersionAttributes } from './api'
+
+type Stage =
+  | { step: 'idle' }
+  | { step: 'packaging'; share: number }
+  | { step: 'uploading'; share: number }
+  | { step: 'ingesting'; address: ModuleAddress; version: string }
+  | { step: 'failed'; message: string }
+
+/**
+ * Publishing without VCS, as a person does it: pick a module folder (or drop it, or an existing
+ * .tar.gz), see what goes in, choose the version, and watch it through packaging, upload and
+ * ingest until it is published or fails with the reason.
+ */
+export function Publish({ org }: { org: string }) {
+  const { client } = useSession()
+  const queryClient = useQueryClient()
+  const [selection, setSelection] = useState<FolderSelection>()
+  const [archive, setArchive] = useState<File>()
+  const [name, setName] = useState('')
+  const [provider, setProvider] = useState('')
+  const [version, setVersion] = useState('1.0.0')
+  const [stage, setStage] = useState<Stage>({ step: 'idle' })
+  const [dragging, setDragging] = useState(false)
+  const [showFiles, setShowFiles] = useState(false)
+
+  const choose = async (files: Parameters<typeof selectModuleFiles>[0]) => {
+    const selected = await selectModuleFiles(files)
+    setSelection(selected)
+    setArchive(undefined)
+    setStage({ step: 'idle' })
+    const guess = guessModule(selected.folder)
+    setName(guess.name)
+    setProvider(guess.provider)
+  }
+  const onDrop = async (event: DragEvent) => {
+    event.preventDefault()
+    setDragging(false)
+    await choose(await filesFromDrop(event.dataTransfer))
+  }
+
+  const address: ModuleAddress = { org, registry: 'private', namespace: org, name, provider }
+  const ready = (selection?.included.length || archive) && name && provider && version && stage.step !== 'packaging' && stage.step !== 'uploading'
+
+  const publish = async () => {
+    try {
+      const existing = await client.get(modulePath(address)).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return undefined
+        throw error
+      })
+      if (!existing) {
+        await client.request('POST', `/organizations/${encodeURIComponent(org)}/registry-modules`, {
+          data: { type: 'registry-modules', attributes: { name, provider } }
+        })
+      }
+      const created = await client.request<Document<VersionAttributes> & { data: { links: { upload: string } } }>(
+        'POST',
+        `${modulePath(address)}/versions`,
+        { data: { type: 'registry-module-versions', attributes: { version } } }
+      )
+      let body: Blob
+      if (archive) body = archive
+      else {
+        setStage({ step: 'packaging', share: 0 })
+        body = await packTarGz(selection!.included, (share) => setStage({ step: 'packaging', share }))
+      }
+      setStage({ step: 'uploading', share: 0 })
+      await upload(created.data.links.upload, body, (share) => setStage({ step: 'uploading', share }))
+      await queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
+      setStage({ step: 'ingesting', address: { ...address }, version: created.data.attributes.version })
+    } catch (error) {
+      setStage({ step: 'failed', message: (error as Error).message })
+    }
+  }
+
+  return (
+    <section className="stack" aria-labelledby="publish-heading">
+      <header>
+        <h2 id="publish-heading">Publish a module folder</h2>
+        <p className="muted">
+          The folder’s files go in with the module at the archive’s root, except <code>.git/</code>, <code>.terraform/</code> and whatever its{' '}
+          <code>.terraformignore</code> leaves out.
+        </p>
+      </header>
+
+      <div
+        className={`dropzone card ${dragging ? 'dragging' : ''}`}
+        onDragOver={(event) => {
+          event.preventDefault()
+          setDragging(true)
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => void onDrop(event)}
+      >
+        <p>Drop a module folder here, or</p>
+        <label className="button primary">
+          Choose a folder…
+          <input
+            type="file"
+            className="visually-hidden"
+            aria-label="Module folder"
+            // @ts-expect-error: webkitdirectory is how browsers and Electron pick a folder; React does not type it.
+            webkitdirectory=""
+            multiple
+            onChange={(event) => {
+              if (event.target.files?.length) void choose(filesFromInput(event.target.files))
+            }}
+          />
+        </label>
+        <label className="button">
+          Choose a .tar.gz…
+          <input
+            type="file"
+            className="visually-hidden"
+            aria-label="Module archive"
+            accept=".tar.gz,.tgz,application/gzip"
+            onChange={(event) => {
+              const file = event.target.files?.[0]
+              if (!file) return
+              setArchive(file)
+              setSelection(undefined)
+              const guess = guessModule(file.name.replace(/(-v?\d+\.\d+\.\d+.*)?\.(tar\.gz|tgz)$/, ''))
+              setName(guess.name)
+              setProvider(guess.provider)
+            }}
+          />
+        </label>
+      </div>
+
+      {selection && (
+        <div className="card padded">
+          <div className="snippet-header">
+            <h3>
+              {selection.folder || 'Dropped files'}: {selection.included.length} file{selection.included.length === 1 ? '' : 's'},{' '}
+              {formatBytes(selection.included.reduce((sum, entry) => sum + entry.file.size, 0))}
+            </h3>
+            <button type="button" className="link" onClick={() => setShowFiles(!showFiles)} aria-expanded={showFiles}>
+              {showFiles ? 'Hide files' : 'Show files'}
+            </button>
+          </div>
+          {selection.terraformignore && <p className="hint">Its .terraformignore applies.</p>}
+          {!selection.included.some((entry) => /^[^/]+\.tf(\.json)?$/.test(entry.path)) && (
+            <p className="warning">There are no .tf files at the folder’s top: is this the module’s own folder?</p>
+          )}
+          {showFiles && (
+            <div className="file-lists">
+              <ul aria-label="Files to publish">
+                {selection.included.map((entry) => (
+                  <li key={entry.path}>
+                    <code>{entry.path}</code>
+                  </li>
+                ))}
+              </ul>
+              {selection.excluded.length > 0 && (
+                <ul aria-label="Files left out" className="muted">
+                  {selection.excluded.slice(0, 200).map((path) => (
+                    <li key={path}>
+                      <s>{path}</s>
+                    </li>
+                  ))}
+                  {selection.excluded.length > 200 && <li>…and {selection.excluded.length - 200} more</li>}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+      {archive && (
+        <div className="card padded">
+          <h3>
+            {archive.name}, {formatBytes(archive.size)}
+          </h3>
+        </div>
+      )}
+
+      {(selection || archive) && (
+        <form
+          className="card form"
+          aria-label="Version to publish"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void publish()
+          }}
+        >
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor="publish-name">Module name</label>
+              <input id="publish-name" value={name} required onChange={(event) => setName(event.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="publish-provider">Provider</label>
+              <input id="publish-provider" value={provider} required pattern="[a-z0-9]+" onChange={(event) => setProvider(event.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="publish-version">Version</label>
+              <input id="publish-version" value={version} required onChange={(event) => setVersion(event.target.value)} />
+              <VersionHint address={address} onPick={setVersion} />
+            </div>
+          </div>
+          <div className="actions">
+            <button type="submit" className="primary" disabled={!ready}>
+              Publish {name && provider ? `${org}/${name}/${provider} ${version}` : ''}
+            </button>
+          </div>
+        </form>
+      )}
+
+      <Progress stage={stage} />
+    </section>
+  )
+}
+
+/** Suggests the next patch version when the module has versions already. */
+function VersionHint({ address, onPick }: { address: ModuleAddress; onPick: (version: string) => void }) {
+  const { client } = useSession()
+  const module = useQuery({ ...moduleOptions(client, address), enabled: Boolean(address.name && address.provider), retry: false })
+  const versions = module.data?.data.attributes['version-statuses'].map((entry) => entry.version) ?? []
+  const latest = semver.rsort(versions.filter((version) => semver.valid(version)))[0]
+  if (!latest) return <p className="hint">A new module: its first version.</p>
+  const next = semver.inc(latest, 'patch')!
+  return (
+    <p className="hint">
+      Latest is {latest}.{' '}
+      <button type="button" className="link" onClick={() => onPick(next)}>
+        Use {next}
+      </button>
+    </p>
+  )
+}
+
+function Progress({ stage }: { stage: Stage }) {
+  if (stage.step === 'idle') return null
+  if (stage.step === 'failed') return <ErrorMessage error={new Error(stage.message)} action="Publishing failed" />
+  if (stage.step === 'ingesting') return <Ingesting address={stage.address} version={stage.version} />
+  const percent = Math.round(stage.share * 100)
+  return (
+    <div className="card padded" aria-live="polite">
+      <p>{stage.step === 'packaging' ? 'Packaging the folder…' : 'Uploading…'}</p>
+      <progress max={100} value={percent} aria-label={stage.step === 'packaging' ? 'Packaging' : 'Uploading'}>
+        {percent}%
+      </progress>
+    </div>
+  )
+}
+
+/** The version's status, live, until it is published or has failed. */
+function Ingesting({ address, version }: { address: ModuleAddress; version: string }) {
+  const { client } = useSession()
+  const module = useQuery(moduleOptions(client, address))
+  const entry = module.data?.data.attributes['version-statuses'].find((candidate) => candidate.version === version)
+  const status = entry?.status ?? 'reg_ingressing'
+  return (
+    <div className="card padded" aria-live="polite" aria-label="Publishing status">
+      <p>
+        {address.namespace}/{address.name}/{address.provider} {version}: <StatusBadge status={status} />
+      </p>
+      {status === 'reg_ingressing' && <progress aria-label="Ingesting" />}
+      {entry?.error && <p className="error">{entry.error}</p>}
+      {status === 'ok' && (
+        <p>
+          <a href={hrefOf({ page: 'module', ...address, version })}>Open the module</a>
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** PUT to the upload link with progress (fetch reports none for uploads). */
+function upload(url: string, body: Blob, onProgress: (share: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('PUT', url)
+    request.setRequestHeader('Content-Type', 'application/octet-stream')
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total)
+    }
+    request.onload = () => {
+      if (request.status >= 200 && request.status < 300) return resolve()
+      const detail = (JSON.parse(request.responseText || '{}') as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
+      reject(new Error(detail ?? `The upload was refused (HTTP ${request.status}).`))
+    }
+    request.onerror = () => reject(new Error('The upload did not reach Homeport.'))
+    request.send(body)
+  })
+}

@@ -1,0 +1,167 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import type { ApiClient } from '../../lib/api-client'
+import type { Document, ListDocument } from '../../lib/jsonapi'
+
+export interface ModuleAttributes {
+  name: string
+  namespace: string
+  provider: string
+  'registry-name': 'private' | 'public'
+  status: string
+  'version-statuses': Array<{ version: string; status: string; error?: string }>
+  'created-at': string
+  'updated-at': string
+  'no-code': boolean
+  permissions: { 'can-delete': boolean; 'can-resync': boolean; 'can-retry': boolean }
+  'publishing-mechanism'?: 'git_tag' | 'branch'
+  'vcs-repo'?: {
+    branch: string
+    identifier: string
+    'repository-http-url': string
+    'webhook-url': string
+    'source-directory': string
+    'tag-prefix': string
+    'synced-at': string | null
+    'sync-error': string
+  }
+}
+
+export interface VersionAttributes {
+  version: string
+  status: string
+  source: string
+  error: string
+  warnings: string[]
+  'commit-sha': string | null
+  'created-at': string
+}
+
+export interface ModulePart {
+  path: string
+  name: string
+  readme: string
+  empty: boolean
+  inputs: Array<{ name: string; type: string; description: string; default: string; required: boolean }>
+  outputs: Array<{ name: string; description: string }>
+  dependencies: Array<{ name: string; source: string; version: string }>
+  provider_dependencies: Array<{ name: string; namespace: string; source: string; version: string }>
+  resources: Array<{ name: string; type: string }>
+}
+
+export interface ModuleDetail {
+  id: string
+  version: string
+  description: string
+  source: string
+  published_at: string
+  downloads: number
+  root: ModulePart
+  submodules: ModulePart[]
+  examples: ModulePart[]
+  providers: string[]
+  versions: string[]
+}
+
+export interface ModuleAddress {
+  org: string
+  registry: string
+  namespace: string
+  name: string
+  provider: string
+}
+
+export interface ModuleFilters {
+  q: string
+  registry: '' | 'private' | 'public'
+  provider: string
+}
+
+const PAGE_SIZE = 100
+const encode = (parts: string[]) => parts.map(encodeURIComponent).join('/')
+
+export const moduleKeys = {
+  all: (org: string) => ['registry-modules', org] as const,
+  list: (org: string, filters: ModuleFilters) => ['registry-modules', org, 'list', filters] as const,
+  detail: (address: ModuleAddress) => ['registry-modules', address.org, 'detail', address] as const,
+  version: (address: ModuleAddress, version: string) => ['registry-modules', address.org, 'detail', address, 'version', version] as const,
+  docs: (address: ModuleAddress, version: string) => ['registry-modules', address.org, 'detail', address, 'docs', version] as const,
+  downloads: (address: ModuleAddress) => ['registry-modules', address.org, 'detail', address, 'downloads'] as const
+}
+
+export function modulePath({ org, registry, namespace, name, provider }: ModuleAddress): string {
+  return `/organizations/${encode([org])}/registry-modules/${encode([registry, namespace, name, provider])}`
+}
+
+/** Pages of 100 modules, fetched as the list scrolls. */
+export function moduleListOptions(client: ApiClient, org: string, filters: ModuleFilters) {
+  return infiniteQueryOptions({
+    queryKey: moduleKeys.list(org, filters),
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams({ 'page[number]': String(pageParam), 'page[size]': String(PAGE_SIZE) })
+      if (filters.q) query.set('q', filters.q)
+      if (filters.registry) query.set('filter[registry_name]', filters.registry)
+      if (filters.provider) query.set('filter[provider]', filters.provider)
+      return client.get<ListDocument<ModuleAttributes>>(`/organizations/${encode([org])}/registry-modules?${query.toString()}`)
+    },
+    getNextPageParam: (last) => last.meta?.pagination?.['next-page'] ?? undefined
+  })
+}
+
+/** The module, polled while any version is still being published. */
+export function moduleOptions(client: ApiClient, address: ModuleAddress) {
+  return queryOptions({
+    queryKey: moduleKeys.detail(address),
+    queryFn: () => client.get<Document<ModuleAttributes>>(modulePath(address)),
+    refetchInterval: (query) => {
+      const statuses = query.state.data?.data.attributes['version-statuses'] ?? []
+      return statuses.some((entry) => ['pending', 'cloning', 'reg_ingressing'].includes(entry.status)) ? 1000 : false
+    }
+  })
+}
+
+export function versionOptions(client: ApiClient, address: ModuleAddress, version: string) {
+  return queryOptions({
+    queryKey: moduleKeys.version(address, version),
+    queryFn: () => client.get<Document<VersionAttributes> & { data: { links?: { upload?: string } } }>(
+      `${modulePath(address)}/version?module_version=${encodeURIComponent(version)}`
+    )
+  })
+}
+
+/** The documentation of a published version, from the registry protocol. */
+export function docsOptions(client: ApiClient, address: ModuleAddress, version: string) {
+  const prefix = address.registry === 'public' ? '/api/registry/public/v1/modules' : '/api/registry/v1/modules'
+  return queryOptions({
+    queryKey: moduleKeys.docs(address, version),
+    queryFn: () => client.getAbsolute<ModuleDetail>(`${prefix}/${encode([address.namespace, address.name, address.provider, version])}`),
+    staleTime: Infinity
+  })
+}
+
+export function downloadsOptions(client: ApiClient, address: ModuleAddress) {
+  return queryOptions({
+    queryKey: moduleKeys.downloads(address),
+    queryFn: () =>
+      client.getAbsolute<{ data: { attributes: { week: number; month: number; year: number; total: number } } }>(
+        `/api/registry/v2/modules/${encode([address.namespace, address.name, address.provider])}/downloads/summary`
+      )
+  })
+}
+
+export function useDeleteAt(client: ApiClient, org: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    /** `path` is a module, provider or version path. */
+    mutationFn: (path: string) => client.request<void>('DELETE', path),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
+  })
+}
+
+export function useModuleAction(client: ApiClient, org: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (path: string) => client.request<unknown>('POST', path),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
+  })
+}

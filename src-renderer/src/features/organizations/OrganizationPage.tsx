@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query'
+import { hrefOf, type Route } from '../../app/router'
+import { useSession } from '../../lib/session'
+import { ErrorMessage, Loading, Tabs, type Tab } from '../../lib/ui'
+import { ModuleList } from '../modules/ModuleList'
+import { Publish } from '../modules/Publish'
+import { VcsPage } from '../vcs/VcsPage'
+import { organizationOptions } from './api'
+import { OrganizationSettings } from './OrganizationSettings'
+import { Teams } from './Teams'
+
+type OrgTab = Extract<Route, { page: 'organization' }>['tab']
+
+/** One organization: its modules, publishing, teams, VCS connections and settings. */
+export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
+  const { client } = useSession()
+  const organization = useQuery(organizationOptions(client, org))
+  if (organization.isPending) return <Loading what={org} />
+  if (organization.isError) return <ErrorMessage error={organization.error} action={`Could not open ${org}`} />
+  const permissions = organization.data.data.attributes.permissions
+  const tabs: Array<Tab<OrgTab>> = [
+    { id: 'modules', label: 'Modules' },
+    ...(permissions['can-create-module'] ? [{ id: 'publish' as const, label: 'Publish' }, { id: 'vcs' as const, label: 'Git' }] : []),
+    { id: 'teams', label: 'Teams' },
+    { id: 'settings', label: 'Settings' }
+  ]
+  return (
+    <div className="stack">
+      <header>
+        <p className="breadcrumbs">
+          <a href={hrefOf({ page: 'organizations' })}>Organizations</a>
+        </p>
+        <h1>{org}</h1>
+        <p className="muted">{organization.data.data.attributes.email}</p>
+      </header>
+      <Tabs tabs={tabs} current={tab} hrefOf={(id) => hrefOf({ page: 'organization', org, tab: id })} />
+      {tab === 'modules' && <ModuleList org={org} />}
+      {tab === 'publish' && <Publish org={org} />}
+      {tab === 'vcs' && <VcsPage org={org} />}
+      {tab === 'teams' && <Teams org={org} canManage={permissions['can-create-team'] === true} />}
+      {tab === 'settings' && <OrganizationSettings key={org} organization={organization.data.data} />}
+    </div>
+  )
+}

@@ -1,0 +1,109 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { CopyButton } from '../../lib/copy-button'
+import { formatDate } from '../../lib/format'
+import { useSession } from '../../lib/session'
+import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
+import { teamsOptions, useCreateTeam, useCreateTeamToken, useDeleteTeam } from './api'
+
+/** Teams and their tokens: who may read the organization and publish its modules. */
+export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
+  const { client } = useSession()
+  const teams = useQuery(teamsOptions(client, org))
+  const create = useCreateTeam(client, org)
+  const remove = useDeleteTeam(client, org)
+  const token = useCreateTeamToken(client, org)
+  const [name, setName] = useState('')
+  const [manageModules, setManageModules] = useState(false)
+  const [shown, setShown] = useState<{ team: string; token: string }>()
+
+  return (
+    <section className="stack" aria-label="Teams">
+      {canManage && (
+        <form
+          className="card form"
+          aria-label="Create a team"
+          onSubmit={(event) => {
+            event.preventDefault()
+            create.mutate({ name: name.trim(), manageModules }, { onSuccess: () => setName('') })
+          }}
+        >
+          <div className="form-row">
+            <div className="field">
+              <label htmlFor="team-name">New team</label>
+              <input id="team-name" value={name} required pattern="[A-Za-z0-9_\-]+" onChange={(event) => setName(event.target.value)} />
+            </div>
+            <label className="inline">
+              <input type="checkbox" checked={manageModules} onChange={(event) => setManageModules(event.target.checked)} /> May publish
+              modules (Manage modules)
+            </label>
+            <button type="submit" className="primary" disabled={create.isPending}>
+              Create team
+            </button>
+          </div>
+          <ErrorMessage error={create.error} />
+        </form>
+      )}
+
+      {shown && (
+        <div className="card padded notice" role="status">
+          <h3>Token for {shown.team}</h3>
+          <p>Copy it now: Homeport keeps only its hash and will not show it again.</p>
+          <div className="token-line">
+            <code aria-label="New token">{shown.token}</code>
+            <CopyButton text={shown.token} />
+          </div>
+          <button type="button" className="link" onClick={() => setShown(undefined)}>
+            Done
+          </button>
+        </div>
+      )}
+
+      {teams.isPending && <Loading what="teams" />}
+      <ErrorMessage error={teams.error ?? remove.error ?? token.error} />
+      {teams.data && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Team</th>
+              <th scope="col">Manage modules</th>
+              <th scope="col">Token</th>
+              <th scope="col">Created</th>
+              {canManage && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {teams.data.data.map((team) => {
+              const hasToken = Boolean((team.relationships?.['authentication-token'] as { data: unknown } | undefined)?.data)
+              return (
+                <tr key={team.id}>
+                  <td>
+                    <strong>{team.attributes.name}</strong>
+                  </td>
+                  <td>{team.attributes['organization-access']['manage-modules'] ? 'yes' : 'no'}</td>
+                  <td>{hasToken ? 'set' : 'none'}</td>
+                  <td>{formatDate(team.attributes['created-at'])}</td>
+                  {canManage && (
+                    <td className="actions">
+                      <button
+                        type="button"
+                        onClick={() =>
+                          token.mutate(team.id, { onSuccess: (document) => setShown({ team: team.attributes.name, token: document.data.attributes.token }) })
+                        }
+                      >
+                        {hasToken ? 'Replace token' : 'Create token'}
+                      </button>
+                      {team.attributes.permissions['can-destroy'] && (
+                        <ConfirmButton label="Delete" confirm={`Delete ${team.attributes.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate(team.id)} />
+                      )}
+                    </td>
+                  )}
+                </tr>
+              )
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  )
+}

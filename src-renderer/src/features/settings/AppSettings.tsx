@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react'
+import type { DesktopSettings } from '../../../../src-main/shared/bridge'
+import { ErrorMessage, Loading } from '../../lib/ui'
+
+/**
+ * The desktop app's settings: port, data folder, edition, TLS. Saving restarts the embedded
+ * server (not the app) and reloads the window from the new address.
+ */
+export function AppSettings() {
+  const bridge = window.homeport
+  const [settings, setSettings] = useState<DesktopSettings>()
+  const [error, setError] = useState<Error | null>(null)
+  const [saving, setSaving] = useState(false)
+
+  useEffect(() => {
+    void bridge?.getSettings().then(setSettings, setError)
+  }, [bridge])
+
+  if (!bridge) {
+    return (
+      <section className="stack">
+        <h1>Settings</h1>
+        <p className="muted">
+          This Homeport runs headless: its settings are the options of <code>homeport serve</code> (<code>--port</code>, <code>--data-dir</code>,{' '}
+          <code>--edition</code>, <code>--tls</code>). The desktop app changes them here.
+        </p>
+      </section>
+    )
+  }
+  if (!settings) return error ? <ErrorMessage error={error} /> : <Loading what="settings" />
+
+  const save = async () => {
+    setSaving(true)
+    setError(null)
+    try {
+      await bridge.saveSettings(settings)
+    } catch (caught) {
+      setError(caught as Error)
+      setSaving(false)
+    }
+  }
+
+  return (
+    <section className="stack" aria-labelledby="settings-heading">
+      <h1 id="settings-heading">Settings</h1>
+      <form
+        className="card form"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void save()
+        }}
+      >
+        <div className="field">
+          <label htmlFor="settings-port">Port</label>
+          <input
+            id="settings-port"
+            type="number"
+            min={0}
+            max={65535}
+            value={settings.port}
+            onChange={(event) => setSettings({ ...settings, port: Number(event.target.value) })}
+          />
+          <p className="hint">0 picks any free port. Terraform’s CLI configuration names the port: download it again after a change.</p>
+        </div>
+        <div className="field">
+          <label htmlFor="settings-data">Data folder</label>
+          <div className="form-row">
+            <input id="settings-data" value={settings.dataDir} readOnly />
+            <button
+              type="button"
+              onClick={() => void bridge.pickFolder().then((folder) => folder && setSettings({ ...settings, dataDir: folder }))}
+            >
+              Choose…
+            </button>
+            <button type="button" onClick={() => void bridge.openPath(settings.dataDir)}>
+              Show
+            </button>
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="settings-edition">Edition</label>
+          <select
+            id="settings-edition"
+            value={settings.edition}
+            onChange={(event) => setSettings({ ...settings, edition: event.target.value as DesktopSettings['edition'] })}
+          >
+            <option value="hosted">Hosted (HCP Terraform): public module curation</option>
+            <option value="self-hosted">Self-hosted (Terraform Enterprise): module sharing, retention policies</option>
+          </select>
+        </div>
+        <label className="inline">
+          <input type="checkbox" checked={settings.tls} onChange={(event) => setSettings({ ...settings, tls: event.target.checked })} /> Serve HTTPS, with
+          a certificate from Homeport’s own CA (trust <code>tls/ca.crt</code> in the data folder)
+        </label>
+        <ErrorMessage error={error} action="Not applied" />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={saving}>
+            {saving ? 'Restarting the server…' : 'Save and restart the server'}
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}

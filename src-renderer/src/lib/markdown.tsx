@@ -1,0 +1,31 @@
+import { useMemo } from 'react'
+import DOMPurify from 'dompurify'
+import { marked } from 'marked'
+
+/**
+ * A README, rendered. Markdown may carry HTML, so the result goes through DOMPurify: no script,
+ * no event handler, no iframe or form from a README ever reaches the page (and the page's CSP
+ * would refuse them anyway). Links open outside the app; images from the web are not loaded.
+ */
+export function Markdown({ source }: { source: string }) {
+  const html = useMemo(() => {
+    const rendered = marked.parse(source, { async: false, gfm: true })
+    return DOMPurify.sanitize(rendered, {
+      FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
+      FORBID_ATTR: ['style']
+    })
+  }, [source])
+  return (
+    <div
+      className="markdown"
+      onClick={(event) => {
+        const link = (event.target as HTMLElement).closest('a')
+        if (link?.href && !link.href.startsWith(window.location.origin)) {
+          event.preventDefault()
+          window.open(link.href, '_blank', 'noopener,noreferrer')
+        }
+      }}
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  )
+}

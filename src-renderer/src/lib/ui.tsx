@@ -1,0 +1,118 @@
+import { useState, type ReactNode } from 'react'
+
+/** A failed request, in the server's words. */
+export function ErrorMessage({ error, action }: { error: Error | null; action?: string }) {
+  if (!error) return null
+  return (
+    <p role="alert" className="error">
+      {action ? `${action}: ` : ''}
+      {error.message}
+    </p>
+  )
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" aria-busy="true">
+      Loading {what}…
+    </p>
+  )
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <h2>{title}</h2>
+      {children && <div className="muted">{children}</div>}
+    </div>
+  )
+}
+
+const STATUS_TONES: Record<string, string> = {
+  ok: 'good',
+  setup_complete: 'good',
+  pending: 'neutral',
+  cloning: 'busy',
+  reg_ingressing: 'busy',
+  no_version_tags: 'warn',
+  clone_failed: 'bad',
+  reg_ingress_failed: 'bad',
+  reg_ingress_req_failed: 'bad',
+  setup_failed: 'bad'
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  ok: 'published',
+  setup_complete: 'ready',
+  pending: 'waiting for an archive',
+  cloning: 'reading the repository',
+  reg_ingressing: 'ingesting',
+  no_version_tags: 'no version tags',
+  clone_failed: 'repository read failed',
+  reg_ingress_failed: 'ingest failed',
+  reg_ingress_req_failed: 'ingest failed',
+  setup_failed: 'setup failed'
+}
+
+/** A status as a coloured badge, in words, with the API's name in its title. */
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`badge ${STATUS_TONES[status] ?? 'neutral'}`} title={status}>
+      {STATUS_WORDS[status] ?? status}
+    </span>
+  )
+}
+
+/**
+ * A destructive action behind a second, explicit click. `label` is what the first button
+ * says; the confirmation names what goes.
+ */
+export function ConfirmButton({
+  label,
+  confirm,
+  onConfirm,
+  busy
+}: {
+  label: string
+  confirm: string
+  onConfirm: () => void
+  busy?: boolean
+}) {
+  const [asking, setAsking] = useState(false)
+  if (!asking) {
+    return (
+      <button type="button" className="danger-outline" onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    )
+  }
+  return (
+    <span className="confirm" role="group" aria-label="Confirm">
+      <span>{confirm}</span>
+      <button type="button" onClick={() => setAsking(false)} autoFocus>
+        Cancel
+      </button>
+      <button type="button" className="danger" disabled={busy} onClick={onConfirm}>
+        {busy ? 'Deleting…' : 'Delete'}
+      </button>
+    </span>
+  )
+}
+
+export interface Tab<T extends string> {
+  id: T
+  label: string
+}
+
+/** Tabs as links: each tab has its own address, so back and reload keep it. */
+export function Tabs<T extends string>({ tabs, current, hrefOf }: { tabs: Array<Tab<T>>; current: T; hrefOf: (id: T) => string }) {
+  return (
+    <nav className="tabs" aria-label="Sections">
+      {tabs.map((tab) => (
+        <a key={tab.id} href={hrefOf(tab.id)} aria-current={tab.id === current ? 'page' : undefined}>
+          {tab.label}
+        </a>
+      ))}
+    </nav>
+  )
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startTestServer, type TestServer } from '../helpers/server.js'
+
+let renderer: string
+let test: TestServer
+beforeAll(async () => {
+  renderer = await mkdtemp(join(tmpdir(), 'homeport-renderer-'))
+  await mkdir(join(renderer, 'assets'))
+  await writeFile(join(renderer, 'index.html'), '<!doctype html><title>Homeport</title>')
+  await writeFile(join(renderer, 'assets', 'index-abc.js'), 'console.log(1)')
+  test = await startTestServer({ rendererDir: renderer })
+})
+afterAll(async () => {
+  await test.close()
+  await rm(renderer, { recursive: true, force: true })
+})
+
+describe('serving the GUI', () => {
+  it('serves the page with a strict Content-Security-Policy and no sniffing', async () => {
+    const response = await fetch(`${test.url}/`)
+    expect(response.status).toBe(200)
+    const csp = response.headers.get('content-security-policy')!
+    expect(csp).toContain("default-src 'self'")
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).not.toContain('unsafe-eval')
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).toContain("object-src 'none'")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('cache-control')).toBe('max-age=0')
+  })
+
+  it('answers the GUI’s own paths with the page, and caches hashed assets for good', async () => {
+    expect(await (await fetch(`${test.url}/orgs/acme`)).text()).toContain('<title>Homeport</title>')
+    const asset = await fetch(`${test.url}/assets/index-abc.js`)
+    expect(asset.headers.get('cache-control')).toContain('immutable')
+    expect((await fetch(`${test.url}/assets/missing.js`)).status).toBe(404)
+  })
+
+  it('never answers an API path with the page', async () => {
+    for (const path of ['/api/registry/v1/unknown/x/y/z/w/v', '/api/v2/nothing', '/.well-known/other.json', '/archivist/v1/object']) {
+      const response = await fetch(`${test.url}${path}`)
+      expect(response.status, path).toBeGreaterThanOrEqual(400)
+      expect(await response.text(), path).not.toContain('<title>Homeport</title>')
+    }
+  })
+})
