@@ -40,6 +40,9 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(inputs.getByRole('row', { name: /vpc_id/ })).toBeVisible()
     await page.getByLabel('Module part').selectOption('')
     await page.screenshot({ path: 'docs/screenshots/module.png', fullPage: true })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.screenshot({ path: 'docs/screenshots/module-dark.png' })
+    await page.emulateMedia({ colorScheme: 'light' })
 
     await page.getByRole('button', { name: 'Copy usage' }).click()
     const usage = await page.evaluate(() => navigator.clipboard.readText())
