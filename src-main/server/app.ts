@@ -3,7 +3,8 @@ import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import type { Services } from './services.js'
 import { requireBearer } from './http/auth.js'
-import { HttpError, jsonApiErrors } from './http/errors.js'
+import { HttpError, errorsByPath, jsonApiErrors } from './http/errors.js'
+import { guardDoors } from './http/doors.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes } from './api/admin.js'
@@ -32,6 +33,8 @@ export interface AppOptions {
   rateLimitPerMinute?: number
   /** The host Terraform sources name for this registry. */
   registryHostname?: string
+  /** Host names the server answers to (see http/doors.ts); by default any. */
+  allowedHosts?: ReadonlySet<string> | 'any'
 }
 
 export const API_VERSION = '2.6'
@@ -46,6 +49,8 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     ctx.set('Referrer-Policy', 'no-referrer')
     await next()
   })
+  app.use(errorsByPath)
+  app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
 
   const rateLimit = rateLimiter({ perMinute: options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE })
   const api = new Router({ prefix: '/api/v2' })

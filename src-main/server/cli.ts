@@ -30,6 +30,7 @@ Options of serve (each also an environment variable):
   --upstream <url>     HOMEPORT_UPSTREAM  the public registry curated modules come from (default https://registry.terraform.io)
   --upstream-token <t> HOMEPORT_UPSTREAM_TOKEN  a token for that registry, if it wants one
   --vcs-poll-interval <s>     HOMEPORT_VCS_POLL_INTERVAL  seconds between checks for new tags (default 60)
+  --allowed-hosts <a,b>       HOMEPORT_ALLOWED_HOSTS      more host names to answer to (default: loopback names only)
                        HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
 `
 

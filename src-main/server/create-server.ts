@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { gracefulServer } from './http/graceful-close.js'
+import { allowedHosts } from './http/doors.js'
 import { resolveAdminToken, type AdminToken } from './admin-token.js'
 import type { Edition } from './domain/edition.js'
 import { createServices, type Services } from './services.js'
@@ -37,6 +38,8 @@ export interface ServerOptions {
   upstreamMaxAgeMs?: number
   /** How often repositories of tag-based modules are checked for new tags. */
   vcsPollIntervalMs?: number
+  /** More host names to answer to, beside loopback's (behind a proxy, on a LAN). */
+  allowedHosts?: string[]
 }
 
 export interface RunningServer {
@@ -72,7 +75,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
       rateLimitPerMinute: options.rateLimitPerMinute,
-      registryHostname: options.registryHostname
+      registryHostname: options.registryHostname,
+      allowedHosts: allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
     })
     app.on('error', (error: Error) => {
       console.error(`homeport: ${error.stack ?? error.message}`)

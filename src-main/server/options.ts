@@ -26,6 +26,7 @@ export interface ServeOptions {
   upstream: string
   upstreamToken?: string
   vcsPollIntervalMs: number
+  allowedHosts: string[]
 }
 
 
@@ -53,7 +54,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
       'registry-hostname': { type: 'string' },
       upstream: { type: 'string' },
       'upstream-token': { type: 'string' },
-      'vcs-poll-interval': { type: 'string' }
+      'vcs-poll-interval': { type: 'string' },
+      'allowed-hosts': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -98,7 +100,11 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
     registryHostname,
     upstream,
     upstreamToken: values['upstream-token'] ?? env.HOMEPORT_UPSTREAM_TOKEN,
-    vcsPollIntervalMs: pollSeconds * 1000
+    vcsPollIntervalMs: pollSeconds * 1000,
+    allowedHosts: (values['allowed-hosts'] ?? env.HOMEPORT_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean)
   }
 }
 

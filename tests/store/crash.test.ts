@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { moduleArchive } from '../helpers/archives.js'
 import { exited, spawnServer } from '../helpers/process.js'
 
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789'
@@ -98,4 +99,77 @@ describe('stopping', () => {
       await exited(restarted.child)
     }
   }, 60_000)
+})
+
+describe('a server killed while it publishes', () => {
+  it('keeps every acknowledged module, version and upload, and leaves nothing half-done', async () => {
+    const archive = await moduleArchive({ 'main.tf': 'output "x" {\n  value = 1\n}\n', 'README.md': '# x\n' })
+    const dir = await mkdtemp(join(tmpdir(), 'homeport-crash-publish-'))
+    const acknowledged = { modules: new Set<string>(), versions: new Set<string>(), uploads: new Set<string>() }
+    const call = async (url: string, method: string, path: string, body: unknown) => {
+      const response = await fetch(`${url}/api/v2${path}`, { method, headers, body: JSON.stringify(body) })
+      return { status: response.status, body: (await response.json()) as { data: { links: { upload: string } } } }
+    }
+    const publisher = async (url: string, name: string) => {
+      try {
+        const module = await call(url, 'POST', '/organizations/crash/registry-modules', { data: { type: 'registry-modules', attributes: { name, provider: 'aws' } } })
+        if (module.status !== 201) return
+        acknowledged.modules.add(name)
+        for (let i = 0; ; i++) {
+          const version = `1.0.${i}`
+          const created = await call(url, 'POST', `/organizations/crash/registry-modules/private/crash/${name}/aws/versions`, {
+            data: { type: 'registry-module-versions', attributes: { version } }
+          })
+          if (created.status !== 201) return
+          acknowledged.versions.add(`${name}@${version}`)
+          const uploaded = await fetch(created.body.data.links.upload, { method: 'PUT', body: new Uint8Array(archive) })
+          if (uploaded.status === 200) acknowledged.uploads.add(`${name}@${version}`)
+        }
+      } catch {
+        // The server was killed: what was acknowledged so far is what counts.
+      }
+    }
+    try {
+      for (let round = 0; round < 4; round++) {
+        const server = await spawnServer(['--port', '0', '--data-dir', dir], { HOMEPORT_ADMIN_TOKEN: ADMIN_TOKEN })
+        if (round === 0) await call(server.url, 'POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'crash', email: 'c@example.com' } } })
+        const clients = Array.from({ length: 6 }, (_, client) => publisher(server.url, `m${round}c${client}`))
+        await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 600))
+        server.child.kill('SIGKILL')
+        await exited(server.child)
+        await Promise.all(clients)
+      }
+      expect(acknowledged.uploads.size).toBeGreaterThan(0)
+
+      const server = await spawnServer(['--port', '0', '--data-dir', dir], { HOMEPORT_ADMIN_TOKEN: ADMIN_TOKEN })
+      try {
+        type ModuleList = { data: Array<{ attributes: { name: string; 'version-statuses': Array<{ version: string; status: string }> } }> }
+        let modules: ModuleList = { data: [] }
+        // Interrupted ingests resume at start; wait for them to settle.
+        for (let attempt = 0; attempt < 100; attempt++) {
+          modules = (await (await fetch(`${server.url}/api/v2/organizations/crash/registry-modules?page[size]=100`, { headers })).json()) as ModuleList
+          const busy = modules.data.some((module) => module.attributes['version-statuses'].some((entry) => entry.status === 'reg_ingressing'))
+          if (!busy) break
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+        const statuses = new Map<string, string>(
+          modules.data.flatMap((module) => module.attributes['version-statuses'].map((entry) => [`${module.attributes.name}@${entry.version}`, entry.status] as [string, string]))
+        )
+        const names = new Set(modules.data.map((module) => module.attributes.name))
+        expect([...acknowledged.modules].filter((name) => !names.has(name))).toEqual([])
+        expect([...acknowledged.versions].filter((version) => !statuses.has(version))).toEqual([])
+        for (const version of acknowledged.uploads) expect(statuses.get(version), version).toBe('ok')
+        expect([...statuses.values()].filter((status) => status === 'reg_ingressing')).toEqual([])
+        expect(await readdir(join(dir, 'uploads'))).toEqual([])
+        // Every stored archive belongs to a version: identical uploads share one file.
+        const archives = (await readdir(join(dir, 'archives'), { recursive: true })).filter((file) => String(file).endsWith('.tar.gz'))
+        expect(archives.length).toBeLessThanOrEqual(1)
+      } finally {
+        server.child.kill('SIGTERM')
+        await exited(server.child)
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

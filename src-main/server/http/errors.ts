@@ -120,3 +120,9 @@ export async function protocolErrors(ctx: Context, next: Next): Promise<void> {
     ctx.body = { errors: [httpError.message] }
   }
 }
+
+/** For middleware in front of every route: the registry protocol's format under /api/registry, JSON:API elsewhere. */
+export async function errorsByPath(ctx: Context, next: Next): Promise<void> {
+  const render = ctx.path.startsWith('/api/registry/') ? protocolErrors : jsonApiErrors
+  await render(ctx, next)
+}

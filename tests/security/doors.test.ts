@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { request } from 'node:http'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { allowedHosts } from '../../src-main/server/http/doors.js'
+import { exited, spawnServer } from '../helpers/process.js'
+import { createOrganization, startTestServer, upload, type TestServer } from '../helpers/server.js'
+
+let test: TestServer
+let port: number
+beforeAll(async () => {
+  test = await startTestServer()
+  port = Number(new URL(test.url).port)
+  await createOrganization(test, 'acme')
+})
+afterAll(async () => {
+  await test.close()
+})
+
+/** A request with headers fetch would not let a test set (Host), as a browser or an attacker sends them. */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let text = ''
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+describe('the local server’s doors', () => {
+  const auth = () => ({ Authorization: `Bearer ${test.adminToken}` })
+
+  it('answers to loopback names only: a rebound DNS name is refused', async () => {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost']) {
+      expect((await raw('GET', '/api/v2/organizations', { ...auth(), Host: host })).status, host).toBe(200)
+    }
+    for (const path of ['/api/v2/organizations', '/', '/api/registry/v1/modules']) {
+      const response = await raw('GET', path, { ...auth(), Host: `evil.example:${port}` })
+      expect(response.status, path).toBe(403)
+      expect(response.body).toMatch(/does not answer to the host/)
+    }
+    const protocol = await raw('GET', '/api/registry/v1/modules', { ...auth(), Host: 'evil.example' })
+    expect(JSON.parse(protocol.body)).toEqual({ errors: [expect.stringMatching(/does not answer to the host/)] })
+  })
+
+  it('refuses browser requests from other sites, and a cross-site form POST changes nothing', async () => {
+    const before = await readdir(join(test.dataDir, 'organizations'))
+    const form = await raw(
+      'POST',
+      '/api/v2/organizations',
+      { ...auth(), Host: `127.0.0.1:${port}`, Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+      JSON.stringify({ data: { type: 'organizations', attributes: { name: 'evil', email: 'a@b.example' } } })
+    )
+    expect(form.status).toBe(403)
+    expect(await readdir(join(test.dataDir, 'organizations'))).toEqual(before)
+    const fetchMetadata = await raw('GET', '/api/v2/organizations', { ...auth(), Host: `127.0.0.1:${port}`, 'Sec-Fetch-Site': 'cross-site' })
+    expect(fetchMetadata.status).toBe(403)
+    const opaque = await raw('GET', '/api/v2/organizations', { ...auth(), Host: `127.0.0.1:${port}`, Origin: 'null' })
+    expect(opaque.status).toBe(403)
+    const sameOrigin = await raw('GET', '/api/v2/organizations', { ...auth(), Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` })
+    expect(sameOrigin.status).toBe(200)
+  })
+
+  it('sends no CORS headers, so no other site can read an answer', async () => {
+    const preflight = await raw('OPTIONS', '/api/v2/organizations', {
+      Host: `127.0.0.1:${port}`,
+      'Access-Control-Request-Method': 'GET'
+    })
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+    const response = await raw('GET', '/api/v2/ping', { Host: `127.0.0.1:${port}` })
+    expect(response.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('computes the hosts to answer to from how the server listens', () => {
+    expect(allowedHosts('127.0.0.1', undefined, [])).toEqual(new Set(['localhost', '127.0.0.1', '::1', '[::1]']))
+    expect(allowedHosts('127.0.0.1', 'https://registry.example.com/homeport', ['lan-box'])).toEqual(
+      new Set(['localhost', '127.0.0.1', '::1', '[::1]', 'lan-box', 'registry.example.com'])
+    )
+    expect(allowedHosts('0.0.0.0', undefined, [])).toBe('any')
+    expect(allowedHosts('0.0.0.0', undefined, ['box.lan'])).toEqual(new Set(['box.lan', '0.0.0.0']))
+  })
+})
+
+describe('what the server writes to its log', () => {
+  it('never holds a token or an upload link', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'homeport-logs-'))
+    const token = 'log-test-admin-token-0123456789'
+    const server = await spawnServer(['--port', '0', '--data-dir', dataDir], { HOMEPORT_ADMIN_TOKEN: token })
+    try {
+      const api = (method: string, path: string, body?: unknown, bearer = token) =>
+        fetch(`${server.url}/api/v2${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/vnd.api+json' },
+          body: body === undefined ? undefined : JSON.stringify(body)
+        })
+      await api('POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'acme', email: 'a@b.example' } } })
+      await api('POST', '/organizations/acme/registry-modules', { data: { type: 'registry-modules', attributes: { name: 'x', provider: 'aws' } } })
+      const version = (await (
+        await api('POST', '/organizations/acme/registry-modules/private/acme/x/aws/versions', {
+          data: { type: 'registry-module-versions', attributes: { version: '1.0.0' } }
+        })
+      ).json()) as { data: { links: { upload: string } } }
+      const link = version.data.links.upload
+      await upload(link, 'not an archive')
+      await upload(link, 'twice')
+      await api('GET', '/organizations', undefined, 'hp1.a-wrong-token-that-must-not-be-logged')
+      server.child.kill('SIGTERM')
+      await exited(server.child)
+      const output = server.output()
+      expect(output).not.toContain(token)
+      expect(output).not.toContain(link.split('/').pop())
+      expect(output).not.toContain('a-wrong-token-that-must-not-be-logged')
+    } finally {
+      server.child.kill('SIGKILL')
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
