@@ -116,7 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         closing ??= (async () => {
           await graceful.close()
           await services.vcsPublisher.stop()
-          await services.ingest.idle()
+          await services.ingest.close()
           await services.downloads.flush()
           await store.close()
         })()

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive } from '../../src-main/server/domain/ingest/archive-reader.js'
 import { describe as describeReadme, extractDocs, isDocumentationFile } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import { HclParser } from '../../src-main/server/domain/ingest/hcl-parser.js'
 import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
+
+const parser = new HclParser()
+afterAll(() => parser.close())
 
 async function read(archive: Buffer, limits = DEFAULT_ARCHIVE_LIMITS) {
   return readModuleArchive(Readable.from([archive]), archive.length, isDocumentationFile, limits)
@@ -31,7 +35,7 @@ describe('documentation files', () => {
 describe('extracting documentation', () => {
   it('documents the root module, submodules and examples as terraform-config-inspect does', async () => {
     const contents = await read(await moduleArchive(NETWORK_MODULE))
-    const docs = await extractDocs(contents.files)
+    const docs = await extractDocs(contents.files, parser.parse.bind(parser))
     expect(docs.warnings).toEqual([])
     expect(docs.root.path).toBe('')
     expect(docs.root.empty).toBe(false)
@@ -125,7 +129,8 @@ output "arn" {
 }
 `
         ]
-      ])
+      ]),
+      parser.parse.bind(parser)
     )
     expect(docs.warnings).toEqual([])
     const inputs = Object.fromEntries(docs.root.inputs.map((input) => [input.name, input]))
@@ -145,7 +150,8 @@ output "arn" {
         ['README.md', '# Docs only'],
         ['modules/broken/main.tf', 'variable "x" {\n  default = "unterminated\n}\n'],
         ['modules/broken/ok.tf', 'output "fine" {\n  value = 1\n}\n']
-      ])
+      ]),
+      parser.parse.bind(parser)
     )
     expect(docs.root.empty).toBe(true)
     expect(docs.root.readme).toBe('# Docs only')

@@ -3,6 +3,7 @@ import type { Store } from '../../store/store.js'
 import { now, nowWithMicroseconds } from '../ids.js'
 import type { IngestScheduler, ModuleService } from '../modules.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
+import { HclParser } from './hcl-parser.js'
 import { extractDocs, isDocumentationFile, type ModuleDocs } from './terraform-docs.js'
 
 /**
@@ -17,6 +18,7 @@ export class IngestQueue implements IngestScheduler {
   constructor(
     private readonly store: Store,
     private readonly modules: ModuleService,
+    private readonly parser: HclParser = new HclParser(),
     private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
     private readonly log: (message: string) => void = (message) => console.error(message)
   ) {}
@@ -31,6 +33,12 @@ export class IngestQueue implements IngestScheduler {
   /** Resolves when nothing is left to ingest (the server waits for it before it stops). */
   async idle(): Promise<void> {
     while (this.running) await this.running
+  }
+
+  /** Waits for the ingest under way, then stops the parser. */
+  async close(): Promise<void> {
+    await this.idle()
+    await this.parser.close()
   }
 
   private async work(): Promise<void> {
@@ -89,7 +97,7 @@ export class IngestQueue implements IngestScheduler {
     const known = await this.store.archives.readDocs<ModuleDocs>(sha256)
     if (known) return known
     const contents = await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits)
-    const docs = await extractDocs(contents.files)
+    const docs = await extractDocs(contents.files, (file, text) => this.parser.parse(file, text))
     docs.warnings.unshift(...contents.warnings)
     await this.store.archives.writeDocs(sha256, docs)
     return docs

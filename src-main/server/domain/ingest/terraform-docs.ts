@@ -75,20 +75,11 @@ export function isDocumentationFile(path: string): boolean {
   return match !== null && (TERRAFORM_FILE.test(match[3]!) || README.test(match[3]!))
 }
 
-type Parse = (filename: string, contents: string) => Promise<Record<string, unknown>>
-let hclParser: Promise<Parse> | undefined
-
-/**
- * HashiCorp's HCL library compiled to WebAssembly. It starts slowly (it decodes a 6 MB module),
- * so it is loaded once, on the first ingest.
- */
-function loadParser(): Promise<Parse> {
-  hclParser ??= import('@cdktf/hcl2json').then((module) => module.parse as Parse)
-  return hclParser
-}
+/** Parses one HCL file to hcl2json's JSON; see hcl-parser.ts. */
+export type HclParse = (filename: string, contents: string) => Promise<Record<string, unknown>>
 
 /** Builds the documentation from an archive's files (path → text). */
-export async function extractDocs(files: Map<string, string>): Promise<ModuleDocs> {
+export async function extractDocs(files: Map<string, string>, parse: HclParse): Promise<ModuleDocs> {
   const warnings: string[] = []
   const parts = new Map<string, { terraform: Array<[string, string]>; readme: string }>()
   const partOf = (path: string) => {
@@ -111,7 +102,7 @@ export async function extractDocs(files: Map<string, string>): Promise<ModuleDoc
     const configs: Config[] = []
     for (const [file, text] of terraform) {
       try {
-        configs.push(file.endsWith('.json') ? (JSON.parse(text) as Config) : await (await loadParser())(file, text))
+        configs.push(file.endsWith('.json') ? (JSON.parse(text) as Config) : await parse(file, text))
       } catch (error) {
         warnings.push(`${file} could not be parsed and is left out of the documentation: ${parseMessage(error)}`)
       }

@@ -1,0 +1,87 @@
+import { createRequire } from 'node:module'
+import { Worker } from 'node:worker_threads'
+
+/** How long one file may take to parse before it is given up (a 4 MB file takes about 5 s). */
+export const PARSE_TIMEOUT_MS = 20_000
+
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { parse } = require(workerData.parser)
+parentPort.on('message', async ({ id, filename, text }) => {
+  try {
+    parentPort.postMessage({ id, result: await parse(filename, text) })
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) })
+  }
+})
+`
+
+interface Pending {
+  resolve: (value: Record<string, unknown>) => void
+  reject: (error: Error) => void
+  timer: NodeJS.Timeout
+}
+
+/**
+ * HashiCorp's HCL parser (Go compiled to WebAssembly, via @cdktf/hcl2json) in a worker thread,
+ * loaded once. A file that makes it run too long or blow its stack (deep nesting, a huge file)
+ * costs only the worker, which is replaced: the server goes on, and the file becomes a warning.
+ */
+export class HclParser {
+  private worker: Worker | undefined
+  private readonly pending = new Map<number, Pending>()
+  private next = 0
+
+  constructor(private readonly timeoutMs = PARSE_TIMEOUT_MS) {}
+
+  parse(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
+    const worker = this.ensureWorker()
+    const id = this.next++
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.reset(new Error(`parsing took longer than ${Math.round(timeoutMs / 100) / 10} s and was stopped`))
+      }, timeoutMs)
+      this.pending.set(id, { resolve, reject, timer })
+      worker.postMessage({ id, filename, text })
+    })
+  }
+
+  /** Stops the worker (the server is shutting down). */
+  async close(): Promise<void> {
+    const worker = this.worker
+    this.reset(new Error('the parser was stopped'))
+    await worker?.terminate()
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker
+    const parser = createRequire(import.meta.url).resolve('@cdktf/hcl2json')
+    const worker = new Worker(WORKER, { eval: true, workerData: { parser }, resourceLimits: { maxOldGenerationSizeMb: 512 } })
+    worker.unref()
+    worker.on('message', ({ id, result, error }: { id: number; result?: Record<string, unknown>; error?: string }) => {
+      const pending = this.pending.get(id)
+      if (!pending) return
+      clearTimeout(pending.timer)
+      this.pending.delete(id)
+      if (error !== undefined) pending.reject(new Error(error))
+      else pending.resolve(result ?? {})
+    })
+    worker.on('error', (error) => this.reset(error))
+    worker.on('exit', () => {
+      if (this.worker === worker) this.reset(new Error('the parser stopped unexpectedly'))
+    })
+    this.worker = worker
+    return worker
+  }
+
+  private reset(reason: Error): void {
+    const worker = this.worker
+    this.worker = undefined
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer)
+      pending.reject(reason)
+      this.pending.delete(id)
+    }
+    void worker?.terminate()
+  }
+}
