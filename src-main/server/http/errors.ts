@@ -47,6 +47,13 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof LimitExceededError) return new HttpError(413, 'payload too large', error.message)
   if (error instanceof UnavailableError) return new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '30' })
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new HttpError(507, 'insufficient storage', 'The disk that holds Homeport’s data directory is full: nothing was written. Free some space and try again.')
+  }
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+    return new HttpError(503, 'service unavailable', 'Homeport cannot write to its data directory (it is read-only, or not its own): nothing was written.')
+  }
   // Errors from Koa and its body parser (http-errors) carry an explicit status.
   const status = (error as { status?: unknown }).status
   if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -74,7 +81,8 @@ function statusTitle(status: number): string {
     413: 'payload too large',
     415: 'unsupported media type',
     422: 'invalid attribute',
-    429: 'too many requests'
+    429: 'too many requests',
+    507: 'insufficient storage'
   }
   return titles[status] ?? 'error'
 }
