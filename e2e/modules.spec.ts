@@ -138,3 +138,11 @@ test.describe('teams and settings', () => {
     await page.screenshot({ path: 'docs/screenshots/settings.png', fullPage: true })
   })
 })
+
+test('downloads a backup from the settings page', async ({ page }) => {
+  await signIn(page)
+  await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Settings' }).click()
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download a backup' }).click()
+  expect((await download).suggestedFilename()).toMatch(/^homeport-backup-\d{4}-\d{2}-\d{2}\.tar\.gz$/)
+})

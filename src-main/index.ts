@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import { startServer, type RunningServer } from './server/create-server.js'
+import { restoreBackup } from './server/store/backup.js'
 import { defaultDataDir } from './server/data-dir.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './server/options.js'
 import { CHANNELS, type DesktopSettings, type ServerInfo } from './shared/bridge.js'
@@ -141,6 +142,24 @@ if (!app.requestSingleInstanceLock()) {
     // Only the data folder may be shown: the renderer names no other path.
     const settings = await loadSettings(settingsPath(), defaults)
     if (fromOurPage(event) && path === settings.dataDir) await shell.openPath(settings.dataDir)
+  })
+
+  ipcMain.handle(CHANNELS.restoreBackup, async (event) => {
+    if (!fromOurPage(event) || !window || !server) throw new Error('not available to this page')
+    const picked = await dialog.showOpenDialog(window, { filters: [{ name: 'Homeport backups', extensions: ['gz'] }], properties: ['openFile'] })
+    const file = picked.filePaths[0]
+    if (picked.canceled || !file) return null
+    const settings = await loadSettings(settingsPath(), defaults)
+    await server.close()
+    try {
+      const { kept } = await restoreBackup(file, settings.dataDir)
+      return { kept: kept ?? null }
+    } finally {
+      // Start again, on the restored data or, when the backup was refused, on the data as it was.
+      server = await startEmbeddedServer(settings)
+      const running = server
+      setImmediate(() => void window?.loadURL(running.url))
+    }
   })
 
   app

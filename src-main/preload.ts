@@ -7,7 +7,8 @@ const bridge: HomeportBridge = {
   getSettings: () => ipcRenderer.invoke(CHANNELS.getSettings) as Promise<DesktopSettings>,
   saveSettings: (settings) => ipcRenderer.invoke(CHANNELS.saveSettings, settings) as Promise<ServerInfo>,
   pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder) as Promise<string | null>,
-  openPath: (path) => ipcRenderer.invoke(CHANNELS.openPath, path) as Promise<void>
+  openPath: (path) => ipcRenderer.invoke(CHANNELS.openPath, path) as Promise<void>,
+  restoreBackup: () => ipcRenderer.invoke(CHANNELS.restoreBackup) as Promise<{ kept: string | null } | null>
 }
 
 contextBridge.exposeInMainWorld('homeport', bridge)

@@ -6,13 +6,21 @@ import { isLoopback, parseServeOptions, parseTerraformConfigOptions, UsageError 
 import { readAdminTokenFile } from './admin-token.js'
 import { writeFileAtomically } from './store/atomic-json-file.js'
 import { terraformCliConfig } from '../shared/terraform-config.js'
+import { parseArgs } from 'node:util'
+import { backupToFile } from './backup-command.js'
+import { defaultDataDir } from './data-dir.js'
+import { restoreBackup } from './store/backup.js'
 
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>]
+       homeport backup <file> [--data-dir <path>] [--token <admin token>]
+       homeport restore <file> [--data-dir <path>]
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
   Homeport (use it with TF_CLI_CONFIG_FILE, or copy it into ~/.terraformrc).
+backup: a consistent snapshot of the data directory, taken from the running server if there is one.
+restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
 
 Options of serve (each also an environment variable):
   --port <n>           HOMEPORT_PORT      port to listen on; 0 picks a free one (default 4780)
@@ -90,6 +98,25 @@ async function writeTerraformConfig(args: string[]): Promise<void> {
   console.log(`Module sources then read: ${options.hostname}/<organization>/<module>/<provider>`)
 }
 
+async function backupOrRestore(command: 'backup' | 'restore', args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, token: { type: 'string' } },
+    allowPositionals: true,
+    strict: true
+  })
+  const [file] = positionals
+  if (!file || positionals.length > 1) throw new UsageError(`homeport ${command} takes one file.`)
+  const dataDir = values['data-dir'] ?? process.env.HOMEPORT_DATA_DIR ?? defaultDataDir()
+  if (command === 'backup') {
+    const from = await backupToFile(dataDir, file, values.token)
+    console.log(`Backed up ${dataDir} to ${file}${from === 'server' ? ' (from the running server)' : ''}.`)
+    return
+  }
+  const { kept } = await restoreBackup(file, dataDir)
+  console.log(`Restored ${file} into ${dataDir}.${kept ? ` The previous data is kept in ${kept}.` : ''}`)
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -99,6 +126,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === undefined || command.startsWith('-')) return serve(argv)
   if (command === 'serve') return serve(rest)
   if (command === 'terraform-config') return writeTerraformConfig(rest)
+  if (command === 'backup' || command === 'restore') return backupOrRestore(command, rest)
   throw new UsageError(`Unknown command "${command}".`)
 }
 

@@ -1,4 +1,7 @@
+import { rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { writeFileAtomically } from './store/atomic-json-file.js'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
@@ -104,10 +107,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     })
     const { port } = listening.address() as AddressInfo
     await services.vcsPublisher.start()
-    const host = options.host.includes(':') ? `[${options.host}]` : options.host
+    const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
+    // Where this server listens, for `homeport backup` to find it.
+    await writeFileAtomically(join(options.dataDir, 'server.json'), JSON.stringify({ pid: process.pid, url }))
     let closing: Promise<void> | undefined
     return {
-      url: `${tls ? 'https' : 'http'}://${host}:${port}`,
+      url,
       port,
       adminToken,
       services,
@@ -115,6 +120,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       close() {
         closing ??= (async () => {
           await graceful.close()
+          await rm(join(options.dataDir, 'server.json'), { force: true })
           await services.vcsPublisher.stop()
           await services.ingest.close()
           await services.downloads.flush()

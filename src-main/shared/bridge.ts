@@ -28,6 +28,12 @@ export interface HomeportBridge {
   pickFolder(): Promise<string | null>
   /** Shows a folder in the OS file manager. */
   openPath(path: string): Promise<void>
+  /**
+   * Asks for a backup file, checks it and puts it in place of the data folder (keeping the old
+   * one beside it), restarting the server. Resolves to where the old data went, or null when
+   * cancelled.
+   */
+  restoreBackup(): Promise<{ kept: string | null } | null>
 }
 
 /** IPC channel names, `area:verb`. */
@@ -36,5 +42,6 @@ export const CHANNELS = {
   getSettings: 'settings:get',
   saveSettings: 'settings:save',
   pickFolder: 'dialog:pick-folder',
-  openPath: 'shell:open-path'
+  openPath: 'shell:open-path',
+  restoreBackup: 'backup:restore'
 } as const

@@ -1,7 +1,9 @@
 import Router from '@koa/router'
 import type { Services } from '../services.js'
-import { requireBearer } from '../http/auth.js'
-import { jsonApiErrors } from '../http/errors.js'
+import { PassThrough } from 'node:stream'
+import { callerOf, requireBearer } from '../http/auth.js'
+import { HttpError, jsonApiErrors } from '../http/errors.js'
+import { writeBackup } from '../store/backup.js'
 import type { BaseUrl } from './base-url.js'
 
 export interface ServerInfo {
@@ -12,7 +14,10 @@ export interface ServerInfo {
   serverUrl: string
 }
 
-/** Homeport's own endpoint for its GUI: what to put in a Terraform CLI configuration. */
+/**
+ * Homeport's own endpoints, for its GUI and CLI: what to put in a Terraform CLI configuration,
+ * and a backup of the data directory (site admin), taken while the server runs.
+ */
 export function serverInfoRouter(services: Services, baseUrl: BaseUrl, registryHostname: string): Router {
   const router = new Router({ prefix: '/api/homeport/v1' })
   router.use(jsonApiErrors)
@@ -20,6 +25,14 @@ export function serverInfoRouter(services: Services, baseUrl: BaseUrl, registryH
   router.get('/server-info', (ctx) => {
     const info: ServerInfo = { edition: services.edition, registryHostname, serverUrl: baseUrl(ctx) }
     ctx.body = info
+  })
+  router.get('/backup', (ctx) => {
+    if (callerOf(ctx).kind !== 'site-admin') throw new HttpError(404, 'not found', 'Only a site admin can take a backup.')
+    const stream = new PassThrough()
+    writeBackup(services.store, stream).catch((error: Error) => stream.destroy(error))
+    ctx.type = 'application/gzip'
+    ctx.set('Content-Disposition', `attachment; filename="homeport-backup-${new Date().toISOString().slice(0, 10)}.tar.gz"`)
+    ctx.body = stream
   })
   return router
 }

@@ -187,6 +187,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     })
   }
 
+  /** Runs `task` with no write of this collection in flight, and none starting until it is done. */
+  hold<R>(task: () => Promise<R>): Promise<R> {
+    return this.queue.run(task)
+  }
+
   /** Waits for every queued write to reach the disk. */
   drain(): Promise<void> {
     return this.queue.drain()

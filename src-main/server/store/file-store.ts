@@ -1,4 +1,4 @@
-import { chmod, mkdir } from 'node:fs/promises'
+import { chmod, mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
@@ -84,6 +84,8 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     await downloads.load()
     await upstreamCache.load()
     await archives.open()
+    // What an interrupted backup left behind.
+    await rm(join(dataDir, 'backups'), { recursive: true, force: true })
     let current = await installation.get(INSTALLATION_ID)
     if (!current) current = await installation.create(newInstallation())
     await chmod(dataDir, 0o700).catch(() => undefined)
@@ -100,6 +102,11 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         const { record } = await installation.update(INSTALLATION_ID, change)
         current = record
         return record
+      },
+      snapshot<R>(task: () => Promise<R>): Promise<R> {
+        const collections: Array<{ hold: <T>(work: () => Promise<T>) => Promise<T> }> = [installation, organizations, modules, downloads, upstreamCache]
+        const holdAll = (index: number): Promise<R> => (index === collections.length ? task() : collections[index]!.hold(() => holdAll(index + 1)))
+        return holdAll(0)
       },
       async close() {
         await Promise.all([installation.drain(), organizations.drain(), modules.drain(), downloads.drain(), upstreamCache.drain()])

@@ -31,6 +31,11 @@ export interface Store {
   readonly archives: ArchiveStore
   installation(): InstallationRecord
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
+  /**
+   * Runs `task` while no record is being written (writes wait), so that what it reads of the
+   * data directory is one consistent state: how backups are taken from a running server.
+   */
+  snapshot<R>(task: () => Promise<R>): Promise<R>
   /** Finishes every write in flight, then releases the data directory. */
   close(): Promise<void>
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type { DesktopSettings } from '../../../../src-main/shared/bridge'
+import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 
 /**
@@ -24,6 +25,7 @@ export function AppSettings() {
           This Homeport runs headless: its settings are the options of <code>homeport serve</code> (<code>--port</code>, <code>--data-dir</code>,{' '}
           <code>--edition</code>, <code>--tls</code>). The desktop app changes them here.
         </p>
+        <Backups />
       </section>
     )
   }
@@ -99,6 +101,69 @@ export function AppSettings() {
           </button>
         </div>
       </form>
+      <Backups />
     </section>
+  )
+}
+
+/** Download a backup (taken while the server runs); in the desktop app, restore one. */
+function Backups() {
+  const { client } = useSession()
+  const [error, setError] = useState<Error | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [restored, setRestored] = useState<string | null>()
+  const download = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const response = await fetch('/api/homeport/v1/backup', { headers: { Authorization: `Bearer ${client.token}` } })
+      if (!response.ok) throw new Error(response.status === 404 ? 'Only a site admin can take a backup.' : `The server refused (HTTP ${response.status}).`)
+      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'homeport-backup.tar.gz'
+      const url = URL.createObjectURL(await response.blob())
+      const link = document.createElement('a')
+      link.href = url
+      link.download = name
+      link.click()
+      URL.revokeObjectURL(url)
+    } catch (caught) {
+      setError(caught as Error)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const restore = async () => {
+    setError(null)
+    try {
+      const result = await window.homeport!.restoreBackup()
+      if (result) setRestored(result.kept)
+    } catch (caught) {
+      setError(caught as Error)
+    }
+  }
+  return (
+    <div className="card padded stack-tight">
+      <h2>Backups</h2>
+      <p className="muted">
+        A backup holds every organization, team, module, version and archive, taken consistently while Homeport runs. From a terminal:{' '}
+        <code>homeport backup &lt;file&gt;</code>.
+      </p>
+      <div className="actions start">
+        <button type="button" onClick={() => void download()} disabled={busy}>
+          {busy ? 'Preparing…' : 'Download a backup'}
+        </button>
+        {window.homeport && (
+          <button type="button" className="danger-outline" onClick={() => void restore()}>
+            Restore a backup…
+          </button>
+        )}
+      </div>
+      {!window.homeport && (
+        <p className="hint">
+          To restore, stop the server and run <code>homeport restore &lt;file&gt;</code>: it checks the backup first, and keeps the data it replaces.
+        </p>
+      )}
+      {restored !== undefined && <p role="status">Restored.{restored ? ` The previous data is kept in ${restored}.` : ''}</p>}
+      <ErrorMessage error={error} />
+    </div>
   )
 }

@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { basename, dirname, join, relative } from 'node:path'
+import type { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { create, extract } from 'tar'
+import { lockDataDir } from './data-dir-lock.js'
+import { openFileStore } from './file-store.js'
+import { SCHEMAS } from './schema.js'
+import type { Store } from './store.js'
+
+/** The folders of records a backup holds; uploads in progress and git mirrors are not kept (both are made again). */
+const RECORD_FOLDERS = ['installation', 'organizations', 'modules', 'downloads', 'upstream-cache']
+const MANIFEST = 'homeport-backup.json'
+const FORMAT = 1
+
+export interface BackupManifest {
+  format: number
+  createdAt: string
+  schemas: Record<string, number>
+  files: Array<{ path: string; size: number; sha256: string }>
+}
+
+/** A backup that cannot be restored; nothing was changed. */
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'BackupError'
+  }
+}
+
+/**
+ * Writes a backup of the data directory to `destination`: a .tar.gz of every record, every
+ * archive a version refers to, the admin token and the TLS files, with a manifest of their
+ * SHA-256. It is consistent while the server runs: the files are hard-linked into a staging
+ * folder while writes wait (a moment), and packed after.
+ */
+export async function writeBackup(store: Store, destination: Writable): Promise<BackupManifest> {
+  const staging = join(store.dataDir, 'backups', `.staging-${randomBytes(6).toString('hex')}`)
+  const data = join(staging, 'data')
+  try {
+    await store.snapshot(async () => {
+      for (const folder of RECORD_FOLDERS) await linkTree(join(store.dataDir, folder), join(data, folder), (name) => name.endsWith('.json'))
+      const archives = new Set<string>()
+      for (const module of await store.modules.all()) for (const version of module.versions) if (version.archive) archives.add(version.archive.sha256)
+      for (const sha256 of archives) {
+        const archive = store.archives.pathOf(sha256)
+        for (const file of [archive, archive.replace(/\.tar\.gz$/, '.docs.json')]) {
+          await linkFile(file, join(data, relative(store.dataDir, file))).catch(ignoreMissing)
+        }
+      }
+      await linkTree(join(store.dataDir, 'tls'), join(data, 'tls'), () => true)
+      await linkFile(join(store.dataDir, 'admin-token'), join(data, 'admin-token')).catch(ignoreMissing)
+    })
+    const files: BackupManifest['files'] = []
+    for (const path of await listFiles(data)) {
+      const full = join(data, path)
+      files.push({ path, size: (await stat(full)).size, sha256: await sha256Of(full) })
+    }
+    const manifest: BackupManifest = {
+      format: FORMAT,
+      createdAt: new Date().toISOString(),
+      schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, schema.version])),
+      files
+    }
+    await writeFile(join(staging, MANIFEST), JSON.stringify(manifest, null, 2))
+    await pipeline(create({ cwd: staging, gzip: true, portable: true }, [MANIFEST, 'data']), destination)
+    return manifest
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Replaces the data directory with a backup, which is checked first: every file against the
+ * manifest, and the whole loaded as Homeport would load it (older schemas are upgraded). The
+ * current data directory is kept beside it (`<data-dir>.before-restore-<time>`), never deleted.
+ * The server must be stopped.
+ */
+export async function restoreBackup(file: string, dataDir: string): Promise<{ kept: string | undefined }> {
+  await mkdir(dataDir, { recursive: true })
+  const unlock = await lockDataDir(dataDir).catch((error: Error) => {
+    throw new BackupError(`${error.message} Stop Homeport before restoring.`)
+  })
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  const temp = `${dataDir}.restoring-${stamp}`
+  try {
+    await mkdir(temp, { recursive: true })
+    try {
+      await extract({
+        file,
+        cwd: temp,
+        strict: true,
+        // Only what a backup holds: its manifest and files under data/, no links, nothing else.
+        filter: (path, entry) => {
+          const type = 'type' in entry ? entry.type : 'File'
+          return (path === MANIFEST || path.startsWith('data/')) && (type === 'File' || type === 'Directory')
+        }
+      })
+    } catch (error) {
+      throw new BackupError(`${basename(file)} is not a Homeport backup (${(error as Error).message}).`)
+    }
+    const manifest = await readManifest(join(temp, MANIFEST))
+    const data = join(temp, 'data')
+    const present = new Set(await listFiles(data).catch(() => []))
+    for (const entry of manifest.files) {
+      const full = join(data, entry.path)
+      if (!present.delete(entry.path) || (await sha256Of(full)) !== entry.sha256) {
+        throw new BackupError(`The backup is damaged: ${entry.path} is missing or altered. Nothing was restored.`)
+      }
+    }
+    if (present.size > 0) throw new BackupError(`The backup holds files its manifest does not list (${[...present][0]}). Nothing was restored.`)
+    const store = await openFileStore(data).catch((error: Error) => {
+      throw new BackupError(`The backup does not load: ${error.message} Nothing was restored.`)
+    })
+    await store.close()
+
+    let kept: string | undefined
+    if ((await readdir(dataDir)).some((entry) => entry !== 'homeport.lock')) {
+      kept = `${dataDir}.before-restore-${stamp}`
+      await rename(dataDir, kept)
+    } else {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+    await rename(data, dataDir)
+    return { kept }
+  } finally {
+    await unlock()
+    if (await stat(dataDir).catch(() => undefined)) await rm(join(dataDir, 'homeport.lock'), { force: true })
+    await rm(temp, { recursive: true, force: true })
+  }
+}
+
+async function readManifest(path: string): Promise<BackupManifest> {
+  let manifest: BackupManifest
+  try {
+    manifest = JSON.parse(await readFile(path, 'utf8')) as BackupManifest
+  } catch {
+    throw new BackupError('The file has no readable Homeport backup manifest.')
+  }
+  if (manifest.format !== FORMAT || !Array.isArray(manifest.files)) {
+    throw new BackupError(`The backup's format (${String(manifest.format)}) is not one this Homeport reads.`)
+  }
+  return manifest
+}
+
+async function linkFile(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true })
+  // A hard link keeps this exact content even if the record is rewritten (renamed over) later.
+  await link(from, to).catch(() => copyFile(from, to))
+}
+
+async function linkTree(from: string, to: string, include: (name: string) => boolean): Promise<void> {
+  const entries = await readdir(from, { withFileTypes: true }).catch(() => [])
+  for (const entry of entries) {
+    if (entry.isDirectory()) await linkTree(join(from, entry.name), join(to, entry.name), include)
+    else if (entry.isFile() && include(entry.name)) await linkFile(join(from, entry.name), join(to, entry.name))
+  }
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const files: string[] = []
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.push(relative(root, join(entry.parentPath, entry.name)))
+  }
+  return files.sort()
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error
+}
