@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { gracefulServer } from './http/graceful-close.js'
 import { allowedHosts } from './http/doors.js'
+import { ProtocolCache, serveFromCache } from './http/protocol-cache.js'
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from './http/rate-limit.js'
 import { resolveAdminToken, type AdminToken } from './admin-token.js'
 import type { Edition } from './domain/edition.js'
 import { createServices, type Services } from './services.js'
@@ -74,13 +76,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       vcsPollIntervalMs: options.vcsPollIntervalMs
     })
     await services.modules.recover()
+    const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
+    const protocolCache = new ProtocolCache(() => store.revision())
+    const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
     const app = createApp(services, {
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
-      rateLimitPerMinute: options.rateLimitPerMinute,
+      rateLimiter: limiter,
+      protocolCache,
       registryHostname: options.registryHostname,
-      allowedHosts: allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
+      allowedHosts: hosts
     })
+    const fastPath = { cache: protocolCache, limiter, downloads: services.downloads, allowedHosts: hosts }
     app.on('error', (error: Error) => {
       console.error(`homeport: ${error.stack ?? error.message}`)
     })
@@ -95,7 +102,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const graceful = gracefulServer(
       (handler) => (tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)),
       (req, res) => {
-        void handle(req, res)
+        if (!serveFromCache(req, res, fastPath)) void handle(req, res)
       },
       tls ? 'secureConnection' : 'connection'
     )

@@ -319,3 +319,22 @@ describe('deleted versions', () => {
     expect((await get('/acme/fleeting/aws/1.1.0/download')).status).toBe(404)
   })
 })
+
+describe('the answer cache', () => {
+  it('serves repeated questions fast, but never past a write: a revoked token stops at once', async () => {
+    const team = await createTeamWithToken(test, 'acme', 'cache-readers')
+    for (let i = 0; i < 3; i++) expect((await get('/acme/network/aws/versions', team.token)).status).toBe(200)
+    expect((await test.api('DELETE', `/teams/${team.id}/authentication-token`)).status).toBe(204)
+    expect((await get('/acme/network/aws/versions', team.token)).status).toBe(401)
+  })
+
+  it('shows a new version at once, and counts downloads served from the cache', async () => {
+    const before = (await get('/acme/storage/aws/versions')).body.modules[0].versions.length
+    await publish(test, 'acme', 'storage', 'aws', '0.2.0', { 'main.tf': '' })
+    expect((await get('/acme/storage/aws/versions')).body.modules[0].versions.length).toBe(before + 1)
+    const summary = async () => (await test.api('GET', '/api/registry/v2/modules/acme/storage/aws/downloads/summary')).body.data.attributes.total as number
+    const start = await summary()
+    for (let i = 0; i < 5; i++) expect((await get('/acme/storage/aws/0.2.0/download')).status).toBe(204)
+    expect(await summary()).toBe(start + 5)
+  })
+})

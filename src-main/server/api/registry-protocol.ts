@@ -7,6 +7,7 @@ import { offsetMeta, offsetPage } from '../http/offset-pagination.js'
 import { pathParams, queryString } from '../http/query.js'
 import type { Published } from '../domain/registry.js'
 import { parseDownloadToken } from '../domain/download-links.js'
+import type { Cacheable, ProtocolCache } from '../http/protocol-cache.js'
 import { NotFoundError } from '../domain/errors.js'
 import { detailObject, moduleObject, versionEntry } from './protocol-resources.js'
 
@@ -18,21 +19,25 @@ export const DOWNLOADS_PREFIX = '/api/registry/downloads'
  * The module registry protocol over the private registry (namespace = organization), with the
  * hosted registry's bearer authentication. Errors are `{"errors": ["…"]}`.
  */
-export function registryProtocolRouter(services: Services, rateLimit: Middleware): Router {
+export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: ProtocolCache): Router {
   const { registry } = services
   const router = new Router()
   router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer(services.authenticator))
+  router.use(async (ctx, next) => {
+    // The revision before the answer is computed: a write meanwhile makes the answer stale.
+    const revision = services.store.revision()
+    await next()
+    const cacheable = (ctx.state as { cacheable?: Cacheable }).cacheable
+    if (cache && cacheable) cache.remember(ctx, cacheable, revision)
+  })
 
   const sendList = async (ctx: Context, entries: Published[]) => {
     const page = offsetPage(ctx)
     const slice = entries.slice(page.offset, page.offset + page.limit)
     const totals = await registry.downloadTotals(slice)
-    ctx.body = {
-      meta: offsetMeta(ctx, entries.length, page),
-      modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0))
-    }
+    answer(ctx, { meta: offsetMeta(ctx, entries.length, page), modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS)
   }
   const filter = (ctx: Context) => ({
     provider: queryString(ctx, 'provider') || undefined,
@@ -57,7 +62,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     const slice = entries.slice(page.offset, page.offset + page.limit)
     const totals = await registry.downloadTotals(slice)
     const { limit, current_offset } = offsetMeta(ctx, entries.length, page)
-    ctx.body = { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }
+    answer(ctx, { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS)
   })
 
   const MODULE = `${PRIVATE_PREFIX}/:namespace/:name/:provider`
@@ -65,7 +70,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.get(`${MODULE}/versions`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
     const { versions } = await registry.versions(callerOf(ctx), namespace, name, provider)
-    ctx.body = { modules: [{ source: `${namespace}/${name}/${provider}`, versions: versions.map(versionEntry) }] }
+    answer(ctx, { modules: [{ source: `${namespace}/${name}/${provider}`, versions: versions.map(versionEntry) }] }, STABLE_TTL_MS)
   })
   router.get(`${MODULE}/download`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
@@ -76,21 +81,22 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.get(MODULE, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
     const detail = await registry.detail(callerOf(ctx), namespace, name, provider)
-    ctx.body = detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0)
+    answer(ctx, detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0), COUNTS_TTL_MS)
   })
   router.get(`${MODULE}/:version`, async (ctx) => {
     const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
     const detail = await registry.detail(callerOf(ctx), namespace, name, provider, version)
-    ctx.body = detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0)
+    answer(ctx, detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0), COUNTS_TTL_MS)
   })
   router.get(`${MODULE}/:version/download`, async (ctx) => {
     const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
-    const { published, token } = await registry.downloadToken(callerOf(ctx), namespace, name, provider, version)
+    const { published, token, moduleId } = await registry.downloadToken(callerOf(ctx), namespace, name, provider, version)
     // Relative, so Terraform resolves it against the URL it called, whatever host it used.
     const location = `${DOWNLOADS_PREFIX}/${token}/${encodeURIComponent(`${name}-${provider}-${published.version}`)}.tar.gz`
     ctx.set('X-Terraform-Get', location)
     ctx.set('X-Registry-Get', location)
     ctx.status = 204
+    ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs: LOCATION_TTL_MS, counts: moduleId }
   })
   router.get(`${SUMMARY_PREFIX}/:namespace/:name/:provider/downloads/summary`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
@@ -103,6 +109,20 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     throw new HttpError(404, 'not found', 'There is no such registry endpoint.')
   })
   return router
+}
+
+/** Answers shown with download counts are kept a few seconds; the counts may lag that much. */
+const COUNTS_TTL_MS = 5_000
+/** What only a write can change is kept until one happens (or a minute). */
+const STABLE_TTL_MS = 60_000
+/** A download location is signed for ten minutes and kept for one. */
+const LOCATION_TTL_MS = 60_000
+
+/** Sends a JSON answer, serialized once here so that the cache keeps exactly these bytes. */
+function answer(ctx: Context, body: unknown, ttlMs: number): void {
+  ctx.type = 'application/json'
+  ctx.body = JSON.stringify(body)
+  ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs }
 }
 
 /** Searching a namespace the caller cannot see finds nothing, like searching an empty one. */

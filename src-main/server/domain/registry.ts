@@ -96,12 +96,18 @@ export class RegistryService {
   }
 
   /** Where to fetch a version's archive: a signed token for the download route. Counts the download. */
-  async downloadToken(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ published: VersionRecord; token: string }> {
+  async downloadToken(
+    caller: Caller,
+    namespace: string,
+    name: string,
+    provider: string,
+    version: string
+  ): Promise<{ published: VersionRecord; token: string; moduleId: string }> {
     const view = await this.module(caller, namespace, name, provider)
     const target = publishedVersion(view.module, version)
     if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
     this.downloads.count(view.module.id)
-    return { published: target, token: signDownload(this.store.installation().signingKey, target) }
+    return { published: target, token: signDownload(this.store.installation().signingKey, target), moduleId: view.module.id }
   }
 
   /** The latest version, for the download-latest redirect. */

@@ -21,7 +21,7 @@ export function allowedHosts(host: string, baseUrl: string | undefined, extra: s
   return names
 }
 
-function hostname(hostHeader: string): string {
+export function hostnameOf(hostHeader: string): string {
   const host = hostHeader.trim().toLowerCase()
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1)
   return host.split(':')[0] ?? ''
@@ -34,7 +34,7 @@ function hostname(hostHeader: string): string {
  */
 export function guardDoors({ allowedHosts }: DoorOptions) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (allowedHosts !== 'any' && !allowedHosts.has(hostname(ctx.get('host')))) {
+    if (allowedHosts !== 'any' && !allowedHosts.has(hostnameOf(ctx.get('host')))) {
       throw new HttpError(
         403,
         'forbidden',

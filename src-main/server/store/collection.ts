@@ -50,6 +50,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private readonly uniqueIndexes = new Map<string, Map<string, string>>()
   private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
   private readonly queue = new WriteQueue()
+  /** Grows with every write that reached the disk: whatever was computed from an older value is stale. */
+  revision = 0
 
   constructor(
     readonly name: string,
@@ -149,6 +151,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       await file.write()
       this.records.set(record.id, file)
       this.index(record)
+      this.revision++
       return record
     })
   }
@@ -172,6 +175,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       file.data = next
       this.unindex(previous)
       this.index(draft)
+      this.revision++
       return { record: draft, result }
     })
   }
@@ -184,6 +188,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       await syncDirectory(this.dir)
       this.records.delete(id)
       this.unindex(file.data.record as unknown as T)
+      this.revision++
     })
   }
 

@@ -98,6 +98,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
       upstreamCache,
       archives,
       installation: () => current as InstallationRecord,
+      revision: () => installation.revision + organizations.revision + modules.revision,
       async updateInstallation(change) {
         const { record } = await installation.update(INSTALLATION_ID, change)
         current = record

@@ -30,6 +30,11 @@ export interface Store {
   /** Module archives and their parsed documentation, as files beside the records. */
   readonly archives: ArchiveStore
   installation(): InstallationRecord
+  /**
+   * Grows with every write to organizations, modules or the installation: answers computed at
+   * an older revision may be stale (download counts and upstream answers do not count).
+   */
+  revision(): number
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
   /**
    * Runs `task` while no record is being written (writes wait), so that what it reads of the

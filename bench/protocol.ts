@@ -1,0 +1,74 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ADMIN_TOKEN, median, run, startPinned, type Started } from './lib.js'
+
+export interface ProtocolFigure {
+  endpoint: string
+  homeport: { rps: number; p50: number; p99: number }
+  bare: { rps: number; p50: number; p99: number }
+  ratio: number
+}
+
+interface WrkResult {
+  rps: number
+  p50: number
+  p99: number
+}
+
+/** wrk pinned to CPU 0, 32 connections, for `seconds`; latencies in ms. */
+async function wrk(url: string, seconds: number): Promise<WrkResult> {
+  const { stdout } = await run('taskset', ['-c', '0', 'wrk', '-t1', '-c32', `-d${seconds}s`, '--latency', '-s', 'bench/auth.lua', url], {
+    env: { ...process.env, BENCH_TOKEN: ADMIN_TOKEN },
+    maxBuffer: 1024 * 1024
+  })
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1])
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1]
+  if (errors || /Socket errors/.test(stdout)) throw new Error(`wrk saw errors:\n${stdout}`)
+  const latency = (percent: string) => {
+    const match = new RegExp(`\\s${percent}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout)
+    if (!match) return Number.NaN
+    const value = Number(match[1])
+    return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
+  }
+  return { rps, p50: latency('50'), p99: latency('99') }
+}
+
+/**
+ * Figure 1: the protocol's read paths on Homeport against a bare node:http server answering the
+ * same bytes from memory, both pinned to CPU 1, measured A/B/A/B by wrk pinned to CPU 0.
+ */
+export async function measureProtocol(homeport: Started, paths: Record<string, string>, workDir: string, seconds = 5, rounds = 2): Promise<ProtocolFigure[]> {
+  const captured = []
+  for (const path of Object.values(paths)) {
+    const response = await fetch(`${homeport.url}${path}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+    const headers: Record<string, string> = { 'content-type': response.headers.get('content-type') ?? 'application/json' }
+    for (const name of ['x-terraform-get', 'x-registry-get']) if (response.headers.has(name)) headers[name] = response.headers.get(name)!
+    captured.push({ path, status: response.status, headers, body: await response.text() })
+  }
+  const file = join(workDir, 'bare-responses.json')
+  await writeFile(file, JSON.stringify(captured))
+  const bare = await startPinned(1, [process.execPath, 'bench/bare-server.mjs', file], /Bare server listening on (\S+)/)
+  try {
+    const figures: ProtocolFigure[] = []
+    for (const [endpoint, path] of Object.entries(paths)) {
+      const a: WrkResult[] = []
+      const b: WrkResult[] = []
+      await wrk(`${homeport.url}${path}`, 1) // warm-up
+      for (let round = 0; round < rounds; round++) {
+        a.push(await wrk(`${homeport.url}${path}`, seconds))
+        b.push(await wrk(`${bare.url}${path}`, seconds))
+      }
+      const summary = (results: WrkResult[]) => ({
+        rps: Math.round(median(results.map((r) => r.rps))),
+        p50: median(results.map((r) => r.p50)),
+        p99: median(results.map((r) => r.p99))
+      })
+      const homeportSummary = summary(a)
+      const bareSummary = summary(b)
+      figures.push({ endpoint, homeport: homeportSummary, bare: bareSummary, ratio: Math.round((homeportSummary.rps / bareSummary.rps) * 100) / 100 })
+    }
+    return figures
+  } finally {
+    await bare.stop()
+  }
+}
