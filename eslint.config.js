@@ -14,8 +14,8 @@ export default defineConfig([
     languageOptions: { globals: globals.node }
   },
   {
-    // Tests read arbitrary JSON:API documents; typing every response would only restate the assertions.
-    files: ['tests/**/*.ts', 'e2e/**/*.ts'],
+    // Tests and benchmarks read arbitrary JSON:API documents; typing every response would only restate the assertions.
+    files: ['tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
