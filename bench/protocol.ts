@@ -60,8 +60,8 @@ export async function measureProtocol(homeport: Started, paths: Record<string, s
       }
       const summary = (results: WrkResult[]) => ({
         rps: Math.round(median(results.map((r) => r.rps))),
-        p50: median(results.map((r) => r.p50)),
-        p99: median(results.map((r) => r.p99))
+        p50: Math.round(median(results.map((r) => r.p50)) * 100) / 100,
+        p99: Math.round(median(results.map((r) => r.p99)) * 100) / 100
       })
       const homeportSummary = summary(a)
       const bareSummary = summary(b)

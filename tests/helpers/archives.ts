@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib'
 import { create } from 'tar'
 
 /** Packs `files` (path → text) into a .tar.gz with the module at its root, as go-tfe's Upload does. */
-export async function moduleArchive(files: Record<string, string>): Promise<Buffer> {
+export async function moduleArchive(files: Record<string, string | Buffer>): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'homeport-archive-'))
   try {
     for (const [path, text] of Object.entries(files)) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 
@@ -26,15 +27,32 @@ interface Pending {
  * HashiCorp's HCL parser (Go compiled to WebAssembly, via @cdktf/hcl2json) in a worker thread,
  * loaded once. A file that makes it run too long or blow its stack (deep nesting, a huge file)
  * costs only the worker, which is replaced: the server goes on, and the file becomes a warning.
+ *
+ * Successive versions of a module share most of their files, so what a file's text parses to
+ * is kept (by its SHA-256): publishing the next version parses only what changed.
  */
 export class HclParser {
   private worker: Worker | undefined
   private readonly pending = new Map<number, Pending>()
+  private readonly parsed = new Map<string, Record<string, unknown>>()
   private next = 0
 
-  constructor(private readonly timeoutMs = PARSE_TIMEOUT_MS) {}
+  constructor(
+    private readonly timeoutMs = PARSE_TIMEOUT_MS,
+    private readonly cacheSize = 5000
+  ) {}
 
-  parse(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
+  async parse(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
+    const key = createHash('sha256').update(text).digest('hex')
+    const known = this.parsed.get(key)
+    if (known) return known
+    const result = await this.parseInWorker(filename, text, timeoutMs)
+    if (this.parsed.size >= this.cacheSize) this.parsed.delete(this.parsed.keys().next().value!)
+    this.parsed.set(key, result)
+    return result
+  }
+
+  private parseInWorker(filename: string, text: string, timeoutMs: number): Promise<Record<string, unknown>> {
     const worker = this.ensureWorker()
     const id = this.next++
     return new Promise((resolve, reject) => {

@@ -1,0 +1,145 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { measureGui } from './gui.js'
+import { measureInstall } from './install.js'
+import { ROOT, startHomeport } from './lib.js'
+import { measureProtocol } from './protocol.js'
+import { measurePublish } from './publish.js'
+import { seedThroughApi } from './seed.js'
+import { measureStore } from './store.js'
+
+/**
+ * `npm run bench`: Homeport measured against the limits of this machine, as ratios taken in one
+ * run (absolute times drift on a shared machine), each beside its target. Prints a table and
+ * writes bench/results.json.
+ */
+const MODULES = Number(process.env.BENCH_MODULES ?? 1000)
+const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 20)
+
+function need(command: string, install: string): void {
+  try {
+    execFileSync('which', [command], { stdio: 'ignore' })
+  } catch {
+    console.error(`The benchmark needs ${command}: ${install}`)
+    process.exit(1)
+  }
+}
+
+function log(line: string): void {
+  console.log(`[bench] ${line}`)
+}
+
+interface Row {
+  figure: string
+  result: string
+  target: string
+  met: boolean
+}
+
+async function main(): Promise<void> {
+  need('wrk', 'apt-get install wrk')
+  need('taskset', 'apt-get install util-linux')
+  if (cpus().length < 2) log('warning: one CPU only; the load generator and the server will share it')
+  const work = await mkdtemp(join(tmpdir(), 'homeport-bench-'))
+  const rows: Row[] = []
+  const results: Record<string, unknown> = {
+    machine: { cpu: cpus()[0]?.model, cpus: cpus().length, memoryGb: Math.round(totalmem() / 1024 ** 3), node: process.version },
+    date: new Date().toISOString()
+  }
+  try {
+    log(`seeding ${MODULES} modules × ${VERSIONS} versions through the API…`)
+    const homeport = await startHomeport(1, join(work, 'registry'))
+    try {
+      const started = performance.now()
+      await seedThroughApi(homeport.url, 'bench', MODULES, VERSIONS, (done) => {
+        if (done % 100 === 0) log(`  ${done}/${MODULES} modules`)
+      })
+      results.seedSeconds = Math.round((performance.now() - started) / 1000)
+
+      log('1. protocol reads against a bare node:http server (wrk on CPU 0, servers on CPU 1)…')
+      const module = `module-${String(Math.floor(MODULES / 2)).padStart(5, '0')}`
+      const latest = `1.${VERSIONS - 1}.0`
+      const protocol = await measureProtocol(
+        homeport,
+        {
+          'list versions': `/api/registry/v1/modules/bench/${module}/aws/versions`,
+          'module detail': `/api/registry/v1/modules/bench/${module}/aws/${latest}`,
+          download: `/api/registry/v1/modules/bench/${module}/aws/${latest}/download`
+        },
+        work
+      )
+      results.protocol = protocol
+      for (const figure of protocol) {
+        rows.push({
+          figure: `1. ${figure.endpoint}: req/s (p50 / p99 ms)`,
+          result: `${figure.homeport.rps} (${figure.homeport.p50} / ${figure.homeport.p99}) = ${figure.ratio} × bare ${figure.bare.rps} (${figure.bare.p50} / ${figure.bare.p99})`,
+          target: '≥ 0.6 × bare',
+          met: figure.ratio >= 0.6
+        })
+      }
+
+      log('2. a Terraform-style install of 20 modules against a static file server…')
+      const install = await measureInstall(homeport, work)
+      results.install = install
+      rows.push({
+        figure: '2. install 20 modules',
+        result: `${install.homeportMs} ms = ${install.ratio} × static ${install.staticMs} ms`,
+        target: '≤ 1.5 × static',
+        met: install.ratio <= 1.5
+      })
+
+      log('3. publishing a 1 MB module against tar…')
+      const publish = await measurePublish(homeport)
+      results.publish = publish
+      rows.push({
+        figure: `3. publish ${Math.round(publish.archiveBytes / 1024)} KB (median; first ${publish.firstMs} ms)`,
+        result: `${publish.medianMs} ms = ${publish.ratio} × tar ${publish.tarMs} ms`,
+        target: '≤ 3 × tar',
+        met: publish.ratio <= 3
+      })
+    } finally {
+      await homeport.stop()
+    }
+
+    log('4–5. the store at 1,000 and 100,000 versions…')
+    const store = await measureStore(work, log)
+    results.store = store
+    rows.push({
+      figure: '4. create a version: 1,000 → 100,000 versions',
+      result: `${store.small.createMs} → ${store.large.createMs} ms = ${store.ratio} ×`,
+      target: '≤ 2 ×',
+      met: store.ratio <= 2
+    })
+    rows.push({ figure: '5. cold start with 100,000 versions', result: `${store.coldStartMs} ms`, target: '< 1,500 ms', met: store.coldStartMs < 1500 })
+    rows.push({ figure: '5. resident memory then', result: `${store.rssMb} MB`, target: '< 300 MB', met: store.rssMb < 300 })
+
+    log('6. the module list with 10,000 modules in Chromium…')
+    const gui = await measureGui(join(work, 'gui'))
+    results.gui = gui
+    rows.push({ figure: '6. module list of 10,000 shown', result: `${gui.listShownMs} ms`, target: '< 1,000 ms', met: gui.listShownMs < 1000 })
+    rows.push({
+      figure: '6. scrolling it (frame time p95 / max)',
+      result: `${gui.scrollFrameP95Ms} / ${gui.scrollFrameMaxMs} ms`,
+      target: 'p95 ≤ 20 ms (smooth)',
+      met: gui.scrollFrameP95Ms <= 20
+    })
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+
+  results.table = rows
+  await writeFile(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => [row.figure, row.result, row.target][column]!.length), 6))
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 4)).join(' | ')} |`
+  console.log()
+  console.log(line(['Figure', 'Result', 'Target', 'Met']))
+  console.log(line(widths.map((width) => '-'.repeat(width)).concat('---')))
+  for (const row of rows) console.log(line([row.figure, row.result, row.target, row.met ? 'yes' : 'NO']))
+  const machine = results.machine as { cpu: string; cpus: number; memoryGb: number; node: string }
+  console.log(`\n${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Written to bench/results.json.`)
+  if (rows.some((row) => !row.met)) process.exitCode = 1
+}
+
+await main()

@@ -1,0 +1,106 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { api, median, startHomeport } from './lib.js'
+import { seedThroughApi } from './seed.js'
+
+interface RecordFile {
+  schemaVersion: number
+  record: { id: string; name: string; versions: Array<Record<string, unknown>>; [key: string]: unknown }
+}
+
+/**
+ * A registry of `modules` × `versions`, made fast: one module is published through the API, then
+ * its record file is copied with new ids, names and versions (the files are exactly what
+ * Homeport writes). Publishing 100,000 versions through HTTP would take the benchmark most of
+ * an hour; the write being measured afterwards still goes through the API.
+ */
+export async function generateRegistry(dataDir: string, modules: number, versions: number): Promise<void> {
+  const server = await startHomeport(1, dataDir)
+  try {
+    await seedThroughApi(server.url, 'bench', 1, 1, () => undefined)
+  } finally {
+    await server.stop()
+  }
+  const modulesDir = join(dataDir, 'modules')
+  const [template] = await readdir(modulesDir)
+  const file = JSON.parse(await readFile(join(modulesDir, template!), 'utf8')) as RecordFile
+  const version = { ...file.record.versions[0]!, upload: null }
+  await mkdir(modulesDir, { recursive: true })
+  for (let m = 1; m < modules; m++) {
+    const id = `mod-G${m.toString(36).padStart(14, '0')}`
+    const record = {
+      ...file.record,
+      id,
+      name: `generated-${String(m).padStart(6, '0')}`,
+      versions: Array.from({ length: versions }, (_, v) => ({ ...version, id: `modver-G${m.toString(36)}x${v.toString(36)}`, version: `1.${v}.0` }))
+    }
+    await writeFile(join(modulesDir, `${id}.json`), JSON.stringify({ schemaVersion: file.schemaVersion, record }))
+  }
+}
+
+export interface StoreFigures {
+  small: { versions: number; createMs: number }
+  large: { versions: number; createMs: number }
+  ratio: number
+  coldStartMs: number
+  rssMb: number
+}
+
+/** Median time of creating a version (POST, acknowledged once on disk) on a running Homeport. */
+async function createTime(dataDir: string, samples: number): Promise<number> {
+  const server = await startHomeport(1, dataDir)
+  try {
+    const times: number[] = []
+    for (let i = 0; i < samples; i++) {
+      const name = `generated-${String(1 + (i % 40)).padStart(6, '0')}`
+      const started = performance.now()
+      const response = await api(server.url, 'POST', `/organizations/bench/registry-modules/private/bench/${name}/aws/versions`, {
+        data: { type: 'registry-module-versions', attributes: { version: `9.${i}.0` } }
+      })
+      times.push(performance.now() - started)
+      if (response.status !== 201) throw new Error(`create failed: ${response.status}`)
+    }
+    return median(times)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** Time from starting the process to its ready line, and its resident memory then. */
+async function coldStart(dataDir: string): Promise<{ ms: number; rssMb: number }> {
+  const started = performance.now()
+  const server = await startHomeport(1, dataDir)
+  const ms = performance.now() - started
+  try {
+    const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8')
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1])
+    return { ms, rssMb: Math.round(rssKb / 1024) }
+  } finally {
+    await server.stop()
+  }
+}
+
+/** Figures 4 and 5: writes at 1,000 and at 100,000 versions; cold start and memory at 100,000. */
+export async function measureStore(workDir: string, log: (line: string) => void): Promise<StoreFigures> {
+  const small = join(workDir, 'store-1k')
+  const large = join(workDir, 'store-100k')
+  log('  generating 50 × 20 versions…')
+  await generateRegistry(small, 50, 20)
+  log('  generating 5,000 × 20 versions…')
+  await generateRegistry(large, 5000, 20)
+  const smallMs = await createTime(small, 40)
+  const largeMs = await createTime(large, 40)
+  const starts = []
+  for (let i = 0; i < 3; i++) starts.push(await coldStart(large))
+  return {
+    small: { versions: 1000, createMs: round(smallMs) },
+    large: { versions: 100_000, createMs: round(largeMs) },
+    ratio: round(largeMs / smallMs),
+    coldStartMs: Math.round(median(starts.map((start) => start.ms))),
+    rssMb: Math.max(...starts.map((start) => start.rssMb))
+  }
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100
+}
