@@ -92,42 +92,29 @@ function report(ctx: Context, error: unknown, httpError: HttpError): void {
   if (httpError.status === 500) ctx.app.emit('error', error, ctx)
 }
 
-/** Renders any error below it as a JSON:API error document (the management API's format). */
-export async function jsonApiErrors(ctx: Context, next: Next): Promise<void> {
-  try {
-    await next()
-  } catch (error) {
-    const httpError = toHttpError(error)
-    report(ctx, error, httpError)
-    ctx.status = httpError.status
-    ctx.set(httpError.headers)
-    ctx.type = JSON_API
-    ctx.body = {
-      errors: [
-        {
-          status: String(httpError.status),
-          title: httpError.title,
-          detail: httpError.message,
-          ...(httpError.source ? { source: httpError.source } : {})
-        }
-      ]
+/** Middleware that renders any error below it with `render`, as `type`. */
+function renderingErrors(type: string, render: (error: HttpError) => unknown) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next()
+    } catch (error) {
+      const httpError = toHttpError(error)
+      report(ctx, error, httpError)
+      ctx.status = httpError.status
+      ctx.set(httpError.headers)
+      ctx.type = type
+      ctx.body = render(httpError)
     }
   }
 }
 
+/** Renders any error below it as a JSON:API error document (the management API's format). */
+export const jsonApiErrors = renderingErrors(JSON_API, (error) => ({
+  errors: [{ status: String(error.status), title: error.title, detail: error.message, ...(error.source ? { source: error.source } : {}) }]
+}))
+
 /** Renders any error below it as `{"errors": ["…"]}` (the registry protocol's format). */
-export async function protocolErrors(ctx: Context, next: Next): Promise<void> {
-  try {
-    await next()
-  } catch (error) {
-    const httpError = toHttpError(error)
-    report(ctx, error, httpError)
-    ctx.status = httpError.status
-    ctx.set(httpError.headers)
-    ctx.type = 'application/json'
-    ctx.body = { errors: [httpError.message] }
-  }
-}
+export const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message] }))
 
 /** For middleware in front of every route: the registry protocol's format under /api/registry, JSON:API elsewhere. */
 export async function errorsByPath(ctx: Context, next: Next): Promise<void> {
