@@ -103,7 +103,7 @@ describe('uploading an archive (endpoint 5)', () => {
 
     const unknown = await upload(url.replace(/object\/.+$/, 'object/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), archive)
     expect(unknown.status).toBe(404)
-    expect(unknown.body.errors[0].status).toBe('404')
+    expect(unknown.body.errors[0]).toMatchObject({ status: '404', detail: 'This upload link is unknown: it was replaced by a newer one, or never existed.' })
 
     const late = await createVersion(test, 'acme', 'links', 'aws', '2.0.0')
     const record = await versionRecord('links', '2.0.0')

@@ -9,8 +9,18 @@ export class DomainError extends Error {
   }
 }
 
-/** The resource does not exist, or the caller may not see it: the API does not tell which. */
-export class NotFoundError extends DomainError {}
+/**
+ * The resource does not exist, or the caller may not see it: the API does not tell which.
+ * `forCallers` is false where no caller is involved (an upload link), so there is nothing to hide.
+ */
+export class NotFoundError extends DomainError {
+  constructor(
+    message: string,
+    readonly forCallers = true
+  ) {
+    super(message)
+  }
+}
 
 /** Input that breaks a rule. `attribute` names the offending input (camelCase path, `a.b`). */
 export class InvalidInputError extends DomainError {

@@ -28,14 +28,14 @@ export class UploadService {
     const key = this.store.installation().signingKey
     const found = await this.store.modules.findBy(UPLOAD_DIGEST, digestOf(objectId))
     const version = found?.versions.find((candidate) => matchesLink(key, candidate, objectId))
-    if (!found || !version) throw new NotFoundError('This upload link is unknown: it was replaced by a newer one, or never existed')
+    if (!found || !version) throw new NotFoundError('This upload link is unknown: it was replaced by a newer one, or never existed', false)
     if (declaredLength !== undefined && declaredLength > this.maxArchiveBytes) {
       throw new LimitExceededError(`The archive is ${formatBytes(declaredLength)}; Homeport accepts at most ${formatBytes(this.maxArchiveBytes)}.`)
     }
     // Claim the link before reading the body, so that two uploads through it cannot both win.
     await this.store.modules.update(found.id, (draft) => {
       const target = draft.versions.find((candidate) => candidate.id === version.id)
-      if (!target?.upload) throw new NotFoundError('This upload link is unknown')
+      if (!target?.upload) throw new NotFoundError('This upload link is unknown', false)
       if (target.upload.usedAt !== null) {
         throw new ConflictError('This upload link was used already. Read the version again for a fresh link.')
       }
@@ -96,6 +96,6 @@ export class UploadService {
 
 /** A module deleted while its upload ran: the upload has nothing left to belong to. */
 function versionGone(error: unknown): never {
-  if (error instanceof RecordMissingError) throw new NotFoundError('The version was deleted during the upload')
+  if (error instanceof RecordMissingError) throw new NotFoundError('The version was deleted during the upload', false)
   throw error
 }

@@ -36,7 +36,7 @@ export const JSON_API = 'application/vnd.api+json'
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error
   if (error instanceof NotFoundError) {
-    return new HttpError(404, 'not found', `${error.message}, or you are not authorized to see it`)
+    return new HttpError(404, 'not found', error.forCallers ? `${error.message}, or you are not authorized to see it` : `${error.message}.`)
   }
   if (error instanceof InvalidInputError) {
     return new HttpError(422, 'invalid attribute', error.message, error.attribute ? pointerTo(error.attribute) : undefined)

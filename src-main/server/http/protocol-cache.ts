@@ -51,7 +51,7 @@ export class ProtocolCache {
   /** Keeps what a Koa handler answered, when it marked the answer cacheable. */
   remember(ctx: Context, cacheable: Cacheable, revision: number): void {
     const authorization = ctx.get('authorization')
-    if (!authorization || ctx.status >= 300 && ctx.status !== 302 && ctx.status !== 204) return
+    if (!authorization || ctx.status >= 300) return
     const body = ctx.body === null || ctx.body === undefined ? '' : typeof ctx.body === 'string' ? ctx.body : undefined
     if (body === undefined) return
     if (this.answers.size >= this.capacity) this.answers.delete(this.answers.keys().next().value!)
