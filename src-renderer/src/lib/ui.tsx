@@ -54,11 +54,12 @@ const STATUS_WORDS: Record<string, string> = {
   setup_failed: 'setup failed'
 }
 
-/** A status as a coloured badge, in words, with the API's name in its title. */
-export function StatusBadge({ status }: { status: string }) {
+/** A status as a coloured badge, in words, with the API's name in its title. A module's `pending` is not a version's. */
+export function StatusBadge({ status, of = 'version' }: { status: string; of?: 'module' | 'version' }) {
+  const words = of === 'module' && status === 'pending' ? 'no version yet' : (STATUS_WORDS[status] ?? status)
   return (
     <span className={`badge ${STATUS_TONES[status] ?? 'neutral'}`} title={status}>
-      {STATUS_WORDS[status] ?? status}
+      {words}
     </span>
   )
 }

@@ -1,5 +1,6 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
+import semver from 'semver'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { hrefOf } from '../../app/router'
 import { formatDate } from '../../lib/format'
@@ -74,7 +75,7 @@ export function ModuleList({ org }: { org: string }) {
               {items.map((item) => {
                 const module = rows[item.index]!
                 const { attributes } = module
-                const latest = attributes['version-statuses'].filter((entry) => entry.status === 'ok').at(-1)
+                const latest = semver.rsort(attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version))[0]
                 return (
                   <a
                     key={module.id}
@@ -97,8 +98,8 @@ export function ModuleList({ org }: { org: string }) {
                       </span>
                     </span>
                     <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>
-                    <span className="muted">{latest ? `v${latest.version}` : 'no version'}</span>
-                    <StatusBadge status={attributes.status} />
+                    <span className="muted">{latest ? `v${latest}` : 'no version'}</span>
+                    <StatusBadge status={attributes.status} of="module" />
                     <span className="muted">{formatDate(attributes['updated-at'])}</span>
                   </a>
                 )

@@ -56,7 +56,7 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
           <h1 id="module-heading">{attributes.name}</h1>
           <p className="muted">
             {label} · <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>{' '}
-            <StatusBadge status={attributes.status} />
+            <StatusBadge status={attributes.status} of="module" />
             {attributes['publishing-mechanism'] && (
               <span className="muted"> · published from {attributes['publishing-mechanism'] === 'branch' ? 'a branch' : 'tags'}</span>
             )}

@@ -114,8 +114,12 @@ export function moduleOptions(client: ApiClient, address: ModuleAddress) {
     queryKey: moduleKeys.detail(address),
     queryFn: () => client.get<Document<ModuleAttributes>>(modulePath(address)),
     refetchInterval: (query) => {
-      const statuses = query.state.data?.data.attributes['version-statuses'] ?? []
-      return statuses.some((entry) => ['pending', 'cloning', 'reg_ingressing'].includes(entry.status)) ? 1000 : false
+      const attributes = query.state.data?.data.attributes
+      const statuses = attributes?.['version-statuses'] ?? []
+      const working = statuses.some((entry) => ['pending', 'cloning', 'reg_ingressing'].includes(entry.status))
+      // A module just published from git has no versions until its tags are first read.
+      const reading = attributes?.['vcs-repo'] !== undefined && attributes['vcs-repo']['synced-at'] === null
+      return working || reading ? 1000 : false
     }
   })
 }

@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test } from './support/fixtures'
+import { openOrganization, signIn } from './support/session'
+
+/** A folder of repositories with one module, tagged twice, made with the machine's git. */
+function repositories(): string {
+  const root = mkdtempSync(join(tmpdir(), 'homeport-e2e-repos-'))
+  const repo = join(root, 'platform', 'terraform-aws-dns')
+  mkdirSync(repo, { recursive: true })
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', ...args], { cwd: repo })
+  git('init', '--quiet', '--initial-branch', 'main')
+  writeFileSync(join(repo, 'README.md'), '# DNS\n\nManages the zones of the platform.\n')
+  writeFileSync(join(repo, 'main.tf'), 'variable "zone" {\n  type        = string\n  description = "The zone to manage"\n}\n')
+  git('add', '.')
+  git('commit', '--quiet', '-m', 'first')
+  git('tag', 'v1.0.0')
+  writeFileSync(join(repo, 'outputs.tf'), 'output "zone_id" {\n  value = var.zone\n}\n')
+  git('add', '.')
+  git('commit', '--quiet', '-m', 'second')
+  git('tag', 'v1.1.0')
+  return root
+}
+
+test('connects a folder of repositories and publishes every version tag of one', async ({ page }) => {
+  const root = repositories()
+  await signIn(page)
+  await openOrganization(page, 'platform')
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Git' }).click()
+  await page.getByLabel('Folder or base URL').fill(root)
+  await page.getByRole('button', { name: 'Add connection' }).click()
+  await expect(page.getByRole('list', { name: 'Git connections' }).getByText(root)).toBeVisible()
+
+  await page.getByLabel('Repository').fill('platform/terraform-aws-dns')
+  await page.screenshot({ path: 'docs/screenshots/git.png' })
+  await page.getByRole('button', { name: 'Publish', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'dns', exact: true })).toBeVisible()
+  const versions = page.getByRole('list', { name: 'Versions' })
+  await expect(versions.getByRole('listitem').filter({ hasText: '1.1.0' }).getByText('published')).toBeVisible({ timeout: 20_000 })
+  await expect(versions.getByRole('listitem').filter({ hasText: '1.0.0' }).getByText('published')).toBeVisible()
+  await expect(page.getByText('Every version tag')).toBeVisible()
+  await expect(page.locator('.markdown').getByText('Manages the zones of the platform.')).toBeVisible()
+})
