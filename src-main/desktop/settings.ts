@@ -11,7 +11,7 @@ export interface WindowState {
   maximized: boolean
 }
 
-export const DEFAULT_WINDOW: WindowState = { width: 1280, height: 820, maximized: false }
+const DEFAULT_WINDOW: WindowState = { width: 1280, height: 820, maximized: false }
 
 /** Reads a JSON file of the desktop app's own, falling back to the defaults for anything missing or wrong. */
 async function readJson(path: string): Promise<Record<string, unknown>> {

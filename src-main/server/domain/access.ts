@@ -5,10 +5,10 @@ import { hashToken, hashesEqual } from './tokens.js'
 /** Who is making a request, as established from the bearer token. */
 export type Caller = { kind: 'site-admin' } | { kind: 'team'; organizationId: string; teamId: string }
 
-export const SITE_ADMIN: Caller = { kind: 'site-admin' }
+const SITE_ADMIN: Caller = { kind: 'site-admin' }
 
 /** The team a caller acts as in `org`, or undefined when it has no access to it. */
-export function teamOf(caller: Caller, org: OrganizationRecord): TeamRecord | undefined {
+function teamOf(caller: Caller, org: OrganizationRecord): TeamRecord | undefined {
   if (caller.kind !== 'team' || caller.organizationId !== org.id) return undefined
   return org.teams.find((team) => team.id === caller.teamId)
 }

@@ -63,7 +63,7 @@ export function toHttpError(error: unknown): HttpError {
 }
 
 /** A domain attribute path (`vcsRepo.branch`) as a JSON pointer; paths starting with `/` are pointers already. */
-export function pointerTo(attribute: string): ErrorSource {
+function pointerTo(attribute: string): ErrorSource {
   if (attribute.startsWith('/')) return { pointer: attribute }
   const path = attribute.split('.').map((part) => part.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))
   return { pointer: `/data/attributes/${path.join('/')}` }

@@ -13,7 +13,7 @@ export type Route =
 
 const ORG_TABS = ['modules', 'publish', 'teams', 'settings', 'vcs'] as const
 
-export function parseRoute(hash: string): Route {
+function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent)
   if (parts[0] === 'terraform') return { page: 'terraform' }
   if (parts[0] === 'settings') return { page: 'app-settings' }

@@ -332,7 +332,7 @@ export class VcsPublisher implements VcsBuilder {
 }
 
 /** The version a tag publishes, or undefined: semantic versions with an optional `v`, after the prefix. */
-export function versionOfTag(tag: string, prefix: string): string | undefined {
+function versionOfTag(tag: string, prefix: string): string | undefined {
   if (!tag.startsWith(prefix)) return undefined
   return normalizeVersion(tag.slice(prefix.length))
 }

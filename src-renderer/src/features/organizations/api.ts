@@ -28,7 +28,7 @@ export interface TeamAttributes {
   permissions: Record<string, boolean>
 }
 
-export const organizationKeys = {
+const organizationKeys = {
   all: ['organizations'] as const,
   list: (search: string) => ['organizations', 'list', search] as const,
   detail: (name: string) => ['organizations', 'detail', name] as const,
