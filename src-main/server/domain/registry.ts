@@ -137,14 +137,22 @@ export class RegistryService {
   }
 
   private async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
-    const all = await this.store.organizations.all()
-    const own = caller.kind === 'team' ? all.find((org) => org.id === caller.organizationId) : undefined
-    return all.filter((org) => canRead(caller, org) || (own !== undefined && this.sharing.shares(org, own)))
+    const own = await this.ownOrganization(caller)
+    return (await this.store.organizations.all()).filter((org) => this.mayRead(caller, org, own))
+  }
+
+  /** The caller's own organization reads its modules; in the self-hosted edition, so do those it is shared with. */
+  private mayRead(caller: Caller, org: OrganizationRecord, own: OrganizationRecord | undefined): boolean {
+    return canRead(caller, org) || (own !== undefined && this.sharing.shares(org, own))
+  }
+
+  private async ownOrganization(caller: Caller): Promise<OrganizationRecord | undefined> {
+    return caller.kind === 'team' ? this.store.organizations.get(caller.organizationId) : undefined
   }
 
   private async organization(caller: Caller, namespace: string): Promise<OrganizationRecord> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
-    if (org && org.name === namespace && (await this.readableOrganizations(caller)).some((readable) => readable.id === org.id)) return org
+    if (org && org.name === namespace && this.mayRead(caller, org, await this.ownOrganization(caller))) return org
     throw new NotFoundError(`namespace ${namespace} not found`)
   }
 
