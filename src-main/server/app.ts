@@ -2,7 +2,7 @@ import Koa from 'koa'
 import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import type { Services } from './services.js'
-import { requireBearer } from './http/auth.js'
+import { identify, requireBearer } from './http/auth.js'
 import { HttpError, errorsByPath, jsonApiErrors } from './http/errors.js'
 import { guardDoors } from './http/doors.js'
 import { serveGui } from './http/gui.js'
@@ -54,6 +54,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   })
   app.use(errorsByPath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
+  app.use(identify(services.authenticator))
 
   const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
   const api = new Router({ prefix: '/api/v2' })
@@ -65,7 +66,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     ctx.set('TFP-AppName', 'Homeport')
     ctx.status = 204
   })
-  api.use(requireBearer(services.authenticator))
+  api.use(requireBearer)
   api.use(
     bodyParser({
       enableTypes: ['json'],

@@ -281,6 +281,30 @@ describe('rate limiting', () => {
       await limited.close()
     }
   })
+
+  it('keys on who the caller is: bogus tokens share their address’s allowance, a padded token its own', async () => {
+    const limited = await startTestServer({ rateLimitPerMinute: 5 })
+    try {
+      // A fresh random token each time is not a fresh allowance: unknown tokens count against the address.
+      const bogus: number[] = []
+      for (let i = 0; i < 6; i++) bogus.push((await limited.api('GET', PREFIX, { token: `hp1.bogus-${i}-${Math.random()}` })).status)
+      expect(bogus).toEqual([401, 401, 401, 401, 401, 429])
+      expect((await limited.api('GET', '/api/v2/ping', { token: null })).status).toBe(429)
+
+      // A valid token is its caller's bucket, however the header spells it.
+      const owners = await limited.api('GET', '/organizations')
+      expect(owners.status).toBe(200)
+      const spellings = [`Bearer ${limited.adminToken}`, `Bearer    ${limited.adminToken}   `, `bearer ${limited.adminToken}`, `BEARER\t${limited.adminToken}`]
+      const statuses: number[] = []
+      for (let i = 0; i < 5; i++) {
+        const response = await fetch(`${limited.url}${PREFIX}`, { headers: { Authorization: spellings[i % spellings.length]! } })
+        statuses.push(response.status)
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 429])
+    } finally {
+      await limited.close()
+    }
+  })
 })
 
 describe('module sharing in the self-hosted edition', () => {

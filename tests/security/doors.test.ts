@@ -47,6 +47,28 @@ describe('the local server’s doors', () => {
     expect(JSON.parse(protocol.body)).toEqual({ errors: [expect.stringMatching(/does not answer to the host/)] })
   })
 
+  it('refuses a Host header that is not exactly host[:port], and never builds a link from one', async () => {
+    for (const host of [`127.0.0.1:abc`, 'localhost:99999', 'localhost:0', `localhost:${port}@evil.example`, 'localhost:80@evil.example', 'local host', '[::1', '[evil]:80', 'localhost:']) {
+      for (const path of ['/api/v2/organizations', '/api/registry/v1/modules', '/']) {
+        const response = await raw('GET', path, { ...auth(), Host: host })
+        expect(response.status, `${host} ${path}`).toBe(400)
+        expect(response.body, host).toMatch(/is not a host name with an optional port/)
+      }
+    }
+    // A version's upload link is built from the Host header: a smuggled host must not reach it.
+    const created = await raw(
+      'POST',
+      '/api/v2/organizations/acme/registry-modules',
+      { ...auth(), Host: `localhost:${port}@evil.example`, 'Content-Type': 'application/vnd.api+json' },
+      JSON.stringify({ data: { type: 'registry-modules', attributes: { name: 'smuggled', provider: 'aws' } } })
+    )
+    expect(created.status).toBe(400)
+    expect(created.body).not.toContain('evil.example/')
+    for (const host of [`[::1]:${port}`, `LOCALHOST:${port}`, '127.0.0.1']) {
+      expect((await raw('GET', '/api/v2/organizations', { ...auth(), Host: host })).status, host).toBe(200)
+    }
+  })
+
   it('refuses browser requests from other sites, and a cross-site form POST changes nothing', async () => {
     const before = await readdir(join(test.dataDir, 'organizations'))
     const form = await raw(

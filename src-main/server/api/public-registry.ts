@@ -20,7 +20,7 @@ export function publicRegistryRouter(services: Services, rateLimit: Middleware):
   const router = new Router({ prefix: PUBLIC_PREFIX })
   router.use(protocolErrors)
   router.use(rateLimit)
-  router.use(requireBearer(services.authenticator))
+  router.use(requireBearer)
 
   const params = (ctx: Context) => pathParams(ctx, 'namespace', 'name', 'provider')
   const passThrough = (ctx: Context, answer: UpstreamPassThrough) => {

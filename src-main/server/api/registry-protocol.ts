@@ -24,7 +24,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   const router = new Router()
   router.use(protocolErrors)
   router.use(rateLimit)
-  router.use(requireBearer(services.authenticator))
+  router.use(requireBearer)
   router.use(async (ctx, next) => {
     // The revision before the answer is computed: a write meanwhile makes the answer stale.
     const revision = services.store.revision()
@@ -33,11 +33,11 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     if (cache && cacheable) cache.remember(ctx, cacheable, revision)
   })
 
-  const sendList = async (ctx: Context, entries: Published[]) => {
+  const sendList = async (ctx: Context, entries: Published[], params = LIST_PARAMS) => {
     const page = offsetPage(ctx)
     const slice = entries.slice(page.offset, page.offset + page.limit)
     const totals = await registry.downloadTotals(slice)
-    answer(ctx, { meta: offsetMeta(ctx, entries.length, page), modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS)
+    answer(ctx, { meta: offsetMeta(ctx, entries.length, page), modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS, params)
   }
   const filter = (ctx: Context) => ({
     provider: queryString(ctx, 'provider') || undefined,
@@ -49,7 +49,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     const q = queryString(ctx, 'q')
     if (!q) throw new HttpError(400, 'bad request', 'search needs a query: ?q=<words>', { parameter: 'q' })
     const namespace = queryString(ctx, 'namespace') || undefined
-    await sendList(ctx, await registry.list(callerOf(ctx), { ...filter(ctx), q, namespace }).catch(emptyForUnknownNamespace))
+    await sendList(ctx, await registry.list(callerOf(ctx), { ...filter(ctx), q, namespace }).catch(emptyForUnknownNamespace), SEARCH_PARAMS)
   })
   router.get(`${PRIVATE_PREFIX}/:namespace`, async (ctx) => {
     const { namespace } = pathParams(ctx, 'namespace')
@@ -62,7 +62,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     const slice = entries.slice(page.offset, page.offset + page.limit)
     const totals = await registry.downloadTotals(slice)
     const { limit, current_offset } = offsetMeta(ctx, entries.length, page)
-    answer(ctx, { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS)
+    answer(ctx, { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS, PAGE_PARAMS)
   })
 
   const MODULE = `${PRIVATE_PREFIX}/:namespace/:name/:provider`
@@ -118,11 +118,16 @@ const STABLE_TTL_MS = 60_000
 /** A download location is signed for ten minutes and kept for one. */
 const LOCATION_TTL_MS = 60_000
 
+/** The query parameters each kind of answer depends on (see Cacheable). */
+const PAGE_PARAMS = ['offset', 'limit']
+const LIST_PARAMS = [...PAGE_PARAMS, 'provider', 'verified']
+const SEARCH_PARAMS = [...LIST_PARAMS, 'q', 'namespace']
+
 /** Sends a JSON answer, serialized once here so that the cache keeps exactly these bytes. */
-function answer(ctx: Context, body: unknown, ttlMs: number): void {
+function answer(ctx: Context, body: unknown, ttlMs: number, params: readonly string[] = []): void {
   ctx.type = 'application/json'
   ctx.body = JSON.stringify(body)
-  ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs }
+  ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs, params }
 }
 
 /** Searching a namespace the caller cannot see finds nothing, like searching an empty one. */

@@ -21,7 +21,7 @@ export interface ServerInfo {
 export function serverInfoRouter(services: Services, baseUrl: BaseUrl, registryHostname: string): Router {
   const router = new Router({ prefix: '/api/homeport/v1' })
   router.use(jsonApiErrors)
-  router.use(requireBearer(services.authenticator))
+  router.use(requireBearer)
   router.get('/server-info', (ctx) => {
     const info: ServerInfo = { edition: services.edition, registryHostname, serverUrl: baseUrl(ctx) }
     ctx.body = info

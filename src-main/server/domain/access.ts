@@ -7,6 +7,11 @@ export type Caller = { kind: 'site-admin' } | { kind: 'team'; organizationId: st
 
 const SITE_ADMIN: Caller = { kind: 'site-admin' }
 
+/** A short name for a caller, the same for every request it makes, whatever its headers look like. */
+export function callerKey(caller: Caller): string {
+  return caller.kind === 'site-admin' ? 'site-admin' : `team:${caller.teamId}`
+}
+
 /** The team a caller acts as in `org`, or undefined when it has no access to it. */
 function teamOf(caller: Caller, org: OrganizationRecord): TeamRecord | undefined {
   if (caller.kind !== 'team' || caller.organizationId !== org.id) return undefined

@@ -4,30 +4,57 @@ import { HttpError } from './errors.js'
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
-/** Requires `Authorization: Bearer <token>` and puts the caller it names on `ctx.state.caller`. */
-export function requireBearer(authenticator: Authenticator) {
+/** The token of an `Authorization: Bearer <token>` header (spaces around it do not matter). */
+export function bearerToken(header: string | undefined): string | undefined {
+  return header ? BEARER.exec(header)?.[1] : undefined
+}
+
+interface Identity {
+  /** Whether the request presented a bearer token at all. */
+  presented: boolean
+  /** Who that token belongs to; undefined when it is unknown (or there was none). */
+  caller?: Caller
+}
+
+/**
+ * Establishes who is asking, once, before anything is decided per client (the rate limit keys on
+ * it): the caller a bearer token names, if any. A bad or missing token is not refused here;
+ * requireBearer does that where a token is needed.
+ */
+export function identify(authenticator: Authenticator) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const header = ctx.get('authorization')
-    const token = BEARER.exec(header)?.[1]
-    if (!token) {
-      throw new HttpError(401, 'unauthorized', 'This endpoint needs an API token: send "Authorization: Bearer <token>".', undefined, {
-        'WWW-Authenticate': 'Bearer'
-      })
-    }
-    const caller = await authenticator.authenticate(token)
-    if (!caller) {
-      throw new HttpError(401, 'unauthorized', 'The API token is not valid: it is unknown, or was replaced or deleted.', undefined, {
-        'WWW-Authenticate': 'Bearer error="invalid_token"'
-      })
-    }
-    ctx.state.caller = caller
+    const token = bearerToken(ctx.get('authorization') || undefined)
+    const identity: Identity = { presented: token !== undefined, caller: token === undefined ? undefined : await authenticator.authenticate(token) }
+    ;(ctx.state as { identity?: Identity }).identity = identity
     await next()
   }
 }
 
-/** The caller that requireBearer established. */
+/** The caller identify established, or undefined for an anonymous or unknown one. */
+export function identifiedCaller(ctx: Context): Caller | undefined {
+  return (ctx.state as { identity?: Identity }).identity?.caller
+}
+
+/** Requires a valid `Authorization: Bearer <token>` (see identify). */
+export async function requireBearer(ctx: Context, next: Next): Promise<void> {
+  const identity = (ctx.state as { identity?: Identity }).identity
+  if (!identity) throw new Error('the app is missing identify')
+  if (!identity.presented) {
+    throw new HttpError(401, 'unauthorized', 'This endpoint needs an API token: send "Authorization: Bearer <token>".', undefined, {
+      'WWW-Authenticate': 'Bearer'
+    })
+  }
+  if (!identity.caller) {
+    throw new HttpError(401, 'unauthorized', 'The API token is not valid: it is unknown, or was replaced or deleted.', undefined, {
+      'WWW-Authenticate': 'Bearer error="invalid_token"'
+    })
+  }
+  await next()
+}
+
+/** The caller that requireBearer admitted. */
 export function callerOf(ctx: Context): Caller {
-  const caller = (ctx.state as { caller?: Caller }).caller
+  const caller = identifiedCaller(ctx)
   if (!caller) throw new Error('route is missing requireBearer')
   return caller
 }

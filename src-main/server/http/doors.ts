@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net'
 import type { Context, Next } from 'koa'
 import { HttpError } from './errors.js'
 
@@ -21,33 +22,82 @@ export function allowedHosts(host: string, baseUrl: string | undefined, extra: s
   return names
 }
 
-export function hostnameOf(hostHeader: string): string {
-  const host = hostHeader.trim().toLowerCase()
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1)
-  return host.split(':')[0] ?? ''
+/** A DNS name or IPv4 address: labels of letters, digits and hyphens, as RFC 3986's reg-name allows in practice. */
+const REG_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?$/
+const PORT = /^[0-9]{1,5}$/
+
+/**
+ * The host name of a `Host` header (lower case, an IPv6 address in brackets), or undefined when
+ * the header is not exactly `host[:port]`. Strict on purpose: links, upload links among them, are
+ * built from this header, so `localhost:80@evil.example` or a port of `abc` must not get through.
+ */
+export function parseHost(header: string | undefined): string | undefined {
+  if (!header) return undefined
+  const value = header.toLowerCase()
+  let hostname: string
+  let rest: string
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']')
+    if (end < 0 || !isIPv6(value.slice(1, end))) return undefined
+    hostname = value.slice(0, end + 1)
+    rest = value.slice(end + 1)
+  } else {
+    const colon = value.indexOf(':')
+    hostname = colon < 0 ? value : value.slice(0, colon)
+    rest = colon < 0 ? '' : value.slice(colon)
+    if (!REG_NAME.test(hostname) && !isIPv4(hostname)) return undefined
+  }
+  if (rest === '') return hostname
+  const port = rest.slice(1)
+  if (!rest.startsWith(':') || !PORT.test(port) || Number(port) < 1 || Number(port) > 65535) return undefined
+  return hostname
+}
+
+/** Why a request may not come in; undefined when it may. */
+export interface Refusal {
+  status: 400 | 403
+  detail: string
+}
+
+export interface DoorRequest {
+  host: string | undefined
+  origin: string | undefined
+  fetchSite: string | undefined
+  protocol: string
 }
 
 /**
- * The local server's doors. A request must name a host the server serves (DNS rebinding), and a
- * browser request from another site is refused: Homeport sends no CORS headers, and a page
+ * The local server's doors, checked by the Koa app and by the protocol's fast path alike. A
+ * request must name, in a well-formed Host header, a host the server serves (DNS rebinding), and
+ * a browser request from another site is refused: Homeport sends no CORS headers, and a page
  * elsewhere may not even make its browser deliver a request here (a form POST, say).
  */
+export function checkDoors(request: DoorRequest, allowed: ReadonlySet<string> | 'any'): Refusal | undefined {
+  const hostname = parseHost(request.host)
+  if (hostname === undefined) {
+    return { status: 400, detail: `The Host header ${JSON.stringify(request.host ?? '')} is not a host name with an optional port.` }
+  }
+  if (allowed !== 'any' && !allowed.has(hostname)) {
+    return {
+      status: 403,
+      detail: `Homeport does not answer to the host "${request.host}". Use 127.0.0.1 or localhost, or start it with --allowed-hosts.`
+    }
+  }
+  const { origin } = request
+  if ((origin && origin !== `${request.protocol}://${request.host}`) || request.fetchSite === 'cross-site') {
+    return { status: 403, detail: 'Requests from other web sites are refused.' }
+  }
+  return undefined
+}
+
+/** The doors as Koa middleware; a refusal is an error in the format of the path asked for. */
 export function guardDoors({ allowedHosts }: DoorOptions) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    if (allowedHosts !== 'any' && !allowedHosts.has(hostnameOf(ctx.get('host')))) {
-      throw new HttpError(
-        403,
-        'forbidden',
-        `Homeport does not answer to the host "${ctx.get('host')}". Use 127.0.0.1 or localhost, or start it with --allowed-hosts.`
-      )
-    }
-    const origin = ctx.get('origin')
-    if (origin && origin !== 'null' && origin !== `${ctx.protocol}://${ctx.get('host')}`) {
-      throw new HttpError(403, 'forbidden', 'Requests from other web sites are refused.')
-    }
-    if (origin === 'null' || ctx.get('sec-fetch-site') === 'cross-site') {
-      throw new HttpError(403, 'forbidden', 'Requests from other web sites are refused.')
-    }
+    const refusal = checkDoors(
+      { host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, fetchSite: ctx.get('sec-fetch-site') || undefined, protocol: ctx.protocol },
+      allowedHosts
+    )
+    if (refusal) throw new HttpError(refusal.status, refusal.status === 400 ? 'bad request' : 'forbidden', refusal.detail)
     await next()
   }
 }

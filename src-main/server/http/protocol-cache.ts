@@ -1,76 +1,161 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'koa'
+import { callerKey, type Authenticator, type Caller } from '../domain/access.js'
 import type { DownloadCounter } from '../domain/downloads.js'
-import { hostnameOf } from './doors.js'
+import { bearerToken, identifiedCaller } from './auth.js'
+import { checkDoors } from './doors.js'
 import { RateLimiter } from './rate-limit.js'
 
 interface Answer {
   status: number
   headers: Record<string, string>
   body: string
-  revision: number
   expiresAt: number
+  /** What the entry costs in memory, roughly: its key, body and headers. */
+  bytes: number
   /** For a download location: the module whose downloads it counts. */
   counts?: string
 }
 
 export interface Cacheable {
   ttlMs: number
+  /** The query parameters the answer depends on; a URL with any other is not kept. */
+  params?: readonly string[]
   counts?: string
 }
 
+export interface ProtocolCacheLimits {
+  /** All answers together, in bytes. */
+  maxBytes: number
+  /** An answer larger than this is not kept: it would push out many small ones for one caller. */
+  maxEntryBytes: number
+}
+
+export const DEFAULT_CACHE_LIMITS: ProtocolCacheLimits = { maxBytes: 32 * 1024 * 1024, maxEntryBytes: 512 * 1024 }
+
+/** How often expired answers are swept out, at most. */
+const SWEEP_EVERY_MS = 10_000
+
 /**
- * The registry protocol's answers, kept per caller (the exact Authorization header) and URL, so
- * that `terraform init` in a loop costs a lookup, not a computation. An answer is stale as soon
- * as anything is written to organizations or modules (the store's revision moves), and after
- * its time to live: a few seconds where it shows download counts, a minute for a download
+ * The registry protocol's answers, kept per authenticated caller and URL, so that `terraform
+ * init` in a loop costs a lookup, not a computation. An answer is stale as soon as anything is
+ * written to organizations or modules (the store's revision moves: everything goes at once), and
+ * after its time to live: a few seconds where it shows download counts, a minute for a download
  * location (signed for ten). A cached download still counts.
+ *
+ * Memory is bounded in bytes, not entries: the least recently used answers go first, answers
+ * too large to be worth it are not kept, expired ones are swept, and a URL is kept only when it
+ * carries no query parameter but those its answer depends on (so `?v=1`, `?v=2`, … of one large
+ * page cannot be made to fill it).
  */
 export class ProtocolCache {
   private readonly answers = new Map<string, Answer>()
+  private bytes = 0
+  private revisionSeen: number
+  private sweptAt = Date.now()
 
   constructor(
     private readonly revision: () => number,
-    private readonly capacity = 5000
-  ) {}
+    private readonly limits: ProtocolCacheLimits = DEFAULT_CACHE_LIMITS
+  ) {
+    this.revisionSeen = revision()
+  }
 
-  static keyOf(authorization: string, url: string): string {
-    return `${authorization}\n${url}`
+  /** The key of a caller's request for `url`, or undefined when the URL cannot be cached (a repeated parameter). */
+  static keyOf(caller: Caller, url: string): string | undefined {
+    const normalized = normalizeUrl(url)
+    return normalized && `${callerKey(caller)}\n${normalized.url}`
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.answers.size, bytes: this.bytes }
   }
 
   get(key: string): Answer | undefined {
+    this.dropIfStale()
     const answer = this.answers.get(key)
     if (!answer) return undefined
-    if (answer.revision !== this.revision() || answer.expiresAt < Date.now()) {
-      this.answers.delete(key)
+    if (answer.expiresAt < Date.now()) {
+      this.remove(key, answer)
       return undefined
     }
+    // Most recently used last: eviction takes from the front.
+    this.answers.delete(key)
+    this.answers.set(key, answer)
     return answer
   }
 
-  /** Keeps what a Koa handler answered, when it marked the answer cacheable. */
+  /** Keeps what a Koa handler answered, when it marked the answer cacheable and it was computed at `revision`. */
   remember(ctx: Context, cacheable: Cacheable, revision: number): void {
-    const authorization = ctx.get('authorization')
-    if (!authorization || ctx.status >= 300) return
+    const caller = identifiedCaller(ctx)
+    if (!caller || ctx.status >= 300 || revision !== this.revision()) return
+    const normalized = normalizeUrl(ctx.url)
+    if (!normalized || normalized.params.some((name) => !cacheable.params?.includes(name))) return
     const body = ctx.body === null || ctx.body === undefined ? '' : typeof ctx.body === 'string' ? ctx.body : undefined
     if (body === undefined) return
-    if (this.answers.size >= this.capacity) this.answers.delete(this.answers.keys().next().value!)
     const headers: Record<string, string> = {}
-    for (const [name, value] of Object.entries(ctx.response.headers)) if (typeof value === 'string') headers[name] = value
-    this.answers.set(ProtocolCache.keyOf(authorization, ctx.url), {
-      status: ctx.status,
-      headers,
-      body,
-      revision,
-      expiresAt: Date.now() + cacheable.ttlMs,
-      counts: cacheable.counts
-    })
+    let bytes = 0
+    for (const [name, value] of Object.entries(ctx.response.headers)) {
+      if (typeof value !== 'string') continue
+      headers[name] = value
+      bytes += name.length + value.length
+    }
+    const key = `${callerKey(caller)}\n${normalized.url}`
+    // Strings are UTF-16 in memory: two bytes a character is the honest estimate.
+    bytes = 2 * (bytes + body.length + key.length) + 200
+    if (bytes > this.limits.maxEntryBytes) return
+    this.dropIfStale()
+    const now = Date.now()
+    if (now - this.sweptAt > SWEEP_EVERY_MS) this.sweep(now)
+    const previous = this.answers.get(key)
+    if (previous) this.remove(key, previous)
+    while (this.bytes + bytes > this.limits.maxBytes && this.answers.size > 0) {
+      const [oldestKey, oldest] = this.answers.entries().next().value!
+      this.remove(oldestKey, oldest)
+    }
+    this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, bytes, counts: cacheable.counts })
+    this.bytes += bytes
   }
+
+  private remove(key: string, answer: Answer): void {
+    this.answers.delete(key)
+    this.bytes -= answer.bytes
+  }
+
+  /** A write makes every answer stale at once: let them all go rather than one by one. */
+  private dropIfStale(): void {
+    const revision = this.revision()
+    if (revision === this.revisionSeen) return
+    this.revisionSeen = revision
+    this.answers.clear()
+    this.bytes = 0
+  }
+
+  private sweep(now: number): void {
+    this.sweptAt = now
+    for (const [key, answer] of this.answers) if (answer.expiresAt < now) this.remove(key, answer)
+  }
+}
+
+/**
+ * The path and its query parameters in a fixed order, and their names; undefined when a
+ * parameter is repeated (its meaning then depends on which one a handler reads).
+ */
+function normalizeUrl(url: string): { url: string; params: string[] } | undefined {
+  const mark = url.indexOf('?')
+  if (mark < 0) return { url, params: [] }
+  const query = new URLSearchParams(url.slice(mark + 1))
+  const entries = [...query].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const params = entries.map(([name]) => name)
+  if (new Set(params).size !== params.length) return undefined
+  const path = url.slice(0, mark)
+  return entries.length === 0 ? { url: path, params } : { url: `${path}?${new URLSearchParams(entries).toString()}`, params }
 }
 
 export interface FastPathDeps {
   cache: ProtocolCache
   limiter: RateLimiter
+  authenticator: Authenticator
   downloads: DownloadCounter
   allowedHosts: ReadonlySet<string> | 'any'
 }
@@ -79,21 +164,29 @@ const PREFIX = '/api/registry/v1/modules'
 
 /**
  * Answers a protocol GET from the cache, before Koa sees it, when everything Koa would check
- * is plainly fine: the host is served, no browser of another site is asking, the client is
- * within its rate, and the same caller asked the same URL since the last write. Anything else
- * goes the long way.
+ * is plainly fine: the doors let the request in (the same check Koa makes), its token names a
+ * caller, the caller is within its rate, and the same caller asked the same URL since the last
+ * write. Anything else goes the long way, where Koa answers it properly.
  */
-export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps): boolean {
+export async function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps, protocol: string): Promise<boolean> {
   const url = req.url
-  const authorization = req.headers.authorization
-  if (req.method !== 'GET' || !url?.startsWith(PREFIX) || !authorization) return false
-  if (req.headers.origin !== undefined || req.headers['sec-fetch-site'] === 'cross-site') return false
-  if (deps.allowedHosts !== 'any' && !deps.allowedHosts.has(hostnameOf(req.headers.host ?? ''))) return false
-  const answer = deps.cache.get(ProtocolCache.keyOf(authorization, url))
+  if (req.method !== 'GET' || !url?.startsWith(PREFIX)) return false
+  const token = bearerToken(req.headers.authorization)
+  if (!token) return false
+  const refused = checkDoors({ host: req.headers.host, origin: req.headers.origin, fetchSite: header(req, 'sec-fetch-site'), protocol }, deps.allowedHosts)
+  if (refused) return false
+  const caller = await deps.authenticator.authenticate(token)
+  const key = caller && ProtocolCache.keyOf(caller, url)
+  const answer = key && deps.cache.get(key)
   if (!answer) return false
-  if (!deps.limiter.take(RateLimiter.keyOf(authorization, req.socket.remoteAddress)).allowed) return false
+  if (!deps.limiter.take(RateLimiter.keyOf(caller, req.socket.remoteAddress)).allowed) return false
   if (answer.counts) deps.downloads.count(answer.counts)
   res.writeHead(answer.status, answer.headers)
   res.end(answer.body)
   return true
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
 }

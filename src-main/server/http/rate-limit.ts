@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { Context, Next } from 'koa'
+import { callerKey, type Caller } from '../domain/access.js'
+import { identifiedCaller } from './auth.js'
 import { HttpError } from './errors.js'
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000
@@ -10,9 +11,10 @@ interface Bucket {
 }
 
 /**
- * A token bucket per client: per API token when the request carries one, else per address.
- * A client may make `perMinute` requests a minute, sustained, and spend a minute's worth at
- * once. The token itself is never kept: buckets are keyed by a hash of it.
+ * A token bucket per client: per authenticated caller (a team, or the site admin), else per
+ * address, so that neither random bogus tokens nor a valid token spelled another way (padded,
+ * `bearer` in lower case) opens a fresh bucket. A client may make `perMinute` requests a minute,
+ * sustained, and spend a minute's worth at once.
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>()
@@ -23,8 +25,9 @@ export class RateLimiter {
     this.ratePerMs = perMinute / 60_000
   }
 
-  static keyOf(authorization: string | undefined, address: string | undefined): string {
-    return authorization ? `t:${createHash('sha256').update(authorization).digest('base64url')}` : `a:${address ?? ''}`
+  /** A bucket per caller; unauthenticated and failed requests share their address's. */
+  static keyOf(caller: Caller | undefined, address: string | undefined): string {
+    return caller ? `c:${callerKey(caller)}` : `a:${address ?? ''}`
   }
 
   /** Takes one request from the client's bucket; says how long to wait when it is empty. */
@@ -50,7 +53,7 @@ export class RateLimiter {
     return async (ctx: Context, next: Next): Promise<void> => {
       if (this.perMinute > 0) {
         ctx.set('X-RateLimit-Limit', String(this.perMinute))
-        const verdict = this.take(RateLimiter.keyOf(ctx.get('authorization') || undefined, ctx.ip))
+        const verdict = this.take(RateLimiter.keyOf(identifiedCaller(ctx), ctx.ip))
         if (!verdict.allowed) {
           const wait = String(verdict.retryAfterSeconds)
           throw new HttpError(429, 'too many requests', `Too many requests: slow down and retry in ${wait} s.`, undefined, {

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Socket } from 'node:net'
+import Koa from 'koa'
+import type { Caller } from '../../src-main/server/domain/access.js'
+import { ProtocolCache, type Cacheable } from '../../src-main/server/http/protocol-cache.js'
+
+const app = new Koa()
+const alice: Caller = { kind: 'team', organizationId: 'org-a', teamId: 'team-alice' }
+const bob: Caller = { kind: 'team', organizationId: 'org-a', teamId: 'team-bob' }
+
+/** A Koa context as the protocol router leaves it: a caller identified, an answer computed. */
+function answered(url: string, caller: Caller | undefined, body: string) {
+  const req = new IncomingMessage(new Socket())
+  req.method = 'GET'
+  req.url = url
+  req.headers.host = '127.0.0.1'
+  const ctx = app.createContext(req, new ServerResponse(req))
+  ;(ctx.state as { identity: unknown }).identity = { presented: true, caller }
+  ctx.status = 200
+  ctx.type = 'application/json'
+  ctx.body = body
+  return ctx
+}
+
+function setup(limits = { maxBytes: 1024 * 1024, maxEntryBytes: 256 * 1024 }) {
+  let revision = 1
+  const cache = new ProtocolCache(() => revision, limits)
+  const remember = (url: string, caller: Caller | undefined, body: string, cacheable: Cacheable = { ttlMs: 60_000 }) =>
+    cache.remember(answered(url, caller, body), cacheable, revision)
+  return { cache, remember, write: () => revision++ }
+}
+
+describe('the protocol answer cache', () => {
+  it('keys by the authenticated caller and the URL with its parameters in order', () => {
+    const { cache, remember } = setup()
+    remember('/api/registry/v1/modules?limit=5&offset=10', alice, 'page', { ttlMs: 60_000, params: ['offset', 'limit'] })
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=10&limit=5')!)?.body).toBe('page')
+    expect(cache.get(ProtocolCache.keyOf(bob, '/api/registry/v1/modules?offset=10&limit=5')!)).toBeUndefined()
+    // A repeated parameter has no single meaning: never cached.
+    expect(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=1&offset=2')).toBeUndefined()
+  })
+
+  it('keeps no answer for a URL with parameters its answer does not depend on', () => {
+    const { cache, remember } = setup()
+    const big = 'x'.repeat(100_000)
+    for (let i = 1; i <= 40; i++) remember(`/api/registry/v1/modules/acme/vpc/aws/versions?v=${i}`, alice, big)
+    expect(cache.size.entries).toBe(0)
+    remember('/api/registry/v1/modules/acme/vpc/aws/versions', alice, big)
+    expect(cache.size.entries).toBe(1)
+  })
+
+  it('stays within its byte budget however many distinct questions are asked, and skips answers too large to keep', () => {
+    const { cache, remember } = setup({ maxBytes: 1_000_000, maxEntryBytes: 100_000 })
+    for (let offset = 0; offset < 500; offset++) {
+      remember(`/api/registry/v1/modules?offset=${offset}`, alice, 'y'.repeat(20_000), { ttlMs: 60_000, params: ['offset'] })
+      expect(cache.size.bytes).toBeLessThanOrEqual(1_000_000)
+    }
+    expect(cache.size.entries).toBeGreaterThan(10)
+    // The most recent survive; the oldest went first.
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=499')!)).toBeDefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=0')!)).toBeUndefined()
+
+    remember('/api/registry/v1/modules/acme/huge/aws/versions', alice, 'z'.repeat(200_000))
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/huge/aws/versions')!)).toBeUndefined()
+  })
+
+  it('lets everything go at the next write, and sweeps what expired', async () => {
+    const { cache, remember, write } = setup()
+    remember('/api/registry/v1/modules/acme/a/aws/versions', alice, 'a')
+    write()
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws/versions')!)).toBeUndefined()
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 })
+
+    for (let i = 0; i < 20; i++) remember(`/api/registry/v1/modules/acme/m${i}/aws/versions`, alice, 'short-lived', { ttlMs: 1 })
+    expect(cache.size.entries).toBe(20)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const realNow = Date.now
+    try {
+      // The sweep runs on a later write to the cache, at most every ten seconds.
+      Date.now = () => realNow() + 11_000
+      remember('/api/registry/v1/modules/acme/fresh/aws/versions', alice, 'fresh', { ttlMs: 60_000 })
+    } finally {
+      Date.now = realNow
+    }
+    expect(cache.size.entries).toBe(1)
+  })
+
+  it('keeps nothing for an unauthenticated request, or an answer computed before a write', () => {
+    const { cache, remember } = setup()
+    remember('/api/registry/v1/modules/acme/a/aws/versions', undefined, 'a')
+    expect(cache.size.entries).toBe(0)
+    let revision = 1
+    const stale = new ProtocolCache(() => revision)
+    const ctx = answered('/api/registry/v1/modules/acme/a/aws/versions', alice, 'old')
+    revision = 2
+    stale.remember(ctx, { ttlMs: 60_000 }, 1)
+    expect(stale.size.entries).toBe(0)
+  })
+})
