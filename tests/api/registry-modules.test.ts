@@ -178,7 +178,7 @@ describe('versions (endpoint 4)', () => {
     expect(data.attributes).toMatchObject({ version: '1.2.3', status: 'pending', source: 'tfe-api' })
     expect(data.attributes['created-at']).toMatch(ISO_MS)
     expect(data.relationships['registry-module'].data.type).toBe('registry-modules')
-    expect(data.links.upload).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/archivist\/v1\/object\/[A-Za-z0-9_-]{43}$/)
+    expect(data.links.upload).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/archivist\/v1\/object\/modver-[A-Za-z0-9]{16}\.\d+\.[A-Za-z0-9_-]{43}$/)
     const module = await test.api('GET', '/organizations/acme/registry-modules/private/acme/versioned/aws')
     expect(module.body.data.attributes['version-statuses']).toEqual([{ version: '1.2.3', status: 'pending' }])
     expect(module.body.data.id).toBe(data.relationships['registry-module'].data.id)

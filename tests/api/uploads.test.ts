@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ModuleDocs } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import { objectIdFor } from '../../src-main/server/domain/upload-links.js'
 import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
 import {
   createModule,
   createOrganization,
+  createTeamWithToken,
   createVersion,
   settledVersion,
   startTestServer,
@@ -99,25 +101,71 @@ describe('uploading an archive (endpoint 5)', () => {
     expect((await upload(url, archive)).status).toBe(200)
     const twice = await upload(url, archive)
     expect(twice.status).toBe(409)
-    expect(twice.body.errors[0].detail).toMatch(/used already/)
+    expect(twice.body.errors[0].detail).toMatch(/Version 1.0.0 has received its archive already|Version 1.0.0 is published/)
 
     const unknown = await upload(url.replace(/object\/.+$/, 'object/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), archive)
     expect(unknown.status).toBe(404)
-    expect(unknown.body.errors[0]).toMatchObject({ status: '404', detail: 'This upload link is unknown: it was replaced by a newer one, or never existed.' })
+    expect(unknown.body.errors[0]).toMatchObject({ status: '404', detail: 'This upload link is unknown: it never existed, or its version was deleted.' })
+    // The version's id with a MAC that is not the installation's is as unknown.
+    const forged = await upload(url.replace(/\.[A-Za-z0-9_-]{43}$/, `.${'A'.repeat(43)}`), archive)
+    expect(forged.status).toBe(404)
 
     const late = await createVersion(test, 'acme', 'links', 'aws', '2.0.0')
     const record = await versionRecord('links', '2.0.0')
-    const module = (await test.server.services.store.modules.all()).find((candidate) => candidate.name === 'links')!
-    await test.server.services.store.modules.update(module.id, (draft) => {
-      draft.versions.find((candidate) => candidate.id === record.id)!.upload!.expiresAt = new Date(Date.now() - 1000).toISOString()
-    })
-    const expired = await upload(late.links.upload, archive)
+    const key = test.server.services.store.installation().signingKey
+    // A link signed an hour ago is past its expiry; its expiry cannot be moved without the key.
+    const stale = objectIdFor(key, record.id, record.linkGeneration, Math.floor(Date.now() / 1000) - 1)
+    const expired = await upload(`${test.url}/archivist/v1/object/${stale}`, archive)
     expect(expired.status).toBe(410)
     expect(expired.body.errors[0].detail).toMatch(/expired/)
-    // Reading the version again gives a fresh link that works.
+    const stretched = await upload(late.links.upload.replace(/(modver-\w+)\.(\d+)\./, (_: string, id: string, seconds: string) => `${id}.${Number(seconds) + 3600}.`), archive)
+    expect(stretched.status).toBe(404)
+    // Reading the version again gives a link that works.
     const fresh = await test.api('GET', '/organizations/acme/registry-modules/private/acme/links/aws/version?module_version=2.0.0')
-    expect(fresh.body.data.links.upload).not.toBe(late.links.upload)
     expect((await upload(fresh.body.data.links.upload, archive)).status).toBe(200)
+    // Once the version has its archive, the link's refusal says so, and no read offers another.
+    const again = await upload(fresh.body.data.links.upload, archive)
+    expect(again.status).toBe(409)
+    expect(again.body.errors[0].detail).toMatch(/has received its archive already|is published/)
+  })
+
+  it('gives upload links only to callers who may publish, and showing one writes nothing', async () => {
+    await createModule(test, 'acme', 'guarded', 'aws')
+    await createVersion(test, 'acme', 'guarded', 'aws', '1.0.0')
+    const reader = await createTeamWithToken(test, 'acme', 'link-readers')
+    const publisher = await createTeamWithToken(test, 'acme', 'link-publishers', true)
+    const path = '/organizations/acme/registry-modules/private/acme/guarded/aws'
+    const moduleId = (await test.api('GET', path)).body.data.id as string
+
+    const recordFiles = () => snapshot((file) => !file.startsWith('modules/'))
+    const before = await recordFiles()
+    const revision = test.server.services.store.revision()
+    for (const token of [reader.token, publisher.token, test.adminToken]) {
+      for (const read of [`${path}/version?module_version=1.0.0`, path, `/registry-modules/${moduleId}`, '/organizations/acme/registry-modules']) {
+        const response = await test.api('GET', read, { token })
+        expect(response.status, read).toBe(200)
+        const upload = JSON.stringify(response.body).match(/archivist\/v1\/object\/[^"]+/g) ?? []
+        expect(upload, `${read} for ${token === reader.token ? 'a read-only team' : 'a publisher'}`).toHaveLength(
+          token !== reader.token && read.includes('module_version') ? 1 : 0
+        )
+      }
+    }
+    expect(test.server.services.store.revision()).toBe(revision)
+    expect(await recordFiles()).toEqual(before)
+
+    // A failed version takes a new archive through a new link, and reading it still writes nothing.
+    const link = (await test.api('GET', `${path}/version?module_version=1.0.0`, { token: publisher.token })).body.data.links.upload as string
+    expect((await upload(link, 'not an archive')).status).toBe(200)
+    expect((await settledVersion(test, 'acme', 'guarded', 'aws', '1.0.0')).entry.status).toBe('reg_ingress_failed')
+    const settled = test.server.services.store.revision()
+    const retry = await test.api('GET', `${path}/version?module_version=1.0.0`, { token: reader.token })
+    expect(retry.body.data.links).toEqual({})
+    const fresh = (await test.api('GET', `${path}/version?module_version=1.0.0`, { token: publisher.token })).body.data.links.upload as string
+    expect(fresh).not.toBe(link)
+    expect(test.server.services.store.revision()).toBe(settled)
+    expect((await upload(link, archive)).status).toBe(409)
+    expect((await upload(fresh, archive)).status).toBe(200)
+    expect((await settledVersion(test, 'acme', 'guarded', 'aws', '1.0.0')).entry.status).toBe('ok')
   })
 
   it('refuses an archive above the limit before storing it, declared or not', async () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { startServer } from '../../src-main/server/create-server.js'
 import { DataDirInUseError } from '../../src-main/server/store/data-dir-lock.js'
 import { StoreLoadError } from '../../src-main/server/store/errors.js'
-import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
+import { moduleArchive } from '../helpers/archives.js'
+import { createOrganization, createTeamWithToken, startTestServer, upload, type TestServer } from '../helpers/server.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -93,6 +94,9 @@ describe('schema migrations', () => {
     await test.api('POST', '/organizations/old-timer/registry-modules', {
       body: { data: { type: 'registry-modules', attributes: { name: 'legacy', provider: 'aws' } } }
     })
+    await test.api('POST', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws/versions', {
+      body: { data: { type: 'registry-module-versions', attributes: { version: '1.0.0' } } }
+    })
     await test.stop()
     // Rewrite both files as schema 1 wrote them: no VCS fields.
     const orgPath = join(test.dataDir, 'organizations', `${org.attributes['external-id'] as string}.json`)
@@ -103,13 +107,22 @@ describe('schema migrations', () => {
     const modulePath = join(test.dataDir, 'modules', moduleFile!)
     const module = JSON.parse(await readFile(modulePath, 'utf8')) as { record: Record<string, unknown> }
     delete module.record.vcsRepo
+    // Schema 1 and 2 stored each version's upload link; schema 3 derives it.
+    module.record.versions = (module.record.versions as Array<Record<string, unknown>>).map(({ tag: _tag, linkGeneration: _generation, ...version }) => ({
+      ...version,
+      upload: { nonce: 'n', digest: 'd'.repeat(64), expiresAt: new Date().toISOString(), usedAt: null }
+    }))
     await writeFile(modulePath, JSON.stringify({ schemaVersion: 1, record: module.record }))
 
     await test.restart()
     expect((await test.api('GET', '/organizations/old-timer/oauth-clients')).body.data).toEqual([])
     expect((await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws')).status).toBe(200)
     expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 2, record: { vcsConnections: [] } })
-    expect(JSON.parse(await readFile(modulePath, 'utf8'))).toMatchObject({ schemaVersion: 2, record: { vcsRepo: null } })
+    const upgraded = JSON.parse(await readFile(modulePath, 'utf8')) as { schemaVersion: number; record: { vcsRepo: null; versions: Array<Record<string, unknown>> } }
+    expect(upgraded).toMatchObject({ schemaVersion: 3, record: { vcsRepo: null, versions: [{ version: '1.0.0', tag: null, linkGeneration: 0 }] } })
+    expect(upgraded.record.versions[0]).not.toHaveProperty('upload')
+    const version = await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws/version?module_version=1.0.0')
+    expect((await upload(version.body.data.links.upload as string, await moduleArchive({ 'main.tf': '' }))).status).toBe(200)
   })
 })
 

@@ -17,12 +17,9 @@ const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/
 /** Endpoints 1 and 3–8 of the spec, with the deprecated forms of 4, 6 and 8. */
 export function registryModuleRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
   const { modules } = services
-  const uploadUrl = async (ctx: Context, view: ModuleView, version: VersionRecord) => {
-    const objectId = await modules.uploadObjectId(view, version.id)
-    return objectId && `${baseUrl(ctx)}/archivist/v1/object/${objectId}`
-  }
-  const sendVersion = async (ctx: Context, status: number, view: ModuleView, version: VersionRecord) => {
-    sendDocument(ctx, status, { data: versionResource(view, version, await uploadUrl(ctx, view, version)) })
+  const sendVersion = (ctx: Context, status: number, view: ModuleView, version: VersionRecord) => {
+    const objectId = modules.uploadObjectId(callerOf(ctx), view, version)
+    sendDocument(ctx, status, { data: versionResource(view, version, objectId && `${baseUrl(ctx)}/archivist/v1/object/${objectId}`) })
   }
 
   router.get('/organizations/:org/registry-modules', async (ctx) => {
@@ -92,7 +89,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
       throw new HttpError(422, 'invalid attribute', 'Name the version to mirror.', { pointer: '/data/attributes/version' })
     }
     const mirrored = await services.publicRegistry.mirror(callerOf(ctx), org, namespace, name, provider, version)
-    await sendVersion(ctx, 201, mirrored.view, mirrored.version)
+    sendVersion(ctx, 201, mirrored.view, mirrored.version)
   })
   router.get(MODULE, async (ctx) => {
     const view = await modules.read(callerOf(ctx), address(ctx))
@@ -103,7 +100,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const requested = queryString(ctx, 'module_version')
     if (!requested) throw new HttpError(400, 'bad request', 'Name the version with ?module_version=.', { parameter: 'module_version' })
     const { view, version } = await modules.readVersion(callerOf(ctx), address(ctx), requested)
-    await sendVersion(ctx, 200, view, version)
+    sendVersion(ctx, 200, view, version)
   })
   router.patch(MODULE, async (ctx) => {
     const document = readResource(ctx, 'registry-modules')
@@ -141,7 +138,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
       version: attributes.string('version'),
       commitSha: attributes.nullableString('commit-sha')
     })
-    await sendVersion(ctx, 201, view, version)
+    sendVersion(ctx, 201, view, version)
   }
 
   async function deleteAt(ctx: Context, at: Omit<ModuleAddress, 'provider'> & { provider?: string }, version?: string): Promise<void> {

@@ -8,7 +8,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError } from './errors.js'
 import { newId, now } from './ids.js'
 import type { DownloadCounter } from './downloads.js'
 import type { OrganizationDependent, OrganizationService } from './organizations.js'
-import { isLinkUsable, mintUploadLink, objectIdFor } from './upload-links.js'
+import { uploadObjectId } from './upload-links.js'
 
 /** Where a registry module sits: the path segments of endpoints 4–8. */
 export interface ModuleAddress {
@@ -308,7 +308,6 @@ export class ModuleService implements OrganizationDependent {
       record = newVersion(version, { source: 'git', status: 'cloning', commitSha: commit })
     } else {
       record = newVersion(version, { source: 'tfe-api', status: 'pending', commitSha: input.commitSha ?? null })
-      record.upload = mintUploadLink(this.store.installation().signingKey, record.id)
     }
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
@@ -348,22 +347,13 @@ export class ModuleService implements OrganizationDependent {
   }
 
   /**
-   * The upload link of a version that accepts an archive: the current one while it is unused and
-   * unexpired, else a fresh one (a failed version is retried through a new link). Undefined for
-   * a version that takes no more uploads.
+   * The upload link's object id of a version that accepts an archive, for a caller who may
+   * publish to the module; undefined for anyone else, and for a version that takes no more
+   * uploads. Links are derived (upload-links.ts), so showing one writes nothing.
    */
-  async uploadObjectId(view: ModuleView, versionId: string): Promise<string | undefined> {
-    const key = this.store.installation().signingKey
-    const version = view.module.versions.find((candidate) => candidate.id === versionId)
-    if (!version || !acceptsUpload(version)) return undefined
-    if (version.upload && isLinkUsable(version.upload)) return objectIdFor(key, version.id, version.upload.nonce)
-    const { result } = await this.store.modules.update(view.module.id, (draft) => {
-      const target = draft.versions.find((candidate) => candidate.id === versionId)
-      if (!target || !acceptsUpload(target)) return undefined
-      if (!target.upload || !isLinkUsable(target.upload)) target.upload = mintUploadLink(key, target.id)
-      return objectIdFor(key, target.id, target.upload.nonce)
-    })
-    return result
+  uploadObjectId(caller: Caller, view: ModuleView, version: VersionRecord): string | undefined {
+    if (!canManageModules(caller, view.org) || !acceptsUpload(version)) return undefined
+    return uploadObjectId(this.store.installation().signingKey, version)
   }
 
   /** Drops an organization's modules and the archives only they used (it is being destroyed). */
@@ -478,7 +468,7 @@ export function newVersion(version: string, fields: Pick<VersionRecord, 'source'
     createdAt: timestamp,
     updatedAt: timestamp,
     publishedAt: null,
-    upload: null,
+    linkGeneration: 0,
     archive: null,
     tag: null,
     ...fields

@@ -2,12 +2,12 @@ import type { Readable } from 'node:stream'
 import { TooLargeError } from '../store/archive-store.js'
 import { RecordMissingError } from '../store/errors.js'
 import type { ModuleRecord, VersionRecord } from '../store/records.js'
-import { UPLOAD_DIGEST, type Store } from '../store/store.js'
+import { VERSION_ID, type Store } from '../store/store.js'
 import { ConflictError, ExpiredError, LimitExceededError, NotFoundError } from './errors.js'
 import { now } from './ids.js'
 import { formatBytes } from './ingest/archive-reader.js'
 import { acceptsUpload, type ModuleService } from './modules.js'
-import { digestOf, matchesLink } from './upload-links.js'
+import { linkState, parseObjectId } from './upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
 export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
@@ -26,24 +26,31 @@ export class UploadService {
 
   async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ module: ModuleRecord; version: VersionRecord }> {
     const key = this.store.installation().signingKey
-    const found = await this.store.modules.findBy(UPLOAD_DIGEST, digestOf(objectId))
-    const version = found?.versions.find((candidate) => matchesLink(key, candidate, objectId))
-    if (!found || !version) throw new NotFoundError('This upload link is unknown: it was replaced by a newer one, or never existed', false)
+    const link = parseObjectId(objectId)
+    const found = link && (await this.store.modules.findBy(VERSION_ID, link.versionId))
+    const version = found && found.versions.find((candidate) => candidate.id === link.versionId)
+    if (!link || !found || !version || linkState(key, version, link) === 'unknown') {
+      throw new NotFoundError('This upload link is unknown: it never existed, or its version was deleted', false)
+    }
     if (declaredLength !== undefined && declaredLength > this.maxArchiveBytes) {
       throw new LimitExceededError(`The archive is ${formatBytes(declaredLength)}; Homeport accepts at most ${formatBytes(this.maxArchiveBytes)}.`)
     }
-    // Claim the link before reading the body, so that two uploads through it cannot both win.
+    // Claim the link before reading the body (its generation moves on), so that two uploads through it cannot both win.
     await this.store.modules.update(found.id, (draft) => {
       const target = draft.versions.find((candidate) => candidate.id === version.id)
-      if (!target?.upload) throw new NotFoundError('This upload link is unknown', false)
-      if (target.upload.usedAt !== null) {
-        throw new ConflictError('This upload link was used already. Read the version again for a fresh link.')
+      if (!target) throw new NotFoundError('This upload link is unknown: its version was deleted', false)
+      if (!acceptsUpload(target)) {
+        throw new ConflictError(
+          target.status === 'ok'
+            ? `Version ${target.version} is published: its archive never changes. Publish a new version instead.`
+            : `Version ${target.version} has received its archive already (it is ${target.status}).`
+        )
       }
-      if (Date.parse(target.upload.expiresAt) <= Date.now()) {
-        throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
-      }
-      if (!acceptsUpload(target)) throw new ConflictError(`Version ${target.version} has an archive already.`)
-      target.upload.usedAt = now()
+      const state = linkState(key, target, link)
+      if (state === 'used') throw new ConflictError('This upload link was used already. Read the version again for a fresh link.')
+      if (state === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
+      if (state === 'unknown') throw new NotFoundError('This upload link is unknown', false)
+      target.linkGeneration += 1
     }).catch(versionGone)
 
     let archive

@@ -13,7 +13,6 @@ import {
   ORGANIZATION_NAME,
   TEAM_ID,
   TOKEN_HASH,
-  UPLOAD_DIGEST,
   VCS_CONNECTION_ID,
   VCS_MODULES,
   VCS_TOKEN_ID,
@@ -61,7 +60,6 @@ export async function openFileStore(dataDir: string): Promise<Store> {
       unique: {
         [MODULE_KEY]: moduleKey,
         [VERSION_ID]: (module) => module.versions.map((version) => version.id),
-        [UPLOAD_DIGEST]: (module) => module.versions.flatMap((version) => (version.upload ? [version.upload.digest] : [])),
         [WEBHOOK_ID]: (module) => (module.vcsRepo ? [module.vcsRepo.webhookId] : [])
       },
       groups: {

@@ -105,17 +105,6 @@ export interface ArchiveRef {
   size: number
 }
 
-/**
- * A version's upload link. The link's secret is derived from the installation's signing key and
- * this nonce (HMAC), so it is never stored; `digest` (its SHA-256) finds the version from a link.
- */
-export interface UploadLink {
-  nonce: string
-  digest: string
-  expiresAt: string
-  usedAt: string | null
-}
-
 export interface VersionRecord {
   id: string
   /** The semantic version without a leading `v`, build metadata kept. */
@@ -132,7 +121,11 @@ export interface VersionRecord {
   updatedAt: string
   /** When the version became `ok`, with microseconds (the protocol's `published_at`). */
   publishedAt: string | null
-  upload: UploadLink | null
+  /**
+   * Upload links are derived from this number (domain/upload-links.ts); receiving an archive
+   * through a link moves it on, so that each link works once.
+   */
+  linkGeneration: number
   archive: ArchiveRef | null
   /** The git tag the version was published from, for tag-based VCS modules. */
   tag: string | null

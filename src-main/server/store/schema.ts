@@ -23,8 +23,16 @@ export const SCHEMAS = {
     }
   },
   modules: {
-    version: 2,
+    version: 3,
     migrations: {
+      // 3: upload links derived from a generation, no longer stored.
+      2: (record) => ({
+        ...record,
+        versions: (record.versions as Array<Record<string, unknown>>).map(({ upload, ...version }) => ({
+          ...version,
+          linkGeneration: (upload as { usedAt?: string | null } | null)?.usedAt ? 1 : 0
+        }))
+      }),
       // 2: modules published from a git repository.
       1: (record) => ({
         ...record,

@@ -54,7 +54,6 @@ export const VCS_TOKEN_ID = 'vcs-token-id'
 
 /** Indexes of the modules store. */
 export const MODULE_KEY = 'module-key'
-export const UPLOAD_DIGEST = 'upload-digest'
 export const VERSION_ID = 'version-id'
 export const BY_ORGANIZATION = 'organization'
 export const BY_ARCHIVE = 'archive'
