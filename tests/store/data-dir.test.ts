@@ -108,10 +108,11 @@ describe('schema migrations', () => {
     const module = JSON.parse(await readFile(modulePath, 'utf8')) as { record: Record<string, unknown> }
     delete module.record.vcsRepo
     // Schema 1 and 2 stored each version's upload link; schema 3 derives it.
-    module.record.versions = (module.record.versions as Array<Record<string, unknown>>).map(({ tag: _tag, linkGeneration: _generation, ...version }) => ({
-      ...version,
-      upload: { nonce: 'n', digest: 'd'.repeat(64), expiresAt: new Date().toISOString(), usedAt: null }
-    }))
+    for (const version of module.record.versions as Array<Record<string, unknown>>) {
+      delete version.tag
+      delete version.linkGeneration
+      version.upload = { nonce: 'n', digest: 'd'.repeat(64), expiresAt: new Date().toISOString(), usedAt: null }
+    }
     await writeFile(modulePath, JSON.stringify({ schemaVersion: 1, record: module.record }))
 
     await test.restart()
