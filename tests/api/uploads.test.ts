@@ -231,7 +231,18 @@ describe('hostile archives', () => {
       /more than 10000 entries/
     ],
     ['a truncated gzip', () => gzip(rawTar([{ path: 'main.tf', content: 'x'.repeat(5000) }])).subarray(0, 60), /truncated/],
-    ['plain text', () => Buffer.from('variable "x" {}'), /not a gzip-compressed tar archive/]
+    ['plain text', () => Buffer.from('variable "x" {}'), /not a gzip-compressed tar archive/],
+    [
+      'a second gzip member after the end of the archive',
+      () => Buffer.concat([gzip(rawTar([{ path: 'main.tf', content: 'output "x" { value = 1 }' }])), gzip(rawTar([{ path: '../../etc/cron.d/evil', content: '* * * * * root sh' }]))]),
+      /data after its end-of-archive marker/
+    ],
+    [
+      'entries after a lone zero block',
+      () => gzip(Buffer.concat([rawTar([{ path: 'main.tf', content: 'x' }]).subarray(0, -512), rawTar([{ path: 'hidden.tf', content: 'y' }])])),
+      /data after its end-of-archive marker/
+    ],
+    ['bytes after the gzip stream', () => Buffer.concat([gzip(rawTar([{ path: 'main.tf', content: 'x' }])), Buffer.alloc(64)]), /after the end of its gzip stream/]
   ]
 
   it.each(hostile)('fails its version cleanly for %s, changing nothing outside it', async (label, build, reason) => {

@@ -2,6 +2,7 @@ import { createGunzip } from 'node:zlib'
 import { posix } from 'node:path'
 import type { Readable } from 'node:stream'
 import { Parser, type ReadEntry } from 'tar'
+import { TarEndCheck } from './tar-end.js'
 
 /** What an archive may hold before it is refused. The README lists these. */
 export interface ArchiveLimits {
@@ -100,6 +101,7 @@ export async function readModuleArchive(
   source.on('error', (error) => gunzip.destroy(error))
   source.pipe(gunzip)
   let decompressed = 0
+  const end = new TarEndCheck()
   // A tar with no entries is only its end-of-archive zero blocks; node-tar calls that unrecognized.
   let onlyZeros = true
   try {
@@ -111,11 +113,18 @@ export async function readModuleArchive(
           `The archive expands more than ${limits.maxRatio} times (${formatBytes(compressedSize)} compressed); it looks like a decompression bomb.`
         )
       }
+      if (!end.write(chunk)) {
+        throw new InvalidArchiveError('The archive has data after its end-of-archive marker; upload a plain .tar.gz with nothing appended.')
+      }
       parser.write(chunk)
       if (failure) throw failure
     }
     parser.end()
     await parsed
+    // gunzip stops quietly at bytes that follow the gzip stream; Terraform's reader does not.
+    if (gunzip.bytesWritten < compressedSize) {
+      throw new InvalidArchiveError(`The archive has ${formatBytes(compressedSize - gunzip.bytesWritten)} after the end of its gzip stream; upload a plain .tar.gz with nothing appended.`)
+    }
   } catch (error) {
     gunzip.destroy()
     source.destroy()
