@@ -6,6 +6,7 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import { gracefulServer } from './http/graceful-close.js'
+import { isClientGone } from './http/errors.js'
 import { allowedHosts } from './http/doors.js'
 import { ProtocolCache, serveFromCache } from './http/protocol-cache.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from './http/rate-limit.js'
@@ -89,7 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     })
     const fastPath = { cache: protocolCache, limiter, authenticator: services.authenticator, downloads: services.downloads, allowedHosts: hosts }
     app.on('error', (error: Error) => {
-      console.error(`homeport: ${error.stack ?? error.message}`)
+      if (!isClientGone(error)) console.error(`homeport: ${error.stack ?? error.message}`)
     })
     const handle = app.callback()
     const tls = options.tls

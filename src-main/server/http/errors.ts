@@ -87,6 +87,15 @@ function statusTitle(status: number): string {
   return titles[status] ?? 'error'
 }
 
+/**
+ * Whether an error only says that the client went away mid-answer: Terraform fetches archives
+ * with `Connection: close`, browsers cancel what they no longer need. Nothing failed here.
+ */
+export function isClientGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED'
+}
+
 /** Only failures Homeport did not foresee are logged; the rest are answers. */
 function report(ctx: Context, error: unknown, httpError: HttpError): void {
   if (httpError.status === 500) ctx.app.emit('error', error, ctx)

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { readdir, stat } from 'node:fs/promises'
+import { connect } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { createOrganization, publish, startTestServer, type TestServer } from '../helpers/server.js'
+
+const RENDERER = fileURLToPath(new URL('../../out/renderer', import.meta.url))
+let test: TestServer
+beforeAll(async () => {
+  test = await startTestServer({ rendererDir: RENDERER })
+  await createOrganization(test, 'acme')
+  // Incompressible, so the archive is larger than what socket buffers absorb at once.
+  await publish(test, 'acme', 'bulky', 'aws', '1.0.0', { 'main.tf': 'output "x" {\n  value = 1\n}\n', 'blob.bin': randomBytes(4 * 1024 * 1024) })
+})
+afterAll(async () => {
+  await test.close()
+})
+
+/** Asks for `path` with `Connection: close`, as Terraform does, and hangs up once the answer starts. */
+function hangUpEarly(path: string): Promise<string> {
+  const { port } = new URL(test.url)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`)
+    })
+    socket.once('data', (chunk: Buffer) => {
+      socket.destroy()
+      resolve(chunk.toString('latin1').split('\r\n')[0]!)
+    })
+    socket.once('error', reject)
+  })
+}
+
+describe('a client that hangs up early', () => {
+  it('is not an error: nothing is logged for archive downloads or GUI files', async () => {
+    const errors = vi.spyOn(console, 'error')
+    try {
+      const location = await test.fetch(`${test.url}/api/registry/v1/modules/acme/bulky/aws/1.0.0/download`, {
+        headers: { Authorization: `Bearer ${test.adminToken}` }
+      })
+      const archivePath = location.headers.get('x-terraform-get')!
+      const assets = join(RENDERER, 'assets')
+      const sizes = await Promise.all((await readdir(assets)).map(async (name) => ({ name, size: (await stat(join(assets, name))).size })))
+      const largest = sizes.sort((a, b) => b.size - a.size)[0]!.name
+      for (let round = 0; round < 5; round++) {
+        expect(await hangUpEarly(archivePath)).toBe('HTTP/1.1 200 OK')
+        expect(await hangUpEarly(`/assets/${largest}`)).toBe('HTTP/1.1 200 OK')
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([])
+      // And the server is fine.
+      expect((await test.api('GET', '/organizations/acme')).status).toBe(200)
+    } finally {
+      errors.mockRestore()
+    }
+  })
+})
