@@ -7,8 +7,11 @@ import {
   doc,
   ownersToken,
   startTestServer,
+  upload,
   type TestServer
 } from '../helpers/server.js'
+import { moduleArchive } from '../helpers/archives.js'
+import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules.js'
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -248,6 +251,22 @@ describe('versions (endpoint 4)', () => {
       body: doc('registry-module-versions', { version: '3.0.0' })
     })
     expect(duplicate.status).toBe(422)
+  })
+
+  it('keeps at most 100 versions waiting for their archive in one module, and says so', async () => {
+    await createModule(test, 'acme', 'piled', 'aws')
+    const created = await Promise.all(Array.from({ length: MAX_WAITING_VERSIONS }, (_, i) => createVersion(test, 'acme', 'piled', 'aws', `0.0.${i}`)))
+    const path = '/organizations/acme/registry-modules/private/acme/piled/aws'
+    const refused = await test.api('POST', `${path}/versions`, { body: doc('registry-module-versions', { version: '1.0.0' }) })
+    expect(refused.status).toBe(422)
+    expect(refused.body.errors[0]).toMatchObject({
+      detail: 'acme/piled/aws has 100 versions still waiting for their archive, the most Homeport keeps; upload their archives or delete some before creating more.',
+      source: { pointer: '/data/attributes/version' }
+    })
+    expect((await test.api('GET', path)).body.data.attributes['version-statuses']).toHaveLength(MAX_WAITING_VERSIONS)
+    // Once one has its archive, there is room again.
+    expect((await upload(created[0].links.upload as string, await moduleArchive({ 'main.tf': '' }))).status).toBe(200)
+    expect((await test.api('POST', `${path}/versions`, { body: doc('registry-module-versions', { version: '1.0.0' }) })).status).toBe(201)
   })
 })
 

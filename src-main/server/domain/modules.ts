@@ -82,6 +82,12 @@ const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
 const PROVIDER = /^[a-z0-9]+$/
 const MAX_LENGTH = 64
 const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/
+/**
+ * How many versions of one module may wait for their archive (or their git build) at once. Far
+ * above what a publisher needs (one, briefly), and low enough that nobody can pile up thousands
+ * that every later write to the module must carry.
+ */
+export const MAX_WAITING_VERSIONS = 100
 const REGISTRY_NAMES: readonly RegistryName[] = ['private', 'public']
 
 /** The namespace a module is addressed by: its organization's name for a private module. */
@@ -312,6 +318,13 @@ export class ModuleService implements OrganizationDependent {
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
         throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
+      }
+      const waiting = draft.versions.filter((existing) => existing.status === 'pending' || existing.status === 'cloning').length
+      if (waiting >= MAX_WAITING_VERSIONS) {
+        throw new InvalidInputError(
+          `${label(address)} has ${waiting} versions still waiting for their archive, the most Homeport keeps; upload their archives or delete some before creating more.`,
+          'version'
+        )
       }
       draft.versions.push(record)
       draft.updatedAt = record.createdAt
