@@ -1,3 +1,6 @@
+import { appendFileSync, cpSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './support/fixtures'
 import { openOrganization, signIn } from './support/session'
@@ -88,9 +91,14 @@ test.describe('publishing a module folder and reading it', () => {
 
   test('renders a README without running anything from it', async ({ page }) => {
     await signIn(page)
+    // A link that merely starts like this server's URL (userinfo before an @) is another site's.
+    const origin = new URL(page.url()).origin
+    const folder = join(mkdtempSync(join(tmpdir(), 'homeport-e2e-')), 'terraform-null-hostile')
+    cpSync(fixture('terraform-null-hostile'), folder, { recursive: true })
+    appendFileSync(join(folder, 'README.md'), `\n[lookalike](${origin}@evil.example/phish)\n`)
     await openOrganization(page, 'hostile')
     await page.getByRole('link', { name: 'Publish', exact: true }).click()
-    await page.getByLabel('Module folder', { exact: true }).setInputFiles(fixture('terraform-null-hostile'))
+    await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
     await page.getByRole('button', { name: /^Publish hostile\/hostile\/null 1\.0\.0/ }).click()
     await page.getByLabel('Publishing status').getByRole('link', { name: 'Open the module' }).click()
     const readme = page.locator('.markdown')
@@ -98,6 +106,12 @@ test.describe('publishing a module folder and reading it', () => {
     await readme.getByText('click me').click()
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined()
     expect(await readme.locator('script, iframe, [onerror]').count()).toBe(0)
+    const here = page.url()
+    const opened = page.context().waitForEvent('page', { timeout: 5_000 }).catch(() => undefined)
+    await readme.getByRole('link', { name: 'lookalike' }).click()
+    // It opens outside the app (a new window; the desktop app hands it to the browser), never in Homeport's tab.
+    await opened
+    expect(page.url()).toBe(here)
   })
 })
 

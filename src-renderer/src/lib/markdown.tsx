@@ -20,7 +20,8 @@ export function Markdown({ source }: { source: string }) {
       className="markdown"
       onClick={(event) => {
         const link = (event.target as HTMLElement).closest('a')
-        if (link?.href && !link.href.startsWith(window.location.origin)) {
+        // Compare parsed origins: `http://127.0.0.1:4780@evil.example/` starts like this page's URL.
+        if (link?.href && new URL(link.href).origin !== window.location.origin) {
           event.preventDefault()
           window.open(link.href, '_blank', 'noopener,noreferrer')
         }
