@@ -46,6 +46,8 @@ export interface ServerOptions {
   vcsPollIntervalMs?: number
   /** More host names to answer to, beside loopback's (behind a proxy, on a LAN). */
   allowedHosts?: string[]
+  /** Folders under which organization owners may connect repositories; the site admin may connect any. */
+  gitRoots?: string[]
 }
 
 export interface RunningServer {
@@ -74,7 +76,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       upstream: options.upstream,
       upstreamToken: options.upstreamToken,
       upstreamMaxAgeMs: options.upstreamMaxAgeMs,
-      vcsPollIntervalMs: options.vcsPollIntervalMs
+      vcsPollIntervalMs: options.vcsPollIntervalMs,
+      gitRoots: options.gitRoots
     })
     await services.modules.recover()
     const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE)

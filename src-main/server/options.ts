@@ -1,3 +1,4 @@
+import { delimiter, isAbsolute } from 'node:path'
 import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from './domain/edition.js'
 import { defaultDataDir } from './data-dir.js'
@@ -27,6 +28,8 @@ export interface ServeOptions {
   upstreamToken?: string
   vcsPollIntervalMs: number
   allowedHosts: string[]
+  /** Folders under which organization owners may connect repositories (the site admin may connect any). */
+  gitRoots: string[]
 }
 
 
@@ -55,7 +58,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
       upstream: { type: 'string' },
       'upstream-token': { type: 'string' },
       'vcs-poll-interval': { type: 'string' },
-      'allowed-hosts': { type: 'string' }
+      'allowed-hosts': { type: 'string' },
+      'git-roots': { type: 'string' }
     },
     strict: true,
     allowPositionals: false
@@ -85,6 +89,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
   const tlsCert = values['tls-cert'] ?? env.HOMEPORT_TLS_CERT
   const tlsKey = values['tls-key'] ?? env.HOMEPORT_TLS_KEY
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new UsageError('--tls-cert and --tls-key go together.')
+  const gitRoots = (values['git-roots'] ?? env.HOMEPORT_GIT_ROOTS ?? '').split(delimiter).filter(Boolean)
+  if (gitRoots.some((root) => !isAbsolute(root))) throw new UsageError(`--git-roots lists absolute folders, separated by "${delimiter}".`)
   return {
     port,
     host: values.host ?? env.HOMEPORT_HOST ?? DEFAULT_HOST,
@@ -104,7 +110,8 @@ export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = proce
     allowedHosts: (values['allowed-hosts'] ?? env.HOMEPORT_ALLOWED_HOSTS ?? '')
       .split(',')
       .map((name) => name.trim())
-      .filter(Boolean)
+      .filter(Boolean),
+    gitRoots
   }
 }
 

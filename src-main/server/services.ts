@@ -49,6 +49,8 @@ export interface ServiceOptions {
   upstreamMaxAgeMs?: number
   /** How often repositories of tag-based modules are checked for new tags (default a minute). */
   vcsPollIntervalMs?: number
+  /** Folders under which organization owners may connect repositories (none by default). */
+  gitRoots?: string[]
 }
 
 export function createServices(store: Store, options: ServiceOptions): Services {
@@ -67,7 +69,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const upstream = new UpstreamRegistry(store, { url: options.upstream ?? DEFAULT_UPSTREAM, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
   const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
   const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
-  const vcsConnections = new VcsConnectionService(store, organizations)
+  const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots ?? [])
   const vcsPublisher = new VcsPublisher(store, organizations, modules, vcsConnections, {
     pollIntervalMs: options.vcsPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     maxArchiveBytes

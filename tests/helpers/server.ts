@@ -174,7 +174,7 @@ export async function settledVersion(test: TestServer, org: string, name: string
 }
 
 /** Creates the module if needed, then a version from `files`, uploads it and waits for ingest. */
-export async function publish(test: TestServer, org: string, name: string, provider: string, version: string, files: Record<string, string>) {
+export async function publish(test: TestServer, org: string, name: string, provider: string, version: string, files: Record<string, string | Buffer>) {
   const existing = await test.api('GET', `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}`)
   if (existing.status === 404) await createModule(test, org, name, provider)
   const created = await createVersion(test, org, name, provider, version)

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Repo } from '../helpers/git-repos.js'
-import { createModule, createOrganization, createTeamWithToken, doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { createModule, createOrganization, createTeamWithToken, doc, ownersToken, startTestServer, type TestServer } from '../helpers/server.js'
 
 const POLL_MS = 200
 let test: TestServer
@@ -103,6 +103,84 @@ describe('VCS connections (oauth-clients)', () => {
   })
 })
 
+describe('who may point Homeport at a repository', () => {
+  const connect = (token: string, httpUrl: string, server = test) =>
+    server.api('POST', '/organizations/acme/oauth-clients', { token, body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': httpUrl }) })
+
+  it('lets only the site admin name a folder or a remote, and tells owners nothing about folders', async () => {
+    const owners = await ownersToken(test, 'acme')
+    const answers = []
+    for (const httpUrl of ['/root', '/etc', '/no/such/folder', 'file:///etc', repos, 'ssh://git@git.example.com/', 'https://git.example.com/']) {
+      const response = await connect(owners.token, httpUrl)
+      expect(response.status, httpUrl).toBe(403)
+      answers.push(response.body.errors[0].detail)
+    }
+    // The same answer for a folder that exists and one that does not: no existence oracle.
+    expect(new Set(answers).size).toBe(1)
+    expect(answers[0]).toMatch(/Only the site admin can create VCS connections.*--git-roots/)
+  })
+
+  it('lets owners connect folders inside --git-roots, links resolved, and nothing else', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'homeport-outside-'))
+    const rooted = await startTestServer({ gitRoots: [repos] })
+    try {
+      await createOrganization(rooted, 'acme')
+      const owners = await ownersToken(rooted, 'acme')
+      await symlink(outside, join(repos, 'sneaky-link'))
+      const inside = await connect(owners.token, join(repos, 'acme'), rooted)
+      expect(inside.status).toBe(201)
+      expect(inside.body.data.attributes['http-url']).toBe(pathToFileURL(join(repos, 'acme')).toString())
+      for (const httpUrl of [outside, join(repos, 'sneaky-link'), join(repos, '..'), '/no/such/folder', 'git://127.0.0.1/x']) {
+        const response = await connect(owners.token, httpUrl, rooted)
+        expect(response.status, httpUrl).toBe(403)
+        expect(response.body.errors[0].detail).toMatch(/inside .* \(--git-roots\)/)
+      }
+      // Inside the roots, a missing folder may be named as missing.
+      expect((await connect(owners.token, join(repos, 'nothing-here'), rooted)).status).toBe(422)
+
+      // A connection whose folder no longer lies inside the roots (a restart with other roots) stops working.
+      await rooted.stop()
+      const moved = await startTestServer({ dataDir: rooted.dataDir, gitRoots: [outside] })
+      try {
+        const token = inside.body.data.relationships['oauth-tokens'].data[0].id as string
+        const response = await moved.api('POST', '/organizations/acme/registry-modules/vcs', {
+          body: doc('registry-modules', { 'vcs-repo': { identifier: 'acme/terraform-aws-network', 'oauth-token-id': token } })
+        })
+        expect(response.status).toBe(422)
+        expect(response.body.errors[0].detail).toMatch(/outside the folders this Homeport lets organizations use/)
+      } finally {
+        await moved.close()
+      }
+    } finally {
+      await rm(join(repos, 'sneaky-link'), { force: true })
+      await rm(outside, { recursive: true, force: true })
+      await rooted.close().catch(() => undefined)
+    }
+  })
+
+  it('never puts git’s own error output in an answer', async () => {
+    const unreachable = await test.api('POST', '/organizations/acme/oauth-clients', {
+      body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': 'git://127.0.0.1:9/' })
+    })
+    expect(unreachable.status).toBe(201)
+    const token = unreachable.body.data.relationships['oauth-tokens'].data[0].id as string
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const response = await test.api('POST', '/organizations/acme/registry-modules/vcs', {
+        body: doc('registry-modules', { 'vcs-repo': { identifier: 'acme/terraform-aws-network', 'oauth-token-id': token } })
+      })
+      expect(response.status).toBe(422)
+      expect(response.body.errors[0].detail).toBe('The repository acme/terraform-aws-network cannot be read: the repository’s host cannot be reached')
+      expect(JSON.stringify(response.body)).not.toMatch(/fatal|127\.0\.0\.1:9|Connection refused/i)
+      // The operator still sees what git said.
+      expect(errors.mock.calls.map((call) => String(call[0])).join('\n')).toMatch(/git ls-remote failed: .*127\.0\.0\.1/)
+    } finally {
+      errors.mockRestore()
+      await test.api('DELETE', `/oauth-clients/${unreachable.body.data.id as string}`)
+    }
+  })
+})
+
 describe('tag-based publishing (endpoint 2)', () => {
   let published: { id: string; attributes: Record<string, unknown> }
 
@@ -132,6 +210,10 @@ describe('tag-based publishing (endpoint 2)', () => {
       'repository-http-url': `${pathToFileURL(repos).toString()}/acme/terraform-aws-network`
     })
     expect(vcsRepo['webhook-url']).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/vcs\/[A-Za-z0-9_-]{43}$/)
+    // A read-only team sees neither the webhook's secret URL nor where the repository lies on this machine.
+    const reader = await createTeamWithToken(test, 'acme', 'vcs-readers')
+    const read = await test.api('GET', modulePath('network'), { token: reader.token })
+    expect(read.body.data.attributes['vcs-repo']).toMatchObject({ 'webhook-url': null, 'repository-http-url': null, identifier: 'acme/terraform-aws-network' })
     // The list leaves vcs-repo out.
     const list = await test.api('GET', '/organizations/acme/registry-modules?q=network')
     expect(list.body.data[0].attributes).not.toHaveProperty('vcs-repo')

@@ -1,4 +1,4 @@
-import { isOwner, type Caller } from '../domain/access.js'
+import { canManageModules, isOwner, type Caller } from '../domain/access.js'
 import { namespaceOf, type ModuleView } from '../domain/modules.js'
 import type { VersionRecord } from '../store/records.js'
 import { organizationPath } from './organization-resources.js'
@@ -23,7 +23,8 @@ export function repositoryUrl({ org, module }: ModuleView): string {
   return connection && module.vcsRepo ? `${connection.baseUrl.replace(/\/+$/, '')}/${module.vcsRepo.identifier}` : ''
 }
 
-function vcsRepoAttribute(view: ModuleView, baseUrl: string) {
+/** `vcs-repo`; the webhook URL (a secret) and the repository's location only for callers who may publish. */
+function vcsRepoAttribute(view: ModuleView, baseUrl: string, publisher: boolean) {
   const vcsRepo = view.module.vcsRepo!
   return {
     branch: vcsRepo.branch,
@@ -31,8 +32,8 @@ function vcsRepoAttribute(view: ModuleView, baseUrl: string) {
     identifier: vcsRepo.identifier,
     'display-identifier': vcsRepo.displayIdentifier,
     'oauth-token-id': vcsRepo.oauthTokenId,
-    'webhook-url': `${baseUrl}/webhooks/vcs/${vcsRepo.webhookId}`,
-    'repository-http-url': repositoryUrl(view),
+    'webhook-url': publisher ? `${baseUrl}/webhooks/vcs/${vcsRepo.webhookId}` : null,
+    'repository-http-url': publisher ? repositoryUrl(view) : null,
     'service-provider': 'git',
     tags: vcsRepo.branch === '',
     'source-directory': vcsRepo.sourceDirectory,
@@ -52,7 +53,7 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
   const vcs = module.vcsRepo
     ? {
         'publishing-mechanism': module.vcsRepo.branch ? 'branch' : 'git_tag',
-        ...(options.listEntry ? {} : { 'vcs-repo': vcsRepoAttribute(view, options.baseUrl) })
+        ...(options.listEntry ? {} : { 'vcs-repo': vcsRepoAttribute(view, options.baseUrl, canManageModules(caller, org)) })
       }
     : {}
   return {

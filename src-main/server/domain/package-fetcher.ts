@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, posix } from 'node:path'
 import { Readable } from 'node:stream'
-import { promisify } from 'node:util'
 import { create } from 'tar'
 import type { ArchiveStore } from '../store/archive-store.js'
 import type { ArchiveRef } from '../store/records.js'
 import { InvalidInputError } from './errors.js'
-
-const run = promisify(execFile)
+import { GitError, shallowClone } from './vcs/git.js'
 
 /**
  * Brings a module package that a registry points at (a go-getter address) into the archive
@@ -48,8 +45,7 @@ export class PackageFetcher {
     url.search = ''
     const dir = await mkdtemp(join(tmpdir(), 'homeport-mirror-'))
     try {
-      const args = ['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url.toString(), dir]
-      await run('git', args, { env: { ...process.env, GIT_TERMINAL_PROMPT: '0' }, timeout: 120_000 })
+      await shallowClone(url.toString(), dir, ref)
       const root = subdir ? join(dir, posix.normalize(subdir)) : dir
       if (!root.startsWith(dir) || !(await stat(root).then((s) => s.isDirectory(), () => false))) {
         throw new InvalidInputError(`The repository has no folder "${subdir}".`)
@@ -58,9 +54,8 @@ export class PackageFetcher {
       const archive = create({ cwd: root, gzip: true, portable: true, follow: false }, entries)
       return await this.archives.put(Readable.from(archive as AsyncIterable<Buffer>), this.maxArchiveBytes)
     } catch (error) {
-      if (error instanceof InvalidInputError) throw error
-      const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message
-      throw new InvalidInputError(`Cloning ${url.toString()}${ref ? ` at ${ref}` : ''} failed: ${detail}`)
+      if (!(error instanceof GitError)) throw error
+      throw new InvalidInputError(`Cloning ${url.toString()}${ref ? ` at ${ref}` : ''} failed: ${error.message}.`)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -70,6 +70,11 @@ export interface VcsConnectionRecord {
   createdAt: string
   /** `ot-…`, the OAuth token a module's `vcs-repo.oauth-token-id` names. */
   tokenId: string
+  /**
+   * Who vouched for the location: the site admin (any folder or URL), or the operator's
+   * `--git-roots` (a folder inside one of them, checked again at every use).
+   */
+  grantedBy: 'site-admin' | 'git-roots'
 }
 
 /** Installation-wide state, kept in `homeport.json`. */

@@ -16,8 +16,13 @@ const UNCHANGED: Schema = { version: 1, migrations: {} }
 export const SCHEMAS = {
   installation: UNCHANGED,
   organizations: {
-    version: 2,
+    version: 3,
     migrations: {
+      // 3: who vouched for a VCS connection. Nobody knows for older ones: they must lie in --git-roots.
+      2: (record) => ({
+        ...record,
+        vcsConnections: (record.vcsConnections as Array<Record<string, unknown>>).map((connection) => ({ ...connection, grantedBy: 'git-roots' }))
+      }),
       // 2: VCS connections (oauth-clients and their tokens).
       1: (record) => ({ ...record, vcsConnections: [] })
     }

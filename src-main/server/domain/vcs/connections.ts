@@ -1,10 +1,10 @@
 import { realpath, stat } from 'node:fs/promises'
-import { basename, isAbsolute, join, relative, sep } from 'node:path'
+import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { OrganizationRecord, VcsConnectionRecord } from '../../store/records.js'
 import { BY_ORGANIZATION, VCS_CONNECTION_ID, VCS_TOKEN_ID, type Store } from '../../store/store.js'
 import { canManageModules, isOwner, type Caller } from '../access.js'
-import { InvalidInputError, NotFoundError } from '../errors.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../errors.js'
 import { newId, now } from '../ids.js'
 import type { OrganizationService } from '../organizations.js'
 
@@ -35,7 +35,9 @@ const REMOTE_URL = /^(https?|ssh|git):\/\/[^\s]+$/
 export class VcsConnectionService {
   constructor(
     private readonly store: Store,
-    private readonly organizations: OrganizationService
+    private readonly organizations: OrganizationService,
+    /** Folders under which owners may connect repositories (`--git-roots`). */
+    private readonly gitRoots: readonly string[] = []
   ) {}
 
   /** Teams that publish modules see the connections (they need their token ids); owners manage them. */
@@ -55,13 +57,17 @@ export class VcsConnectionService {
       )
     }
     if (!input.httpUrl) throw new InvalidInputError('A connection needs http-url: a folder of repositories, or a base git URL.', 'httpUrl')
-    const baseUrl = await normalizeBase(input.httpUrl)
+    // Homeport reaches a repository as the user it runs as, with that user's files, ssh agent and
+    // credential helpers: only the site admin may point it anywhere; owners stay inside --git-roots.
+    const grantedBy = caller.kind === 'site-admin' ? 'site-admin' : 'git-roots'
+    const baseUrl = grantedBy === 'site-admin' ? await normalizeBase(input.httpUrl) : await this.folderInRoots(input.httpUrl)
     const connection: VcsConnectionRecord = {
       id: newId('oc'),
       name: input.name?.trim() || basename(baseUrl.replace(/\/+$/, '')) || baseUrl,
       baseUrl,
       createdAt: now(),
-      tokenId: newId('ot')
+      tokenId: newId('ot'),
+      grantedBy
     }
     const { record } = await this.store.organizations.update(org.id, (draft) => {
       draft.vcsConnections.push(connection)
@@ -114,18 +120,60 @@ export class VcsConnectionService {
         'vcsRepo.identifier'
       )
     }
+    if (connection.grantedBy === 'git-roots' && !(await this.insideRoots(connection.baseUrl))) {
+      throw new InvalidInputError(
+        'This VCS connection names a location outside the folders this Homeport lets organizations use (--git-roots); the site admin can connect it again.',
+        'vcsRepo.oauthTokenId'
+      )
+    }
     if (!connection.baseUrl.startsWith('file:')) return `${connection.baseUrl.replace(/\/+$/, '')}/${segments.join('/')}`
     const base = await realpath(fileURLToPath(connection.baseUrl))
     for (const candidate of [join(base, ...segments), `${join(base, ...segments)}.git`]) {
       const real = await realpath(candidate).catch(() => undefined)
       if (!real) continue
-      const inside = relative(base, real)
-      if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || inside.split(sep).includes('..')) {
+      if (real === base || !isWithin(base, real)) {
         throw new InvalidInputError(`"${identifier}" leads outside the connection's folder.`, 'vcsRepo.identifier')
       }
       return pathToFileURL(real).toString()
     }
     throw new InvalidInputError(`There is no repository "${identifier}" in ${fileURLToPath(connection.baseUrl)}.`, 'vcsRepo.identifier')
+  }
+
+  /**
+   * An owner's connection: a local folder inside one of the git roots, as a `file://` URL. Where
+   * it is not, the answer is the same whether the folder exists or not (no existence oracle).
+   */
+  private async folderInRoots(value: string): Promise<string> {
+    const outside = new ForbiddenError(
+      this.gitRoots.length === 0
+        ? 'Only the site admin can create VCS connections on this Homeport: it reaches repositories with this machine’s files and git credentials. Ask the operator to allow folders with --git-roots.'
+        : `Organization owners can connect only folders inside ${this.gitRoots.join(', ')} (--git-roots); remote URLs and other folders need the site admin.`
+    )
+    if (REMOTE_URL.test(value.trim())) throw outside
+    let path: string
+    try {
+      path = value.trim().startsWith('file:') ? fileURLToPath(value.trim()) : value.trim()
+    } catch {
+      throw outside
+    }
+    if (!isAbsolute(path) || !(await this.insideRoots(pathToFileURL(resolve(path)).toString(), false))) throw outside
+    const base = await normalizeBase(path)
+    // Links resolved, it must still be inside.
+    if (!(await this.insideRoots(base))) throw outside
+    return base
+  }
+
+  /** Whether a `file://` location lies inside a git root (links resolved when `real`). */
+  private async insideRoots(baseUrl: string, real = true): Promise<boolean> {
+    if (!baseUrl.startsWith('file:')) return false
+    const path = fileURLToPath(baseUrl)
+    const target = real ? await realpath(path).catch(() => undefined) : resolve(path)
+    if (!target) return false
+    for (const root of this.gitRoots) {
+      const base = real ? await realpath(root).catch(() => undefined) : resolve(root)
+      if (base && isWithin(base, target)) return true
+    }
+    return false
   }
 
   private async find(caller: Caller, index: string, id: string): Promise<ConnectionRef> {
@@ -134,6 +182,11 @@ export class VcsConnectionService {
     if (!org || !connection || !canManageModules(caller, org)) throw new NotFoundError(`VCS connection "${id}" not found`)
     return { org, connection }
   }
+}
+
+function isWithin(base: string, path: string): boolean {
+  const inside = relative(base, path)
+  return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))
 }
 
 /** A folder path becomes a `file://` URL (it must be a folder); remote URLs are kept as given. */

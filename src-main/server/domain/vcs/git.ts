@@ -6,12 +6,39 @@ import { promisify } from 'node:util'
 
 const run = promisify(execFile)
 
-/** A git command that failed; `message` is git's own explanation. */
+/**
+ * A git command that failed. `message` says in a few plain words what went wrong, fit for an API
+ * answer; git's own output (which may name paths, hosts and accounts of this machine) stays in
+ * the server log.
+ */
 export class GitError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'GitError'
   }
+}
+
+/** What git's error output amounts to, in words that reveal nothing of this machine. */
+export function summarizeGitFailure(stderr: string): string {
+  if (/could not resolve host|connection (refused|timed out)|network is unreachable|timed out|operation timed out|no route to host/i.test(stderr)) {
+    return 'the repository’s host cannot be reached'
+  }
+  if (/permission denied|authentication failed|could not read (username|password)|access denied|access rights|returned error: 40[13]/i.test(stderr)) {
+    return 'access to the repository was denied'
+  }
+  if (/not found|does not appear to be a git repository|does not exist|no such file or directory|not a git repository|returned error: 404/i.test(stderr)) {
+    return 'there is no repository there'
+  }
+  if (/not a valid object name|not a tree object|unknown revision|bad revision|invalid object/i.test(stderr)) {
+    return 'the repository has no such commit or folder'
+  }
+  return 'git could not read the repository (the server log has git’s message)'
+}
+
+/** Logs git's own words for the operator (URL credentials masked), and says what they amount to. */
+function failure(command: string, stderr: string): GitError {
+  console.error(`homeport: git ${command} failed: ${stderr.replace(/(\/\/)[^/@\s]*@/g, '$1***@')}`)
+  return new GitError(summarizeGitFailure(stderr))
 }
 
 export interface Tag {
@@ -39,9 +66,14 @@ async function git(args: string[], cwd?: string): Promise<string> {
     const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
     return stdout
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim()
-    throw new GitError(stderr || (error as Error).message)
+    throw failure(args[0]!, (error as { stderr?: string }).stderr?.trim() || (error as Error).message)
   }
+}
+
+/** A shallow clone of `url` (at `ref`, a branch or tag, when given) into `dir`. */
+export async function shallowClone(url: string, dir: string, ref: string | undefined): Promise<void> {
+  if (ref !== undefined && (ref.startsWith('-') || !/^[A-Za-z0-9._/-]+$/.test(ref))) throw new GitError('the ref is not a branch or tag name')
+  await git(['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir])
 }
 
 /** The repository's tags and branches, asked of the remote without cloning. */
@@ -122,7 +154,7 @@ export function archive(dir: string, commit: string, folder: string): Readable {
       done(null, chunk)
     },
     flush(done) {
-      void exited.then((code) => done(code === 0 ? null : new GitError(stderr.trim() || `git archive exited with ${code}`)))
+      void exited.then((code) => done(code === 0 ? null : failure('archive', stderr.trim() || `exit code ${code}`)))
     }
   })
   child.stdout.pipe(output)
