@@ -100,7 +100,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       ? await resolveTls(options.dataDir, {
           certPath: options.tlsCert,
           keyPath: options.tlsKey,
-          hostnames: options.registryHostname ? [options.registryHostname.split(':')[0]!] : []
+          hostnames: [
+            ...(options.registryHostname ? [options.registryHostname.split(':')[0]!] : []),
+            ...(options.allowedHosts ?? []),
+            ...(options.baseUrl ? [new URL(options.baseUrl).hostname.replace(/^\[|\]$/g, '')] : [])
+          ]
         })
       : undefined
     const graceful = gracefulServer(
