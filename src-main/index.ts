@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import { startServer, type RunningServer } from './server/create-server.js'
-import { restoreBackup } from './server/store/backup.js'
+import { restoreBackup, UnverifiedBackupError } from './server/store/backup.js'
 import { defaultDataDir } from './server/data-dir.js'
 import { DEFAULT_HOST, DEFAULT_PORT } from './server/options.js'
 import { CHANNELS, type DesktopSettings, type ServerInfo } from './shared/bridge.js'
@@ -152,7 +152,19 @@ if (!app.requestSingleInstanceLock()) {
     const settings = await loadSettings(settingsPath(), defaults)
     await server.close()
     try {
-      const { kept } = await restoreBackup(file, settings.dataDir)
+      const { kept } = await restoreBackup(file, settings.dataDir).catch(async (error: unknown) => {
+        if (!(error instanceof UnverifiedBackupError)) throw error
+        const { response } = await dialog.showMessageBox(window!, {
+          type: 'warning',
+          message: 'Restore a backup this Homeport did not make?',
+          detail: error.message.replace(/ Restore it only .*$/, ' Restore it only if you know where it came from.'),
+          buttons: ['Cancel', 'Restore anyway'],
+          defaultId: 0,
+          cancelId: 0
+        })
+        if (response !== 1) throw error
+        return restoreBackup(file, settings.dataDir, { acceptUnverified: true })
+      })
       return { kept: kept ?? null }
     } finally {
       // Start again, on the restored data or, when the backup was refused, on the data as it was.

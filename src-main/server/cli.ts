@@ -14,13 +14,14 @@ import { restoreBackup } from './store/backup.js'
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>]
        homeport backup <file> [--data-dir <path>] [--token <admin token>]
-       homeport restore <file> [--data-dir <path>]
+       homeport restore <file> [--data-dir <path>] [--accept-unverified]
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
   Homeport (use it with TF_CLI_CONFIG_FILE, or copy it into ~/.terraformrc).
 backup: a consistent snapshot of the data directory, taken from the running server if there is one.
 restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
+         A backup this installation did not make (or that changed) restores only with --accept-unverified.
 
 Options of serve (each also an environment variable):
   --port <n>           HOMEPORT_PORT      port to listen on; 0 picks a free one (default 4780)
@@ -39,6 +40,8 @@ Options of serve (each also an environment variable):
   --upstream-token <t> HOMEPORT_UPSTREAM_TOKEN  a token for that registry, if it wants one
   --vcs-poll-interval <s>     HOMEPORT_VCS_POLL_INTERVAL  seconds between checks for new tags (default 60)
   --allowed-hosts <a,b>       HOMEPORT_ALLOWED_HOSTS      more host names to answer to (default: loopback names only)
+  --git-roots <dir:dir>       HOMEPORT_GIT_ROOTS          folders whose repositories organization owners may connect
+                                                          (default none: only the site admin creates VCS connections)
                        HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
 `
 
@@ -56,6 +59,9 @@ async function serve(args: string[]): Promise<void> {
   )
   if (server.tls) {
     console.log(`TLS: clients must trust ${server.tls.trustPath} (for Terraform on Linux: SSL_CERT_FILE=${server.tls.trustPath})`)
+    if (server.tls.newCa && server.tls.generated) {
+      console.log('TLS: this is a new CA (the first, or one for new host names): trust it again, and remove an older Homeport CA from your trust store.')
+    }
   }
   if (!isLoopback(options.host)) {
     console.warn(
@@ -101,7 +107,7 @@ async function writeTerraformConfig(args: string[]): Promise<void> {
 async function backupOrRestore(command: 'backup' | 'restore', args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
-    options: { 'data-dir': { type: 'string' }, token: { type: 'string' } },
+    options: { 'data-dir': { type: 'string' }, token: { type: 'string' }, 'accept-unverified': { type: 'boolean' } },
     allowPositionals: true,
     strict: true
   })
@@ -113,8 +119,13 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
     console.log(`Backed up ${dataDir} to ${file}${from === 'server' ? ' (from the running server)' : ''}.`)
     return
   }
-  const { kept } = await restoreBackup(file, dataDir)
+  const { kept, provenance } = await restoreBackup(file, dataDir, { acceptUnverified: values['accept-unverified'] === true })
   console.log(`Restored ${file} into ${dataDir}.${kept ? ` The previous data is kept in ${kept}.` : ''}`)
+  console.log(
+    provenance === 'signed'
+      ? 'The backup was made by this installation and has not changed since.'
+      : 'The backup is intact, but this installation did not make it: you vouched for where it came from. Replace team tokens you did not create.'
+  )
 }
 
 async function main(argv: string[]): Promise<void> {

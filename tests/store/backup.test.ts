@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { create, extract } from 'tar'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -67,8 +69,15 @@ describe('backup and restore', () => {
     await source.close()
 
     const target = join(work, 'restored')
-    const { stdout } = await cli('restore', file, '--data-dir', target)
+    // Another installation made it: the restore says so, and needs the user's word.
+    const refused = await cli('restore', file, '--data-dir', target).then(
+      () => undefined,
+      (error: { stderr: string }) => error.stderr
+    )
+    expect(refused).toMatch(/cannot vouch for .*--accept-unverified\. Nothing was restored/)
+    const { stdout } = await cli('restore', file, '--data-dir', target, '--accept-unverified')
     expect(stdout).toContain(`Restored ${file} into ${target}.`)
+    expect(stdout).toContain('this installation did not make it')
     const restored = await startTestServer({ dataDir: target })
     try {
       expect((await restored.api('GET', '/organizations/acme', { token: team.token })).status).toBe(200)
@@ -93,7 +102,8 @@ describe('backup and restore', () => {
     expect((refused as Error).message).toMatch(/Stop Homeport before restoring/)
     await current.stop()
 
-    const { kept } = await restoreBackup(backupFile(), target)
+    const { kept, provenance } = await restoreBackup(backupFile(), target, { acceptUnverified: true })
+    expect(provenance).toBe('unverified')
     expect(kept).toMatch(/replaced\.before-restore-/)
     expect((await readdir(join(kept!, 'organizations'))).length).toBe(1)
     const after = await startTestServer({ dataDir: target })
@@ -117,16 +127,89 @@ describe('backup and restore', () => {
     tar.write('"acmf"', at)
     const altered = join(work, 'altered.tar.gz')
     await writeFile(altered, gzipSync(tar))
-    await expect(restoreBackup(altered, target)).rejects.toThrow(/damaged: .* altered\. Nothing was restored/)
+    await expect(restoreBackup(altered, target, { acceptUnverified: true })).rejects.toThrow(/damaged: .* altered\. Nothing was restored/)
 
     const garbage = join(work, 'garbage.tar.gz')
     await writeFile(garbage, 'not a backup')
-    await expect(restoreBackup(garbage, target)).rejects.toThrow(/is not a Homeport backup/)
+    await expect(restoreBackup(garbage, target, { acceptUnverified: true })).rejects.toThrow(/is not a Homeport backup/)
 
     expect(await readdir(join(target, 'organizations'))).toEqual(before)
     expect((await readdir(work)).filter((name) => name.startsWith('untouched.'))).toEqual([])
   })
 })
+
+describe('what a backup proves', () => {
+  let home: string
+  let signed: string
+  let org: { id: string; attributes: Record<string, unknown> }
+  beforeAll(async () => {
+    home = join(work, 'home')
+    const server = await startTestServer({ dataDir: home, tls: true })
+    org = await createOrganization(server, 'acme')
+    await publish(server, 'acme', 'network', 'aws', '1.0.0', NETWORK_MODULE)
+    signed = join(work, 'signed.tar.gz')
+    await writeFile(signed, Buffer.from(await (await server.fetch(`${server.url}/api/homeport/v1/backup`, { headers: { Authorization: `Bearer ${server.adminToken}` } })).arrayBuffer()))
+    await server.stop()
+  })
+
+  it('holds neither the CA’s private key nor the backup key', async () => {
+    const paths = (JSON.parse(extractManifest(await readFile(signed))) as { files: Array<{ path: string }> }).files.map((file) => file.path)
+    expect(paths).toContain('tls/ca.crt')
+    expect(paths).not.toContain('tls/ca.key')
+    expect(paths).not.toContain('backup-key')
+  })
+
+  it('restores this installation’s own backup as signed, without asking', async () => {
+    const { provenance } = await restoreBackup(signed, home)
+    expect(provenance).toBe('signed')
+    // The installation keeps its backup key (and the restored data its CA key stays out of).
+    await expect(readFile(join(home, 'backup-key'))).resolves.toHaveLength(32)
+  })
+
+  it('refuses a forged backup whose checksums match: a planted owners-team token', async () => {
+    const plantedToken = 'hp1.planted-by-whoever-wrote-this-backup'
+    const forged = await rewriteBackup(signed, `organizations/${org.attributes['external-id'] as string}.json`, (text) => {
+      const file = JSON.parse(text) as { record: { teams: Array<{ owners: boolean; token: unknown }> } }
+      file.record.teams.find((team) => team.owners)!.token = { id: 'at-planted', hash: createHash('sha256').update(plantedToken).digest('hex'), createdAt: new Date().toISOString(), description: null }
+      return JSON.stringify(file)
+    })
+    await expect(restoreBackup(forged, home)).rejects.toThrow(/cannot vouch for .*forged backup can carry team tokens/)
+    // Nothing changed: the planted token opens nothing.
+    const server = await startTestServer({ dataDir: home })
+    try {
+      expect((await server.api('GET', '/organizations/acme', { token: plantedToken })).status).toBe(401)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('refuses, whatever the user vouches for, records that would lead outside the data directory', async () => {
+    const [moduleFile] = await readdir(join(home, 'modules'))
+    const forged = await rewriteBackup(signed, `modules/${moduleFile!}`, (text) => text.replace(/"sha256":"[0-9a-f]{64}"/, '"sha256":"../../etc/passwd"'))
+    await expect(restoreBackup(forged, home, { acceptUnverified: true })).rejects.toThrow(/does not load: [\s\S]*archive is not a SHA-256[\s\S]*Nothing was restored/)
+  })
+})
+
+/**
+ * A backup with one file rewritten and its manifest's checksum fixed to match, as anyone could
+ * do with a text editor and sha256sum: the signature is the only thing it cannot fix.
+ */
+async function rewriteBackup(file: string, path: string, change: (text: string) => string): Promise<string> {
+  const dir = await mkdtemp(join(work, 'forge-'))
+  await extract({ file, cwd: dir })
+  const target = join(dir, 'data', path)
+  await writeFile(target, change(await readFile(target, 'utf8')))
+  const manifestPath = join(dir, 'homeport-backup.json')
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: Array<{ path: string; size: number; sha256: string }> }
+  const entry = manifest.files.find((candidate) => candidate.path === path)!
+  const content = await readFile(target)
+  entry.sha256 = createHash('sha256').update(content).digest('hex')
+  entry.size = content.length
+  await writeFile(manifestPath, JSON.stringify(manifest))
+  const forged = join(work, `forged-${Math.random().toString(36).slice(2)}.tar.gz`)
+  await create({ cwd: dir, gzip: true, file: forged, portable: true }, ['homeport-backup.json', 'data'])
+  return forged
+}
 
 /** The manifest, read from the tar inside the gzip (it is the first entry). */
 function extractManifest(archive: Buffer): string {

@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { create, extract } from 'tar'
+import { CA_KEY_FILE } from '../tls.js'
+import { writeFileAtomically } from './atomic-json-file.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { openFileStore } from './file-store.js'
 import { SCHEMAS } from './schema.js'
@@ -13,13 +15,33 @@ import type { Store } from './store.js'
 /** The folders of records a backup holds; uploads in progress and git mirrors are not kept (both are made again). */
 const RECORD_FOLDERS = ['installation', 'organizations', 'modules', 'downloads', 'upstream-cache']
 const MANIFEST = 'homeport-backup.json'
-const FORMAT = 1
+const FORMAT = 2
+/**
+ * The installation's backup key: it signs the manifests of the backups it makes, and is in none
+ * of them, so only this installation can vouch for its own backups.
+ */
+export const BACKUP_KEY_FILE = 'backup-key'
 
 export interface BackupManifest {
   format: number
   createdAt: string
   schemas: Record<string, number>
   files: Array<{ path: string; size: number; sha256: string }>
+  /** HMAC-SHA256 of the manifest without this field, under the backup key (format 2). */
+  signature?: string
+}
+
+/**
+ * What the restore could vouch for. `signed`: this installation made the backup, and nothing in
+ * it changed since. `unverified`: its checksums match, which proves it was not damaged by
+ * accident, but not who made it: anyone can write a backup whose checksums match (planted team
+ * token hashes, altered modules).
+ */
+export type BackupProvenance = 'signed' | 'unverified'
+
+export interface RestoreOptions {
+  /** Restore a backup this installation cannot vouch for (another machine's, an older Homeport's). */
+  acceptUnverified?: boolean
 }
 
 /** A backup that cannot be restored; nothing was changed. */
@@ -29,6 +51,9 @@ export class BackupError extends Error {
     this.name = 'BackupError'
   }
 }
+
+/** A sound backup this installation cannot vouch for; restoring it needs the user's explicit word. */
+export class UnverifiedBackupError extends BackupError {}
 
 /**
  * Writes a backup of the data directory to `destination`: a .tar.gz of every record, every
@@ -50,7 +75,8 @@ export async function writeBackup(store: Store, destination: Writable): Promise<
           await linkFile(file, join(data, relative(store.dataDir, file))).catch(ignoreMissing)
         }
       }
-      await linkTree(join(store.dataDir, 'tls'), join(data, 'tls'), () => true)
+      // The CA's private key stays on this machine: a backup that leaks must not be able to sign.
+      await linkTree(join(store.dataDir, 'tls'), join(data, 'tls'), (name) => name !== CA_KEY_FILE)
       await linkFile(join(store.dataDir, 'admin-token'), join(data, 'admin-token')).catch(ignoreMissing)
     })
     const files: BackupManifest['files'] = []
@@ -58,12 +84,13 @@ export async function writeBackup(store: Store, destination: Writable): Promise<
       const full = join(data, path)
       files.push({ path, size: (await stat(full)).size, sha256: await sha256Of(full) })
     }
-    const manifest: BackupManifest = {
+    const unsigned: BackupManifest = {
       format: FORMAT,
       createdAt: new Date().toISOString(),
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, schema.version])),
       files
     }
+    const manifest = { ...unsigned, signature: sign(await ensureBackupKey(store.dataDir), unsigned) }
     await writeFile(join(staging, MANIFEST), JSON.stringify(manifest, null, 2))
     await pipeline(create({ cwd: staging, gzip: true, portable: true }, [MANIFEST, 'data']), destination)
     return manifest
@@ -78,7 +105,7 @@ export async function writeBackup(store: Store, destination: Writable): Promise<
  * current data directory is kept beside it (`<data-dir>.before-restore-<time>`), never deleted.
  * The server must be stopped.
  */
-export async function restoreBackup(file: string, dataDir: string): Promise<{ kept: string | undefined }> {
+export async function restoreBackup(file: string, dataDir: string, options: RestoreOptions = {}): Promise<{ kept: string | undefined; provenance: BackupProvenance }> {
   await mkdir(dataDir, { recursive: true })
   const unlock = await lockDataDir(dataDir).catch((error: Error) => {
     throw new BackupError(`${error.message} Stop Homeport before restoring.`)
@@ -111,6 +138,16 @@ export async function restoreBackup(file: string, dataDir: string): Promise<{ ke
       }
     }
     if (present.size > 0) throw new BackupError(`The backup holds files its manifest does not list (${[...present][0]}). Nothing was restored.`)
+    const key = await readBackupKey(dataDir)
+    const { signature, ...unsigned } = manifest
+    const provenance: BackupProvenance = key && signature && signaturesEqual(signature, sign(key, unsigned)) ? 'signed' : 'unverified'
+    if (provenance === 'unverified' && !options.acceptUnverified) {
+      throw new UnverifiedBackupError(
+        `This installation cannot vouch for ${basename(file)}: ${key ? 'it was made by another Homeport installation, or changed since' : 'this data directory has no backup key (it made no backup)'}. ` +
+          'Its checksums match, which shows it is not damaged, but not who made it: a forged backup can carry team tokens or modules of its maker’s choosing. ' +
+          'Restore it only if you know where it came from, with --accept-unverified. Nothing was restored.'
+      )
+    }
     const store = await openFileStore(data).catch((error: Error) => {
       throw new BackupError(`The backup does not load: ${error.message} Nothing was restored.`)
     })
@@ -123,8 +160,10 @@ export async function restoreBackup(file: string, dataDir: string): Promise<{ ke
     } else {
       await rm(dataDir, { recursive: true, force: true })
     }
+    // The installation keeps its own backup key, so its next backups are signed as before.
+    if (key) await writeFile(join(data, BACKUP_KEY_FILE), key, { mode: 0o600 })
     await rename(data, dataDir)
-    return { kept }
+    return { kept, provenance }
   } finally {
     await unlock()
     if (await stat(dataDir).catch(() => undefined)) await rm(join(dataDir, 'homeport.lock'), { force: true })
@@ -139,10 +178,33 @@ async function readManifest(path: string): Promise<BackupManifest> {
   } catch {
     throw new BackupError('The file has no readable Homeport backup manifest.')
   }
-  if (manifest.format !== FORMAT || !Array.isArray(manifest.files)) {
+  // Format 1 had no signature; it restores as unverified.
+  if ((manifest.format !== FORMAT && manifest.format !== 1) || !Array.isArray(manifest.files)) {
     throw new BackupError(`The backup's format (${String(manifest.format)}) is not one this Homeport reads.`)
   }
   return manifest
+}
+
+/** The data directory's backup key, if it has one. */
+function readBackupKey(dataDir: string): Promise<Buffer | undefined> {
+  return readFile(join(dataDir, BACKUP_KEY_FILE)).catch(ignoreMissingValue)
+}
+
+/** The data directory's backup key, made on first use. */
+async function ensureBackupKey(dataDir: string): Promise<Buffer> {
+  const existing = await readBackupKey(dataDir)
+  if (existing) return existing
+  const key = randomBytes(32)
+  await writeFileAtomically(join(dataDir, BACKUP_KEY_FILE), key, 0o600)
+  return key
+}
+
+function sign(key: Buffer, manifest: BackupManifest): string {
+  return createHmac('sha256', key).update(JSON.stringify(manifest)).digest('hex')
+}
+
+function signaturesEqual(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 }
 
 async function linkFile(from: string, to: string): Promise<void> {
@@ -175,4 +237,9 @@ async function sha256Of(path: string): Promise<string> {
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') throw error
+}
+
+function ignoreMissingValue(error: NodeJS.ErrnoException): undefined {
+  ignoreMissing(error)
+  return undefined
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { Low } from 'lowdb'
 import { AtomicJsonFile, TEMP_SUFFIX, syncDirectory } from './atomic-json-file.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError } from './errors.js'
+import type { RecordCheck } from './record-checks.js'
 import { WriteQueue } from './write-queue.js'
 import type { RecordStore } from './store.js'
 
@@ -26,6 +27,8 @@ export interface CollectionOptions<T> {
   groups?: Record<string, GroupFunction<T>>
   /** The version records are written with, and migrations[n] from version n to n + 1. */
   schema: { version: number; migrations: Record<number, Migration> }
+  /** What a loaded record must satisfy (see record-checks.ts). */
+  check?: RecordCheck<T>
 }
 
 /** The persisted form of a record: each file says which schema it was written with. */
@@ -81,18 +84,23 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       } catch (error) {
         throw new StoreLoadError(path, (error as Error).message)
       }
-      await this.upgrade(file, path)
+      const upgraded = this.upgrade(file, path)
       const record = file.data.record as unknown as T
       if (typeof record.id !== 'string' || `${record.id}.json` !== entry) {
         throw new StoreLoadError(path, `the record's id does not match the file name`)
       }
+      const problem = this.options.check?.(record)
+      if (problem) throw new StoreLoadError(path, problem)
+      // Saved upgraded only once it is known to be sound.
+      if (upgraded) await file.write()
       this.checkUnique(record)
       this.records.set(record.id, file)
       this.index(record)
     }
   }
 
-  private async upgrade(file: Low<RecordFile>, path: string): Promise<void> {
+  /** Migrates a record of an older schema in memory; says whether it did. */
+  private upgrade(file: Low<RecordFile>, path: string): boolean {
     const { schemaVersion, record } = file.data
     if (!Number.isInteger(schemaVersion) || typeof record !== 'object' || record === null) {
       throw new StoreLoadError(path, 'it is not a Homeport record')
@@ -103,7 +111,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
         `it was written by a newer Homeport (schema ${schemaVersion}, this one reads up to ${this.options.schema.version})`
       )
     }
-    if (schemaVersion === this.options.schema.version) return
+    if (schemaVersion === this.options.schema.version) return false
     let upgraded = record
     for (let version = schemaVersion; version < this.options.schema.version; version++) {
       const migration = this.options.schema.migrations[version]
@@ -111,7 +119,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       upgraded = migration(upgraded)
     }
     file.data = { schemaVersion: this.options.schema.version, record: upgraded }
-    await file.write()
+    return true
   }
 
   get size(): number {

@@ -6,6 +6,7 @@ import { lockDataDir } from './data-dir-lock.js'
 import { ArchiveStore } from './archive-store.js'
 import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
 import { SCHEMAS } from './schema.js'
+import { checkDownloads, checkModule, checkOrganization, checkUpstreamAnswer } from './record-checks.js'
 import {
   BY_ARCHIVE,
   BY_ORGANIZATION,
@@ -47,6 +48,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     const installation = new Collection<InstallationFileRecord>('installation', join(dataDir, 'installation'), { schema: SCHEMAS.installation })
     const organizations = new Collection<OrganizationRecord>('organizations', join(dataDir, 'organizations'), {
       schema: SCHEMAS.organizations,
+      check: checkOrganization,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
         [TOKEN_HASH]: (org) => org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])),
@@ -57,6 +59,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     })
     const modules = new Collection<ModuleRecord>('modules', join(dataDir, 'modules'), {
       schema: SCHEMAS.modules,
+      check: checkModule,
       unique: {
         [MODULE_KEY]: moduleKey,
         [VERSION_ID]: (module) => module.versions.map((version) => version.id),
@@ -69,11 +72,11 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : [])
       }
     })
-    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), { schema: SCHEMAS.downloads })
+    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), { schema: SCHEMAS.downloads, check: checkDownloads })
     const upstreamCache = new Collection<UpstreamCacheRecord>(
       'upstream-cache',
       join(dataDir, 'upstream-cache'),
-      { schema: SCHEMAS.upstreamCache }
+      { schema: SCHEMAS.upstreamCache, check: checkUpstreamAnswer }
     )
     const archives = new ArchiveStore(dataDir)
     await installation.load()

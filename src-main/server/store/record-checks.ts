@@ -1,0 +1,53 @@
+import type { DownloadRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
+
+/**
+ * What a record must look like to be loaded: the ids, hashes and paths that other code builds
+ * file paths, indexes and links from. A file that breaks one is refused at load (named, never
+ * rewritten), so a damaged or forged data directory or backup cannot reach the code that trusts
+ * these fields. Each check returns what is wrong, or undefined.
+ */
+export type RecordCheck<T> = (record: T) => string | undefined
+
+const SHA256 = /^[0-9a-f]{64}$/
+const id = (prefix: string) => new RegExp(`^${prefix}-[A-Za-z0-9]{1,64}$`)
+const ORG_ID = id('org')
+const TEAM_ID = id('team')
+const MODULE_ID = id('mod')
+const VERSION_ID = id('modver')
+
+function first(...problems: Array<string | false | undefined>): string | undefined {
+  return problems.find((problem): problem is string => typeof problem === 'string')
+}
+
+export const checkOrganization: RecordCheck<OrganizationRecord> = (org) =>
+  first(
+    !ORG_ID.test(org.id) && 'its id is not an organization id',
+    typeof org.name !== 'string' && 'it has no name',
+    !Array.isArray(org.teams) && 'it has no teams',
+    ...(Array.isArray(org.teams) ? org.teams : []).map(
+      (team) =>
+        (!TEAM_ID.test(team?.id) && `team ${JSON.stringify(team?.id)} has no valid id`) ||
+        (team.token !== null && !SHA256.test(team.token?.hash) && `team ${team.id}'s token is not a SHA-256 hash`)
+    ),
+    !Array.isArray(org.vcsConnections) && 'it has no VCS connections list'
+  )
+
+export const checkModule: RecordCheck<ModuleRecord> = (module) =>
+  first(
+    !MODULE_ID.test(module.id) && 'its id is not a module id',
+    !ORG_ID.test(module.organizationId) && 'its organization id is not one',
+    !Array.isArray(module.versions) && 'it has no versions list',
+    ...(Array.isArray(module.versions) ? module.versions : []).map(
+      (version) =>
+        (!VERSION_ID.test(version?.id) && `version ${JSON.stringify(version?.id)} has no valid id`) ||
+        (version.archive !== null &&
+          (!SHA256.test(version.archive?.sha256) || !Number.isSafeInteger(version.archive?.size)) &&
+          `version ${version.id}'s archive is not a SHA-256 with a size`)
+    )
+  )
+
+export const checkDownloads: RecordCheck<DownloadRecord> = (record) =>
+  first(!MODULE_ID.test(record.moduleId) && 'its module id is not one', !Number.isSafeInteger(record.total) && 'its total is not a count')
+
+export const checkUpstreamAnswer: RecordCheck<UpstreamCacheRecord> = (record) =>
+  first(!/^up-[0-9a-f]{64}$/.test(record.id) && 'its id is not an upstream cache id', typeof record.url !== 'string' && 'it has no URL')
