@@ -27,7 +27,9 @@ export async function resolveAdminToken(dataDir: string, fromEnvironment: string
   const existing = await readAdminTokenFile(dataDir)
   if (existing) return { token: existing, source: { kind: 'file', path, created: false } }
   const token = newToken()
-  await writeFileAtomically(path, `${token}\n`, 0o600)
+  await writeFileAtomically(path, `${token}\n`, 0o600).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`Homeport cannot write a new admin token to ${path} (${error.code ?? error.message}): set HOMEPORT_ADMIN_TOKEN instead.`)
+  })
   return { token, source: { kind: 'file', path, created: true } }
 }
 

@@ -63,6 +63,7 @@ async function serve(args: string[]): Promise<void> {
       console.log('TLS: this is a new CA (the first, or one for new host names): trust it again, and remove an older Homeport CA from your trust store.')
     }
   }
+  if (server.writesRefused) console.warn(`WARNING: started read-only. ${server.writesRefused}`)
   if (!isLoopback(options.host)) {
     console.warn(
       `WARNING: listening on ${options.host}: other machines on the network can reach this registry. ` +

@@ -58,6 +58,8 @@ export interface RunningServer {
   services: Services
   /** With TLS: the certificate clients should trust. */
   tls?: TlsMaterial
+  /** Why the server serves reads only (it could not write its data directory at start), if it does. */
+  writesRefused?: string
   /** Stops accepting requests, lets those in flight finish, writes everything, releases the data dir. */
   close(): Promise<void>
 }
@@ -79,7 +81,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       vcsPollIntervalMs: options.vcsPollIntervalMs,
       gitRoots: options.gitRoots
     })
-    await services.modules.recover()
+    // Recovery writes; a read-only store has nothing it could finish.
+    if (!store.writesRefused) await services.modules.recover()
     const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
     const protocolCache = new ProtocolCache(() => store.revision())
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
@@ -128,10 +131,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       listening.listen(options.port, options.host, () => resolve())
     })
     const { port } = listening.address() as AddressInfo
-    await services.vcsPublisher.start()
+    if (!store.writesRefused) await services.vcsPublisher.start()
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
-    await writeFileAtomically(join(options.dataDir, 'server.json'), JSON.stringify({ pid: process.pid, url }))
+    if (!store.writesRefused) await writeFileAtomically(join(options.dataDir, 'server.json'), JSON.stringify({ pid: process.pid, url }))
     let closing: Promise<void> | undefined
     return {
       url,
@@ -139,13 +142,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       adminToken,
       services,
       tls,
+      writesRefused: store.writesRefused?.message,
       close() {
         closing ??= (async () => {
           await graceful.close()
-          await rm(join(options.dataDir, 'server.json'), { force: true })
+          // Best effort: a data directory that turned read-only must not make the stop fail.
+          if (!store.writesRefused) await rm(join(options.dataDir, 'server.json'), { force: true }).catch(() => undefined)
           await services.vcsPublisher.stop()
           await services.ingest.close()
-          await services.downloads.flush()
+          await services.downloads.close()
           await store.close()
         })()
         return closing

@@ -226,6 +226,11 @@ describe('downloads', () => {
     expect(response.status).toBe(404)
     expect(await response.json()).toEqual({ errors: [expect.stringMatching(/invalid or has expired/)] })
     expect((await fetch(`${test.url}/api/registry/downloads/garbage/x.tar.gz`)).status).toBe(404)
+    // One spelling per location: the same expiry with a leading zero is not that location.
+    expect((await fetch(`${test.url}${location}`)).status).toBe(200)
+    const padded = location.replace(/(modver-\w+)\.(\d+)\./, '$1.0$2.')
+    expect(padded).not.toBe(location)
+    expect((await fetch(`${test.url}${padded}`)).status).toBe(404)
   })
 
   it('redirects the latest download to the versioned one', async () => {

@@ -21,7 +21,8 @@ export interface DownloadToken {
 }
 
 export function parseDownloadToken(token: string): DownloadToken | undefined {
-  const match = /^([a-z]+-[A-Za-z0-9]+)\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token)
+  // One spelling per location: no leading zeros in the expiry.
+  const match = /^([a-z]+-[A-Za-z0-9]+)\.([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/.exec(token)
   return match ? { versionId: match[1]!, expires: Number(match[2]), signature: match[3]! } : undefined
 }
 

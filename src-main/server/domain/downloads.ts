@@ -21,21 +21,37 @@ const KEPT_DAYS = 366
 export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
   private timer: NodeJS.Timeout | undefined
+  /** Why the last flush failed, while it keeps failing (said once, not every few seconds). */
+  private failing: string | undefined
 
   constructor(
     private readonly store: Store,
-    private readonly flushEveryMs = 2000
+    private readonly flushEveryMs = 2000,
+    private readonly log: (message: string) => void = (message) => console.error(message)
   ) {}
 
-  count(moduleId: string, at = new Date()): void {
+  count(moduleId: string, at = new Date(), times = 1): void {
     const day = dayOf(at)
     let days = this.pending.get(moduleId)
     if (!days) this.pending.set(moduleId, (days = new Map<string, number>()))
-    days.set(day, (days.get(day) ?? 0) + 1)
+    days.set(day, (days.get(day) ?? 0) + times)
+    this.schedule()
+  }
+
+  private schedule(): void {
     this.timer ??= setTimeout(() => {
       this.timer = undefined
-      void this.flush()
+      // A write that fails (a full disk) keeps the counts for the next try; the server goes on.
+      this.flush().catch((error: unknown) => this.reportFailure(error))
     }, this.flushEveryMs)
+    this.timer.unref()
+  }
+
+  private reportFailure(error: unknown): void {
+    const reason = (error as Error).message
+    if (this.failing !== reason) this.log(`homeport: download counts could not be written; they are kept in memory and tried again: ${reason}`)
+    this.failing = reason
+    this.schedule()
   }
 
   /** Week, month and year are the last 7, 30 and 365 days, today included. */
@@ -68,13 +84,13 @@ export class DownloadCounter {
     return totals
   }
 
-  /** Writes the gathered counts. */
+  /** Writes the gathered counts; those it could not write stay gathered, and the error is thrown. */
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
     const batch = [...this.pending]
     this.pending.clear()
-    for (const [moduleId, days] of batch) {
+    for (const [index, [moduleId, days]] of batch.entries()) {
       const id = recordId(moduleId)
       const apply = (draft: DownloadRecord) => {
         for (const [day, count] of days) {
@@ -93,8 +109,31 @@ export class DownloadCounter {
           await this.store.downloads.create(record)
         }
       } catch (error) {
-        if (!(error instanceof RecordMissingError)) throw error
+        if (error instanceof RecordMissingError) continue
+        // Put back what was not written, this module's included, for the next flush.
+        for (const [failedId, failedDays] of batch.slice(index)) {
+          for (const [day, count] of failedDays) this.count(failedId, new Date(`${day}T12:00:00Z`), count)
+        }
+        throw error
       }
+    }
+    this.failing = undefined
+  }
+
+  /**
+   * The last flush, when the server stops. If the counts cannot be written even then, the loss
+   * is said in the log, with its size: never silently, and never a reason to fail the shutdown.
+   */
+  async close(): Promise<void> {
+    try {
+      await this.flush()
+    } catch (error) {
+      let downloads = 0
+      for (const days of this.pending.values()) for (const count of days.values()) downloads += count
+      if (this.timer) clearTimeout(this.timer)
+      this.timer = undefined
+      this.log(`homeport: ${downloads} download${downloads === 1 ? '' : 's'} of ${this.pending.size} module${this.pending.size === 1 ? '' : 's'} could not be written and are lost from the counts: ${(error as Error).message}`)
+      this.pending.clear()
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { TooLargeError } from '../store/archive-store.js'
-import { RecordMissingError } from '../store/errors.js'
+import { RecordMissingError, unwritableCause, WritesRefusedError } from '../store/errors.js'
 import type { ModuleRecord, VersionRecord } from '../store/records.js'
 import { VERSION_ID, type Store } from '../store/store.js'
 import { ConflictError, ExpiredError, LimitExceededError, NotFoundError } from './errors.js'
@@ -58,10 +58,16 @@ export class UploadService {
       archive = await this.store.archives.put(body, this.maxArchiveBytes)
     } catch (error) {
       const tooLarge = error instanceof TooLargeError
+      const unwritable = unwritableCause(error) ?? (error instanceof WritesRefusedError ? error.reason : undefined)
       const reason = tooLarge
         ? `The archive is larger than ${formatBytes(this.maxArchiveBytes)}, the most Homeport accepts.`
-        : 'The upload was interrupted before the whole archive arrived.'
-      await this.fail(found.id, version.id, reason)
+        : unwritable === 'disk-full'
+          ? 'The disk that holds Homeport’s data is full: the archive was not stored. Free some space, then upload it again.'
+          : unwritable === 'read-only'
+            ? 'Homeport cannot write to its data directory: the archive was not stored.'
+            : 'The upload was interrupted before the whole archive arrived.'
+      // Best effort: on a full disk even this small write may fail, and the version stays pending, which is true too.
+      await this.fail(found.id, version.id, reason).catch(() => undefined)
       throw tooLarge ? new LimitExceededError(reason) : error
     }
 

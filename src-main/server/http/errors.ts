@@ -9,6 +9,7 @@ import {
   NotFoundError,
   UnauthenticatedError
 } from '../domain/errors.js'
+import { WritesRefusedError } from '../store/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
@@ -47,6 +48,11 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof LimitExceededError) return new HttpError(413, 'payload too large', error.message)
   if (error instanceof UnavailableError) return new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '30' })
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
+  if (error instanceof WritesRefusedError) {
+    return error.reason === 'disk-full'
+      ? new HttpError(507, 'insufficient storage', error.message)
+      : new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '300' })
+  }
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return new HttpError(507, 'insufficient storage', 'The disk that holds Homeport’s data directory is full: nothing was written. Free some space and try again.')

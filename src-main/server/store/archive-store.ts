@@ -6,6 +6,7 @@ import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { syncDirectory, writeFileAtomically } from './atomic-json-file.js'
 import type { ArchiveRef } from './records.js'
+import type { WritesRefusedError } from './errors.js'
 
 /** The body of an upload was larger than allowed; nothing was stored. */
 export class TooLargeError extends Error {
@@ -26,13 +27,18 @@ export class ArchiveStore {
   private readonly archivesDir: string
   private readonly uploadsDir: string
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    /** Set when the data directory cannot be written: nothing is stored or deleted. */
+    private readonly writesRefused?: WritesRefusedError
+  ) {
     this.archivesDir = join(dataDir, 'archives')
     this.uploadsDir = join(dataDir, 'uploads')
   }
 
   /** Creates the folders and drops uploads that a crash interrupted. */
   async open(): Promise<void> {
+    if (this.writesRefused) return
     await mkdir(this.archivesDir, { recursive: true })
     await rm(this.uploadsDir, { recursive: true, force: true })
     await mkdir(this.uploadsDir, { recursive: true })
@@ -40,6 +46,10 @@ export class ArchiveStore {
 
   /** Streams `source` into the store, hashing it on the way. Past `maxBytes` it stores nothing. */
   async put(source: Readable, maxBytes: number): Promise<ArchiveRef> {
+    if (this.writesRefused) {
+      source.resume()
+      throw this.writesRefused
+    }
     const temp = join(this.uploadsDir, `${randomBytes(12).toString('hex')}.partial`)
     const hash = createHash('sha256')
     let size = 0
@@ -84,6 +94,7 @@ export class ArchiveStore {
   }
 
   async writeDocs(sha256: string, docs: unknown): Promise<void> {
+    if (this.writesRefused) throw this.writesRefused
     await writeFileAtomically(this.docsPathOf(sha256), JSON.stringify(docs))
   }
 
@@ -98,6 +109,7 @@ export class ArchiveStore {
 
   /** Removes an archive and its documentation. */
   async delete(sha256: string): Promise<void> {
+    if (this.writesRefused) throw this.writesRefused
     await unlink(this.pathOf(sha256)).catch(ignoreMissing)
     await unlink(this.docsPathOf(sha256)).catch(ignoreMissing)
   }

@@ -2,7 +2,7 @@ import { mkdir, readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Low } from 'lowdb'
 import { AtomicJsonFile, TEMP_SUFFIX, syncDirectory } from './atomic-json-file.js'
-import { RecordMissingError, StoreLoadError, UniqueConstraintError } from './errors.js'
+import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesRefusedError } from './errors.js'
 import type { RecordCheck } from './record-checks.js'
 import { WriteQueue } from './write-queue.js'
 import type { RecordStore } from './store.js'
@@ -29,6 +29,8 @@ export interface CollectionOptions<T> {
   schema: { version: number; migrations: Record<number, Migration> }
   /** What a loaded record must satisfy (see record-checks.ts). */
   check?: RecordCheck<T>
+  /** Set when the data directory cannot be written: loads change no file, and writes fail with it. */
+  writesRefused?: WritesRefusedError
 }
 
 /** The persisted form of a record: each file says which schema it was written with. */
@@ -74,7 +76,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       // A write interrupted before its rename leaves only a temporary file; the record it
       // belonged to was never acknowledged.
       if (entry.endsWith(TEMP_SUFFIX)) {
-        await unlink(path)
+        if (!this.options.writesRefused) await unlink(path)
         continue
       }
       if (!entry.endsWith('.json')) continue
@@ -92,7 +94,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       const problem = this.options.check?.(record)
       if (problem) throw new StoreLoadError(path, problem)
       // Saved upgraded only once it is known to be sound.
-      if (upgraded) await file.write()
+      if (upgraded && !this.options.writesRefused) await file.write()
       this.checkUnique(record)
       this.records.set(record.id, file)
       this.index(record)
@@ -152,6 +154,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   create(record: T): Promise<T> {
     return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
       if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
       if (this.records.has(record.id)) throw new UniqueConstraintError('id', record.id)
       this.checkUnique(record)
@@ -171,6 +174,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    */
   update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
     return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
       const file = this.records.get(id)
       if (!file) throw new RecordMissingError(id)
       const previous = file.data.record as unknown as T
@@ -190,6 +194,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   delete(id: string): Promise<void> {
     return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
       const file = this.records.get(id)
       if (!file) throw new RecordMissingError(id)
       await unlink(this.pathOf(id))

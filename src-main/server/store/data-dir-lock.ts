@@ -38,7 +38,10 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     if (Number.isInteger(owner) && owner !== process.pid && isRunning(owner)) {
       throw new DataDirInUseError(dataDir, owner, lockPath)
     }
-    await unlink(lockPath).catch(() => undefined)
+    // A stale lock that cannot be removed (a read-only folder) must say so, not "file exists".
+    await unlink(lockPath).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error
+    })
   }
 }
 

@@ -31,3 +31,26 @@ export class RecordMissingError extends Error {
     this.name = 'RecordMissingError'
   }
 }
+
+/**
+ * Homeport started on a data directory it cannot write (a full disk, a read-only mount), so it
+ * serves reads only: every write is refused with this, and nothing is half-written.
+ */
+export class WritesRefusedError extends Error {
+  constructor(readonly reason: 'disk-full' | 'read-only') {
+    super(
+      reason === 'disk-full'
+        ? 'The disk that holds Homeport’s data directory was full when Homeport started, so it serves reads only: nothing was written. Free some space and restart Homeport.'
+        : 'Homeport’s data directory is read-only (or not Homeport’s to write), so it serves reads only: nothing was written.'
+    )
+    this.name = 'WritesRefusedError'
+  }
+}
+
+/** Whether a file system error says that nothing can be written there now, and why. */
+export function unwritableCause(error: unknown): 'disk-full' | 'read-only' | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  if (code === 'ENOSPC' || code === 'EDQUOT') return 'disk-full'
+  if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
+  return undefined
+}

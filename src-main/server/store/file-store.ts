@@ -1,8 +1,9 @@
-import { chmod, mkdir, rm } from 'node:fs/promises'
+import { chmod, mkdir, rm, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { unwritableCause, WritesRefusedError } from './errors.js'
 import { ArchiveStore } from './archive-store.js'
 import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
 import { SCHEMAS } from './schema.js'
@@ -39,16 +40,21 @@ const INSTALLATION_ID = 'installation-main'
  *     archives/<ab>/<sha256>.tar.gz  module archives, content-addressed, and their parsed docs
  *     uploads/                       uploads in progress
  *
- * Each record is its own file, so one write costs in proportion to that record.
+ * Each record is its own file, so one write costs in proportion to that record. When the
+ * directory cannot be written at all (a full disk, a read-only mount), the store opens read-only:
+ * it changes no file, takes no lock (nobody can write there), and refuses every write with the
+ * reason, so that reads go on being served.
  */
 export async function openFileStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 })
-  const unlock = await lockDataDir(dataDir)
+  const writesRefused = await probeWrites(dataDir)
+  const unlock = writesRefused ? () => Promise.resolve() : await lockDataDir(dataDir)
   try {
-    const installation = new Collection<InstallationFileRecord>('installation', join(dataDir, 'installation'), { schema: SCHEMAS.installation })
+    const installation = new Collection<InstallationFileRecord>('installation', join(dataDir, 'installation'), { schema: SCHEMAS.installation, writesRefused })
     const organizations = new Collection<OrganizationRecord>('organizations', join(dataDir, 'organizations'), {
       schema: SCHEMAS.organizations,
       check: checkOrganization,
+      writesRefused,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
         [TOKEN_HASH]: (org) => org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])),
@@ -60,6 +66,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     const modules = new Collection<ModuleRecord>('modules', join(dataDir, 'modules'), {
       schema: SCHEMAS.modules,
       check: checkModule,
+      writesRefused,
       unique: {
         [MODULE_KEY]: moduleKey,
         [VERSION_ID]: (module) => module.versions.map((version) => version.id),
@@ -72,13 +79,13 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : [])
       }
     })
-    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), { schema: SCHEMAS.downloads, check: checkDownloads })
+    const downloads = new Collection<DownloadRecord>('downloads', join(dataDir, 'downloads'), { schema: SCHEMAS.downloads, check: checkDownloads, writesRefused })
     const upstreamCache = new Collection<UpstreamCacheRecord>(
       'upstream-cache',
       join(dataDir, 'upstream-cache'),
-      { schema: SCHEMAS.upstreamCache, check: checkUpstreamAnswer }
+      { schema: SCHEMAS.upstreamCache, check: checkUpstreamAnswer, writesRefused }
     )
-    const archives = new ArchiveStore(dataDir)
+    const archives = new ArchiveStore(dataDir, writesRefused)
     await installation.load()
     await organizations.load()
     await modules.load()
@@ -86,13 +93,14 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     await upstreamCache.load()
     await archives.open()
     // What an interrupted backup left behind.
-    await rm(join(dataDir, 'backups'), { recursive: true, force: true })
+    if (!writesRefused) await rm(join(dataDir, 'backups'), { recursive: true, force: true })
     let current = await installation.get(INSTALLATION_ID)
     if (!current) current = await installation.create(newInstallation())
     await chmod(dataDir, 0o700).catch(() => undefined)
 
     return {
       dataDir,
+      writesRefused,
       organizations,
       modules,
       downloads,
@@ -118,6 +126,21 @@ export async function openFileStore(dataDir: string): Promise<Store> {
   } catch (error) {
     await unlock()
     throw error
+  }
+}
+
+/** Whether anything can be written in the data directory now; if not, the refusal that says why. */
+async function probeWrites(dataDir: string): Promise<WritesRefusedError | undefined> {
+  const probe = join(dataDir, `.write-probe-${process.pid}`)
+  try {
+    await writeFile(probe, 'probe')
+    return undefined
+  } catch (error) {
+    const cause = unwritableCause(error)
+    if (!cause) throw error
+    return new WritesRefusedError(cause)
+  } finally {
+    await unlink(probe).catch(() => undefined)
   }
 }
 

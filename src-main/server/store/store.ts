@@ -1,4 +1,5 @@
 import type { ArchiveStore } from './archive-store.js'
+import type { WritesRefusedError } from './errors.js'
 import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
 
 /**
@@ -22,6 +23,8 @@ export interface RecordStore<T> {
 
 export interface Store {
   readonly dataDir: string
+  /** Set when the store opened read-only (a full disk, a read-only mount): every write fails with it. */
+  readonly writesRefused?: WritesRefusedError
   readonly organizations: RecordStore<OrganizationRecord>
   readonly modules: RecordStore<ModuleRecord>
   readonly downloads: RecordStore<DownloadRecord>
