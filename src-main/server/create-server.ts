@@ -94,7 +94,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       registryHostname: options.registryHostname,
       allowedHosts: hosts
     })
-    const fastPath = { cache: protocolCache, limiter, authenticator: services.authenticator, downloads: services.downloads, allowedHosts: hosts }
+    const fastPath = { cache: protocolCache, limiter, downloads: services.downloads, allowedHosts: hosts }
     app.on('error', (error: Error) => {
       if (!isClientGone(error)) console.error(`homeport: ${error.stack ?? error.message}`)
     })
@@ -113,14 +113,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const graceful = gracefulServer(
       (handler) => (tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)),
       (req, res) => {
-        void serveFromCache(req, res, fastPath, tls ? 'https' : 'http').then(
-          (served) => (served ? undefined : handle(req, res)),
-          (error: unknown) => {
-            // The cache could not decide (the store failed to answer): Koa answers, and logs what it meets.
-            app.emit('error', error)
-            return handle(req, res)
-          }
-        )
+        if (!serveFromCache(req, res, fastPath, tls ? 'https' : 'http')) void handle(req, res)
       },
       tls ? 'secureConnection' : 'connection'
     )

@@ -17,6 +17,7 @@ function answered(url: string, caller: Caller | undefined, body: string) {
   req.headers.host = '127.0.0.1'
   const ctx = app.createContext(req, new ServerResponse(req))
   ;(ctx.state as { identity: unknown }).identity = { presented: true, caller }
+  if (caller) req.headers.authorization = `Bearer token-of-${caller.kind === 'team' ? caller.teamId : 'admin'}`
   ctx.status = 200
   ctx.type = 'application/json'
   ctx.body = body
@@ -68,7 +69,11 @@ describe('the protocol answer cache', () => {
   it('lets everything go at the next write, and sweeps what expired', async () => {
     const { cache, remember, write } = setup()
     remember('/api/registry/v1/modules/acme/a/aws/versions', alice, 'a')
+    // The fast path knows the token Koa authenticated, until the next write (a revocation is one).
+    expect(cache.callerOf('token-of-team-alice')).toEqual(alice)
+    expect(cache.callerOf('token-of-nobody')).toBeUndefined()
     write()
+    expect(cache.callerOf('token-of-team-alice')).toBeUndefined()
     expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws/versions')!)).toBeUndefined()
     expect(cache.size).toEqual({ entries: 0, bytes: 0 })
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'koa'
-import { callerKey, type Authenticator, type Caller } from '../domain/access.js'
+import { callerKey, type Caller } from '../domain/access.js'
 import type { DownloadCounter } from '../domain/downloads.js'
 import { bearerToken, identifiedCaller } from './auth.js'
 import { checkDoors } from './doors.js'
@@ -50,6 +50,12 @@ const SWEEP_EVERY_MS = 10_000
  */
 export class ProtocolCache {
   private readonly answers = new Map<string, Answer>()
+  /**
+   * Tokens Koa authenticated for an answer kept here, and whom they name: the fast path needs no
+   * store lookup to know the caller. Only tokens that passed go in (no bogus token takes room),
+   * and all go at the next write, so a revoked token stops at once.
+   */
+  private readonly callers = new Map<string, Caller>()
   private bytes = 0
   private revisionSeen: number
   private sweptAt = Date.now()
@@ -69,6 +75,12 @@ export class ProtocolCache {
 
   get size(): { entries: number; bytes: number } {
     return { entries: this.answers.size, bytes: this.bytes }
+  }
+
+  /** The caller a token was last authenticated as, since the last write. */
+  callerOf(token: string): Caller | undefined {
+    this.dropIfStale()
+    return this.callers.get(token)
   }
 
   get(key: string): Answer | undefined {
@@ -115,6 +127,8 @@ export class ProtocolCache {
     }
     this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, bytes, counts: cacheable.counts })
     this.bytes += bytes
+    const token = bearerToken(ctx.get('authorization'))
+    if (token) this.callers.set(token, caller)
   }
 
   private remove(key: string, answer: Answer): void {
@@ -128,6 +142,7 @@ export class ProtocolCache {
     if (revision === this.revisionSeen) return
     this.revisionSeen = revision
     this.answers.clear()
+    this.callers.clear()
     this.bytes = 0
   }
 
@@ -155,7 +170,6 @@ function normalizeUrl(url: string): { url: string; params: string[] } | undefine
 export interface FastPathDeps {
   cache: ProtocolCache
   limiter: RateLimiter
-  authenticator: Authenticator
   downloads: DownloadCounter
   allowedHosts: ReadonlySet<string> | 'any'
 }
@@ -164,18 +178,18 @@ const PREFIX = '/api/registry/v1/modules'
 
 /**
  * Answers a protocol GET from the cache, before Koa sees it, when everything Koa would check
- * is plainly fine: the doors let the request in (the same check Koa makes), its token names a
- * caller, the caller is within its rate, and the same caller asked the same URL since the last
- * write. Anything else goes the long way, where Koa answers it properly.
+ * is plainly fine: the doors let the request in (the same check Koa makes), its token is one Koa
+ * authenticated since the last write, the caller is within its rate, and the same caller asked
+ * the same URL since then. Anything else goes the long way, where Koa answers it properly.
  */
-export async function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps, protocol: string): Promise<boolean> {
+export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps, protocol: string): boolean {
   const url = req.url
   if (req.method !== 'GET' || !url?.startsWith(PREFIX)) return false
   const token = bearerToken(req.headers.authorization)
   if (!token) return false
   const refused = checkDoors({ host: req.headers.host, origin: req.headers.origin, fetchSite: header(req, 'sec-fetch-site'), protocol }, deps.allowedHosts)
   if (refused) return false
-  const caller = await deps.authenticator.authenticate(token)
+  const caller = deps.cache.callerOf(token)
   const key = caller && ProtocolCache.keyOf(caller, url)
   const answer = key && deps.cache.get(key)
   if (!answer) return false
