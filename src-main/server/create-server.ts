@@ -13,6 +13,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from './http/rate-limit.js
 import { resolveAdminToken, type AdminToken } from './admin-token.js'
 import type { Edition } from './domain/edition.js'
 import { createServices, type Services } from './services.js'
+import { Background } from './domain/background.js'
 import { openFileStore } from './store/file-store.js'
 import { resolveTls, type TlsMaterial } from './tls.js'
 
@@ -67,10 +68,11 @@ export interface RunningServer {
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const store = await openFileStore(options.dataDir)
+  const background = new Background()
   let server: Server | undefined
   try {
     const adminToken = await resolveAdminToken(options.dataDir, options.adminToken)
-    const services = createServices(store, {
+    const services = createServices(store, background, {
       edition: options.edition,
       adminToken: adminToken.token,
       publicCuration: options.publicCuration,
@@ -82,7 +84,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       gitRoots: options.gitRoots
     })
     // Recovery writes; a read-only store has nothing it could finish.
-    if (!store.writesRefused) await services.modules.recover()
+    if (!store.writesRefused) await background.run('start-up recovery', () => services.modules.recover())
     const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
     const protocolCache = new ProtocolCache(() => store.revision())
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
@@ -137,20 +139,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       tls,
       writesRefused: store.writesRefused?.message,
       close() {
+        // The order in which Homeport stops, each step waiting for the one before.
         closing ??= (async () => {
-          await graceful.close()
-          // Best effort: a data directory that turned read-only must not make the stop fail.
+          await graceful.close() // 1. no new connections; requests in flight are answered
+          await background.close() // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish
+          await services.ingest.close() // 3. the HCL parser's worker thread ends
+          await services.downloads.close() // 4. the last download counts are written, or their loss reported
+          // 5. `homeport backup` stops looking for this server (best effort: a read-only directory must not fail the stop)
           if (!store.writesRefused) await rm(join(options.dataDir, 'server.json'), { force: true }).catch(() => undefined)
-          await services.vcsPublisher.stop()
-          await services.ingest.close()
-          await services.downloads.close()
-          await store.close()
+          await store.close() // 6. writes in flight reach the disk; the data directory is released
         })()
         return closing
       }
     }
   } catch (error) {
     server?.close()
+    await background.close()
     await store.close()
     throw error
   }

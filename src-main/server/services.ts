@@ -1,4 +1,5 @@
 import { Authenticator } from './domain/access.js'
+import type { Background } from './domain/background.js'
 import { DataRetentionService } from './domain/data-retention.js'
 import type { Edition } from './domain/edition.js'
 import { ModuleSharingService } from './domain/module-sharing.js'
@@ -53,15 +54,16 @@ export interface ServiceOptions {
   gitRoots?: string[]
 }
 
-export function createServices(store: Store, options: ServiceOptions): Services {
+/** Builds the services over `store`; every task they run off the request path goes through `background`. */
+export function createServices(store: Store, background: Background, options: ServiceOptions): Services {
   const organizations = new OrganizationService(store, options.edition)
-  const downloads = new DownloadCounter(store)
+  const downloads = new DownloadCounter(store, background)
   const modules = new ModuleService(store, organizations, downloads, {
     edition: options.edition,
     publicCuration: options.publicCuration ?? true
   })
   organizations.addDependent(modules)
-  const ingest = new IngestQueue(store, modules)
+  const ingest = new IngestQueue(store, modules, background)
   modules.setScheduler(ingest)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
   const docs = new DocsCache(store.archives)
@@ -70,7 +72,7 @@ export function createServices(store: Store, options: ServiceOptions): Services 
   const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
   const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
   const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots ?? [])
-  const vcsPublisher = new VcsPublisher(store, organizations, modules, vcsConnections, {
+  const vcsPublisher = new VcsPublisher(store, organizations, modules, vcsConnections, background, {
     pollIntervalMs: options.vcsPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     maxArchiveBytes
   })

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -455,6 +457,38 @@ describe('monorepos', () => {
     expect((await versionsOf('moving', ['1.0.0'])).statuses[0]).toEqual({ version: '1.0.0', status: 'ok' })
     expect((await test.api('POST', `${modulePath('moving')}/1.0.0/actions/retry`)).status).toBe(422)
   })
+})
+
+describe('an archive too large to keep', () => {
+  it('fails the version and leaves no git running', async () => {
+    const small = await startTestServer({ maxArchiveBytes: 256 * 1024, vcsPollIntervalMs: 60_000 })
+    try {
+      await createOrganization(small, 'acme')
+      const big = await Repo.create(repos, 'acme', 'terraform-aws-bulky', { 'main.tf': 'output "x" {\n  value = 1\n}\n', 'blob.txt': randomBytes(4 * 1024 * 1024).toString('base64') })
+      await big.tag('v1.0.0')
+      const connection = await small.api('POST', '/organizations/acme/oauth-clients', { body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': repos }) })
+      const token = connection.body.data.relationships['oauth-tokens'].data[0].id as string
+      const published = await small.api('POST', '/organizations/acme/registry-modules/vcs', {
+        body: doc('registry-modules', { 'vcs-repo': { identifier: 'acme/terraform-aws-bulky', 'oauth-token-id': token } })
+      })
+      expect(published.status).toBe(201)
+      let entry: { status: string; error?: string } | undefined
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const module = await small.api('GET', '/organizations/acme/registry-modules/private/acme/bulky/aws')
+        entry = (module.body.data.attributes['version-statuses'] as Array<{ status: string; error?: string }>)[0]
+        if (entry && entry.status !== 'cloning') break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(entry).toMatchObject({ status: 'clone_failed', error: expect.stringMatching(/larger than/) })
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const running = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes('git archive') || line.includes('git-archive'))
+      expect(running).toEqual([])
+    } finally {
+      await small.close()
+    }
+  }, 60_000)
 })
 
 describe('the deprecated endpoint and plain modules', () => {

@@ -1,6 +1,7 @@
 import type { DownloadRecord } from '../store/records.js'
 import { RecordMissingError } from '../store/errors.js'
 import type { Store } from '../store/store.js'
+import type { Background } from './background.js'
 
 export interface DownloadSummary {
   week: number
@@ -15,43 +16,40 @@ const KEPT_DAYS = 366
 
 /**
  * Counts downloads per module and UTC day. A download must not cost a disk write (Terraform
- * asks for locations in loops), so counts gather in memory and are written every few seconds,
- * and when the server stops; a crash loses at most those seconds of counts.
+ * asks for locations in loops), so counts gather in memory and are written every few seconds
+ * (a background task), and when the server stops; a crash loses at most those seconds of counts.
  */
 export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
-  private timer: NodeJS.Timeout | undefined
   /** Why the last flush failed, while it keeps failing (said once, not every few seconds). */
   private failing: string | undefined
 
   constructor(
     private readonly store: Store,
-    private readonly flushEveryMs = 2000,
+    background: Background,
+    flushEveryMs = 2000,
     private readonly log: (message: string) => void = (message) => console.error(message)
-  ) {}
+  ) {
+    background.every('download-count flush', flushEveryMs, () => this.flushPending())
+  }
 
   count(moduleId: string, at = new Date(), times = 1): void {
     const day = dayOf(at)
     let days = this.pending.get(moduleId)
     if (!days) this.pending.set(moduleId, (days = new Map<string, number>()))
     days.set(day, (days.get(day) ?? 0) + times)
-    this.schedule()
   }
 
-  private schedule(): void {
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined
-      // A write that fails (a full disk) keeps the counts for the next try; the server goes on.
-      this.flush().catch((error: unknown) => this.reportFailure(error))
-    }, this.flushEveryMs)
-    this.timer.unref()
-  }
-
-  private reportFailure(error: unknown): void {
-    const reason = (error as Error).message
-    if (this.failing !== reason) this.log(`homeport: download counts could not be written; they are kept in memory and tried again: ${reason}`)
-    this.failing = reason
-    this.schedule()
+  /** The periodic flush: a write that fails (a full disk) keeps the counts for the next one, and the server goes on. */
+  private async flushPending(): Promise<void> {
+    if (this.pending.size === 0) return
+    try {
+      await this.flush()
+    } catch (error) {
+      const reason = (error as Error).message
+      if (this.failing !== reason) this.log(`homeport: download counts could not be written; they are kept in memory and tried again: ${reason}`)
+      this.failing = reason
+    }
   }
 
   /** Week, month and year are the last 7, 30 and 365 days, today included. */
@@ -86,8 +84,6 @@ export class DownloadCounter {
 
   /** Writes the gathered counts; those it could not write stay gathered, and the error is thrown. */
   async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = undefined
     const batch = [...this.pending]
     this.pending.clear()
     for (const [index, [moduleId, days]] of batch.entries()) {
@@ -130,8 +126,6 @@ export class DownloadCounter {
     } catch (error) {
       let downloads = 0
       for (const days of this.pending.values()) for (const count of days.values()) downloads += count
-      if (this.timer) clearTimeout(this.timer)
-      this.timer = undefined
       this.log(`homeport: ${downloads} download${downloads === 1 ? '' : 's'} of ${this.pending.size} module${this.pending.size === 1 ? '' : 's'} could not be written and are lost from the counts: ${(error as Error).message}`)
       this.pending.clear()
     }

@@ -1,5 +1,6 @@
 import { RecordMissingError } from '../../store/errors.js'
 import type { Store } from '../../store/store.js'
+import type { Background } from '../background.js'
 import { now, nowWithMicroseconds } from '../ids.js'
 import type { IngestScheduler, ModuleService } from '../modules.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
@@ -18,6 +19,7 @@ export class IngestQueue implements IngestScheduler {
   constructor(
     private readonly store: Store,
     private readonly modules: ModuleService,
+    private readonly background: Background,
     private readonly parser: HclParser = new HclParser(),
     private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
     private readonly log: (message: string) => void = (message) => console.error(message)
@@ -25,19 +27,13 @@ export class IngestQueue implements IngestScheduler {
 
   schedule(moduleId: string, versionId: string): void {
     this.waiting.push({ moduleId, versionId })
-    this.running ??= this.work().finally(() => {
+    this.running ??= this.background.run('ingest', () => this.work()).finally(() => {
       this.running = undefined
     })
   }
 
-  /** Resolves when nothing is left to ingest (the server waits for it before it stops). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running
-  }
-
-  /** Waits for the ingest under way, then stops the parser. */
+  /** Stops the parser; the background owner has waited for the ingest under way first. */
   async close(): Promise<void> {
-    await this.idle()
     await this.parser.close()
   }
 

@@ -158,5 +158,9 @@ export function archive(dir: string, commit: string, folder: string): Readable {
     }
   })
   child.stdout.pipe(output)
+  // Refused by its reader (too large, say), the stream is destroyed: git must not be left blocked on a full pipe.
+  output.on('close', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  })
   return output
 }

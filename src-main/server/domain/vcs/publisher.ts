@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises'
 import { join, posix } from 'node:path'
 import type { ArchiveRef, ModuleRecord, VcsRepoRecord } from '../../store/records.js'
 import { RecordMissingError } from '../../store/errors.js'
+import type { Background } from '../background.js'
 import { VCS_MODULES, VERSION_ID, WEBHOOK_ID, type Store } from '../../store/store.js'
 import { canManageModules, isOwner, type Caller } from '../access.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
@@ -47,41 +48,26 @@ const CONVENTIONAL_NAME = /^terraform-([a-z0-9]+)-([A-Za-z0-9][A-Za-z0-9_-]*)$/
  * New tags are found by a poll every `pollIntervalMs`, or at once through the module's webhook.
  */
 export class VcsPublisher implements VcsBuilder {
-  private timer: NodeJS.Timeout | undefined
-  private readonly syncing = new Map<string, Promise<void>>()
+  private readonly syncing = new Set<string>()
   private readonly again = new Set<string>()
-  private readonly building = new Set<Promise<void>>()
 
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService,
     private readonly modules: ModuleService,
     private readonly connections: VcsConnectionService,
+    private readonly background: Background,
     private readonly options: PublisherOptions
   ) {
     modules.onRemove((module) => this.forget(module))
   }
 
-  /** Starts watching; versions a crash left half-built are built again. */
+  /** Starts watching (a poll every interval, run by the background owner); versions a crash left half-built are built again. */
   async start(): Promise<void> {
     for (const module of await this.store.modules.listBy(VCS_MODULES, 'all')) {
       for (const version of module.versions) if (version.status === 'cloning') this.build(module.id, version.id)
     }
-    const tick = () => {
-      void this.poll().finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, this.options.pollIntervalMs)
-      })
-    }
-    this.timer = setTimeout(tick, this.options.pollIntervalMs)
-  }
-
-  /** Stops watching and waits for syncs and builds under way. */
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = undefined
-    while (this.syncing.size > 0 || this.building.size > 0) {
-      await Promise.allSettled([...this.syncing.values(), ...this.building])
-    }
+    this.background.every('git poll', this.options.pollIntervalMs, () => this.poll())
   }
 
   async publish(caller: Caller, orgName: string, input: VcsPublishInput): Promise<ModuleView> {
@@ -172,18 +158,19 @@ export class VcsPublisher implements VcsBuilder {
     return true
   }
 
+  /** Reads a module's tags again, in the background; one sync per module at a time (a request meanwhile runs after it). */
   resync(moduleId: string): void {
     if (this.syncing.has(moduleId)) {
       this.again.add(moduleId)
       return
     }
-    const run = this.sync(moduleId)
-      .catch(() => undefined)
+    this.syncing.add(moduleId)
+    void this.background
+      .run('git sync', () => this.sync(moduleId))
       .finally(() => {
         this.syncing.delete(moduleId)
         if (this.again.delete(moduleId)) this.resync(moduleId)
       })
-    this.syncing.set(moduleId, run)
   }
 
   async resolveCommit(module: ModuleRecord, commitSha: string | null): Promise<string> {
@@ -206,8 +193,7 @@ export class VcsPublisher implements VcsBuilder {
   }
 
   build(moduleId: string, versionId: string): void {
-    const job = this.buildVersion(moduleId, versionId).finally(() => this.building.delete(job))
-    this.building.add(job)
+    void this.background.run('git build', () => this.buildVersion(moduleId, versionId))
   }
 
   /** Every tag-based module whose repository has tags Homeport has not seen. */
