@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { execFile, spawnSync } from 'node:child_process'
+import { promisify } from 'node:util'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +11,8 @@ import { StoreLoadError } from '../../src-main/server/store/errors.js'
 import { moduleArchive } from '../helpers/archives.js'
 import { createOrganization, createTeamWithToken, startTestServer, upload, type TestServer } from '../helpers/server.js'
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const run = promisify(execFile)
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!()
@@ -66,6 +71,33 @@ describe('the data directory', () => {
     await test.restart()
     expect((await test.api('GET', '/organizations')).status).toBe(200)
   })
+
+  it('gives a stale lock to exactly one of many Homeports starting at the same moment', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'homeport-lock-race-'))
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
+    const lockModule = pathToFileURL(join(ROOT, 'src-main/server/store/data-dir-lock.ts')).toString()
+    // Each contender waits for the same instant, takes the lock (or is refused), says which, and holds it a while.
+    const contender = (at: number) => `import { lockDataDir } from ${JSON.stringify(lockModule)}
+      while (Date.now() < ${at}) await new Promise((r) => setImmediate(r))
+      try { await lockDataDir(${JSON.stringify(dataDir)}); console.log('LOCKED'); await new Promise((r) => setTimeout(r, 1500)) }
+      catch (error) { console.log(error.name === 'DataDirInUseError' ? 'REFUSED' : 'ERROR ' + error.message) }`
+    for (let round = 0; round < 2; round++) {
+      const at = Date.now() + 4000
+      // A lock left by a process that is gone (its pid is free).
+      const gone = spawnSync(process.execPath, ['-e', '0']).pid
+      await writeFile(join(dataDir, 'homeport.lock'), String(gone))
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', contender(at)], { cwd: ROOT }).then(({ stdout }) => stdout.trim())
+        )
+      )
+      expect(outcomes.filter((outcome) => outcome === 'LOCKED'), `round ${round}: ${outcomes.join(', ')}`).toHaveLength(1)
+      expect(outcomes.filter((outcome) => outcome === 'REFUSED')).toHaveLength(7)
+      // The winner, gone too, left its lock behind: the next round starts from a stale lock again.
+      await rm(join(dataDir, 'homeport.lock'), { force: true })
+    }
+    expect((await readdir(dataDir)).filter((name) => name.startsWith('homeport.lock'))).toEqual([])
+  }, 60_000)
 
   it('refuses to start on an organization file it cannot read, naming it', async () => {
     const test = await server()
