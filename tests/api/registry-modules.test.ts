@@ -332,6 +332,29 @@ describe('update a module (endpoint 7)', () => {
 })
 
 describe('delete (endpoint 8)', () => {
+  it('never leaves a module with no version when its last two versions are deleted at once', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = `racing-${round}`
+      await createModule(test, 'acme', name, 'aws')
+      await createVersion(test, 'acme', name, 'aws', '1.0.0')
+      await createVersion(test, 'acme', name, 'aws', '1.1.0')
+      const path = `/organizations/acme/registry-modules/private/acme/${name}/aws`
+      const statuses = await Promise.all(['1.0.0', '1.1.0'].map((version) => test.api('DELETE', `${path}/${version}`).then((r) => r.status)))
+      expect(statuses).toEqual([204, 204])
+      expect((await test.api('GET', path)).status).toBe(404)
+      const left = (await test.server.services.store.modules.all()).filter((module) => module.name === name)
+      expect(left).toEqual([])
+    }
+  })
+
+  it('answers a race it lost with 404, never 500: deleting the same version twice at once', async () => {
+    await createModule(test, 'acme', 'twice', 'aws')
+    for (const version of ['1.0.0', '1.1.0', '1.2.0']) await createVersion(test, 'acme', 'twice', 'aws', version)
+    const path = '/organizations/acme/registry-modules/private/acme/twice/aws/1.1.0'
+    const statuses = (await Promise.all([1, 2, 3].map(() => test.api('DELETE', path).then((r) => r.status)))).sort()
+    expect(statuses).toEqual([204, 404, 404])
+  })
+
   const module = '/organizations/acme/registry-modules/private/acme/doomed'
 
   it('deletes a version; the last version takes the provider, the last provider the module', async () => {

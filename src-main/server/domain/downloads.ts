@@ -97,15 +97,8 @@ export class DownloadCounter {
         for (const day of Object.keys(draft.days)) if (day < oldest) delete draft.days[day]
       }
       try {
-        if (await this.store.downloads.get(id)) {
-          await this.store.downloads.update(id, apply)
-        } else {
-          const record: DownloadRecord = { id, moduleId, total: 0, days: {} }
-          apply(record)
-          await this.store.downloads.create(record)
-        }
+        await this.store.downloads.upsert(id, () => ({ id, moduleId, total: 0, days: {} }), apply)
       } catch (error) {
-        if (error instanceof RecordMissingError) continue
         // Put back what was not written, this module's included, for the next flush.
         for (const [failedId, failedDays] of batch.slice(index)) {
           for (const [day, count] of failedDays) this.count(failedId, new Date(`${day}T12:00:00Z`), count)

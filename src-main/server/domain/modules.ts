@@ -274,19 +274,33 @@ export class ModuleService implements OrganizationDependent {
     await this.remove(view.module)
   }
 
-  /** Deletes one version; the last version takes its provider with it. */
+  /** Deletes one version; the last version takes its provider with it (decided in the write, so two deletes cannot leave none). */
   async deleteVersion(caller: Caller, address: ModuleAddress, version: string): Promise<void> {
     const view = await this.readForDelete(caller, address)
     const target = findVersion(view.module, version)
     if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
-    if (view.module.versions.length === 1) {
-      await this.remove(view.module)
-      return
+    const isLast = (module: ModuleRecord) => module.versions.length === 1 && module.versions[0]!.id === target.id
+    for (;;) {
+      const { result } = await this.store.modules
+        .update(view.module.id, (draft) => {
+          if (!draft.versions.some((candidate) => candidate.id === target.id)) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+          // The last version goes with its module record, below: never a module with no version.
+          if (isLast(draft)) return 'last' as const
+          draft.versions = draft.versions.filter((candidate) => candidate.id !== target.id)
+          draft.updatedAt = now()
+          return 'deleted' as const
+        })
+        .catch((error: unknown) => {
+          if (error instanceof RecordMissingError) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+          throw error
+        })
+      if (result === 'deleted') break
+      // Still the last version when the delete is done (a version added meanwhile makes it not): then the module goes.
+      if (await this.store.modules.deleteWhere(view.module.id, isLast)) {
+        await this.afterRemoval(view.module)
+        return
+      }
     }
-    await this.store.modules.update(view.module.id, (draft) => {
-      draft.versions = draft.versions.filter((candidate) => candidate.id !== target.id)
-      draft.updatedAt = now()
-    })
     await this.releaseArchives(target.archive ? [target.archive.sha256] : [])
   }
 
@@ -434,6 +448,11 @@ export class ModuleService implements OrganizationDependent {
     } catch (error) {
       if (!(error instanceof RecordMissingError)) throw error
     }
+    await this.afterRemoval(module)
+  }
+
+  /** What goes with a deleted module record: its counts, what other services keep for it, its archives. */
+  private async afterRemoval(module: ModuleRecord): Promise<void> {
     await this.downloads.forget(module.id)
     for (const hook of this.removalHooks) await hook(module)
     await this.releaseArchives(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/store.js'
-import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
 import { UnavailableError } from './errors.js'
 import { now } from './ids.js'
 
@@ -120,15 +119,6 @@ export class UpstreamRegistry {
   }
 
   private async remember(record: { id: string; url: string; fetchedAt: string; status: number; body: unknown }): Promise<void> {
-    try {
-      if (await this.store.upstreamCache.get(record.id)) {
-        await this.store.upstreamCache.update(record.id, (draft) => Object.assign(draft, record))
-      } else {
-        await this.store.upstreamCache.create(record)
-      }
-    } catch (error) {
-      // Two requests raced to cache the same answer; either one is fine.
-      if (!(error instanceof UniqueConstraintError) && !(error instanceof RecordMissingError)) throw error
-    }
+    await this.store.upstreamCache.upsert(record.id, () => ({ ...record }), (draft) => Object.assign(draft, record))
   }
 }

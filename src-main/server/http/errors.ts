@@ -9,7 +9,7 @@ import {
   NotFoundError,
   UnauthenticatedError
 } from '../domain/errors.js'
-import { WritesRefusedError } from '../store/errors.js'
+import { RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
@@ -48,6 +48,9 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof LimitExceededError) return new HttpError(413, 'payload too large', error.message)
   if (error instanceof UnavailableError) return new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '30' })
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
+  // A write that lost a race: the record went away, or another write took the key first.
+  if (error instanceof RecordMissingError) return new HttpError(404, 'not found', 'The resource was deleted while this request ran.')
+  if (error instanceof UniqueConstraintError) return new HttpError(409, 'conflict', 'Another request made the same resource at the same time; read it again.')
   if (error instanceof WritesRefusedError) {
     return error.reason === 'disk-full'
       ? new HttpError(507, 'insufficient storage', error.message)

@@ -155,14 +155,30 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   create(record: T): Promise<T> {
     return this.queue.run(async () => {
       if (this.options.writesRefused) throw this.options.writesRefused
-      if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
-      if (this.records.has(record.id)) throw new UniqueConstraintError('id', record.id)
-      this.checkUnique(record)
-      const file = new Low<RecordFile>(new AtomicJsonFile(this.pathOf(record.id)), this.fileOf(record))
-      await file.write()
-      this.records.set(record.id, file)
-      this.index(record)
-      this.revision++
+      await this.insert(record)
+      return record
+    })
+  }
+
+  private async insert(record: T): Promise<void> {
+    if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
+    if (this.records.has(record.id)) throw new UniqueConstraintError('id', record.id)
+    this.checkUnique(record)
+    const file = new Low<RecordFile>(new AtomicJsonFile(this.pathOf(record.id)), this.fileOf(record))
+    await file.write()
+    this.records.set(record.id, file)
+    this.index(record)
+    this.revision++
+  }
+
+  /** Changes the record, or creates it from `initial` first when there is none: one step, inside the write queue. */
+  upsert(id: string, initial: () => T, change: (draft: T) => void): Promise<T> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      if (this.records.has(id)) return (await this.replace(id, change)).record
+      const record = initial()
+      change(record)
+      await this.insert(record)
       return record
     })
   }
@@ -175,34 +191,53 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
     return this.queue.run(async () => {
       if (this.options.writesRefused) throw this.options.writesRefused
-      const file = this.records.get(id)
-      if (!file) throw new RecordMissingError(id)
-      const previous = file.data.record as unknown as T
-      const draft = structuredClone(previous)
-      const result = change(draft)
-      if (draft.id !== id) throw new Error('a record id cannot change')
-      this.checkUnique(draft)
-      const next = this.fileOf(draft)
-      await file.adapter.write(next)
-      file.data = next
-      this.unindex(previous)
-      this.index(draft)
-      this.revision++
-      return { record: draft, result }
+      return this.replace(id, change)
     })
+  }
+
+  private async replace<R>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    const file = this.records.get(id)
+    if (!file) throw new RecordMissingError(id)
+    const previous = file.data.record as unknown as T
+    const draft = structuredClone(previous)
+    const result = change(draft)
+    if (draft.id !== id) throw new Error('a record id cannot change')
+    this.checkUnique(draft)
+    const next = this.fileOf(draft)
+    await file.adapter.write(next)
+    file.data = next
+    this.unindex(previous)
+    this.index(draft)
+    this.revision++
+    return { record: draft, result }
   }
 
   delete(id: string): Promise<void> {
     return this.queue.run(async () => {
       if (this.options.writesRefused) throw this.options.writesRefused
-      const file = this.records.get(id)
-      if (!file) throw new RecordMissingError(id)
-      await unlink(this.pathOf(id))
-      await syncDirectory(this.dir)
-      this.records.delete(id)
-      this.unindex(file.data.record as unknown as T)
-      this.revision++
+      if (!this.records.has(id)) throw new RecordMissingError(id)
+      await this.remove(id)
     })
+  }
+
+  /** Deletes the record if `check` (run inside the write queue, on the current record) says so; says whether it did. */
+  deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      const record = this.peek(id)
+      if (!record || !check(record)) return false
+      await this.remove(id)
+      return true
+    })
+  }
+
+  private async remove(id: string): Promise<void> {
+    const file = this.records.get(id)!
+    await unlink(this.pathOf(id))
+    await syncDirectory(this.dir)
+    this.records.delete(id)
+    this.unindex(file.data.record as unknown as T)
+    this.revision++
   }
 
   /** Runs `task` with no write of this collection in flight, and none starting until it is done. */

@@ -18,7 +18,11 @@ export interface RecordStore<T> {
   create(record: T): Promise<T>
   /** Read-check-write: `change` runs on a private copy, serialized with every other write. */
   update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }>
+  /** `update`, or, when there is no such record, `initial()` changed and created, in the same serialized step. */
+  upsert(id: string, initial: () => T, change: (draft: T) => void): Promise<T>
   delete(id: string): Promise<void>
+  /** Deletes the record only if `check`, run serialized with every other write, says so; says whether it did. */
+  deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean>
 }
 
 export interface Store {

@@ -137,16 +137,17 @@ export class VcsPublisher implements VcsBuilder {
   async retry(caller: Caller, address: ModuleAddress, version: string): Promise<ModuleView> {
     const view = await this.vcsModule(caller, address)
     const wanted = normalizeVersion(version)
-    const target = view.module.versions.find((candidate) => candidate.version === wanted)
-    if (!target) throw new NotFoundError(`version ${version} not found`)
-    if (target.status !== 'clone_failed' && target.status !== 'reg_ingress_failed') {
-      throw new InvalidInputError(`Version ${target.version} has not failed; there is nothing to retry.`)
-    }
-    const { record } = await this.store.modules.update(view.module.id, (draft) => {
-      const again = draft.versions.find((candidate) => candidate.id === target.id)
-      if (again) Object.assign(again, { status: 'cloning', error: '', archive: null, updatedAt: now() })
+    // Checked inside the write: two retries at once build the version once.
+    const { record, result: targetId } = await this.store.modules.update(view.module.id, (draft) => {
+      const target = draft.versions.find((candidate) => candidate.version === wanted)
+      if (!target) throw new NotFoundError(`version ${version} not found`)
+      if (target.status !== 'clone_failed' && target.status !== 'reg_ingress_failed') {
+        throw new InvalidInputError(`Version ${target.version} has not failed; there is nothing to retry.`)
+      }
+      Object.assign(target, { status: 'cloning', error: '', archive: null, updatedAt: now() })
+      return target.id
     })
-    this.build(record.id, target.id)
+    this.build(record.id, targetId)
     return { org: view.org, module: record }
   }
 
