@@ -5,6 +5,7 @@ import type { Services } from './services.js'
 import { identify, requireBearer } from './http/auth.js'
 import { HttpError, errorsByPath, jsonApiErrors } from './http/errors.js'
 import { guardDoors } from './http/doors.js'
+import { unmatched } from './http/unmatched.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes } from './api/admin.js'
@@ -32,8 +33,8 @@ export interface AppOptions {
   jsonLimit?: string
   /** The rate limiter (shared with the cached fast path); by default 6000 requests a minute. */
   rateLimiter?: RateLimiter
-  /** Where the registry protocol's answers are kept for the fast path; none: not kept. */
-  protocolCache?: ProtocolCache
+  /** Where the registry protocol's answers are kept for the fast path, and the store revision they are valid at; none: not kept. */
+  protocolCache?: { answers: ProtocolCache; revision: () => number }
   /** The host Terraform sources name for this registry. */
   registryHostname?: string
   /** Host names the server answers to (see http/doors.ts); by default any. */
@@ -90,9 +91,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   vcsConnectionRoutes(api, services)
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
-  api.all('/{*rest}', () => {
-    throw new HttpError(404, 'not found', 'There is no such API endpoint.')
-  })
+  api.all('/{*rest}', unmatched(api, 'There is no such API endpoint.'))
 
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
@@ -104,7 +103,6 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(publicRegistryRouter(services, rateLimit).routes())
   app.use(registryProtocolRouter(services, rateLimit, options.protocolCache).routes())
   app.use(api.routes())
-  app.use(api.allowedMethods())
   app.use(serveGui(options.rendererDir))
   return app
 }

@@ -5,7 +5,6 @@ import { get as httpsGet } from 'node:https'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { readAdminTokenFile } from './admin-token.js'
-import { writeBackup } from './store/backup.js'
 import { openFileStore } from './store/file-store.js'
 
 /**
@@ -26,7 +25,7 @@ export async function backupToFile(dataDir: string, file: string, token?: string
     } else {
       const store = await openFileStore(dataDir)
       try {
-        await writeBackup(store, createWriteStream(partial, { mode: 0o600 }))
+        await store.backup(createWriteStream(partial, { mode: 0o600 }))
       } finally {
         await store.close()
       }

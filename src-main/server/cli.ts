@@ -131,7 +131,8 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
-  if (command === '--help' || command === '-h' || command === 'help') {
+  // `--help` anywhere, for any command, is a question, not an unknown option.
+  if (command === 'help' || argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(USAGE)
     return
   }

@@ -92,7 +92,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
       rateLimiter: limiter,
-      protocolCache,
+      protocolCache: { answers: protocolCache, revision: () => store.revision() },
       registryHostname: options.registryHostname,
       allowedHosts: hosts
     })

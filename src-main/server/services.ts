@@ -13,6 +13,7 @@ import { DEFAULT_UPSTREAM, UpstreamRegistry } from './domain/upstream.js'
 import { VcsConnectionService } from './domain/vcs/connections.js'
 import { DEFAULT_POLL_INTERVAL_MS, VcsPublisher } from './domain/vcs/publisher.js'
 import { ModuleService } from './domain/modules.js'
+import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
 import { TeamService } from './domain/teams.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES, UploadService } from './domain/uploads.js'
@@ -35,6 +36,7 @@ export interface Services {
   downloads: DownloadCounter
   vcsConnections: VcsConnectionService
   vcsPublisher: VcsPublisher
+  site: SiteService
 }
 
 export interface ServiceOptions {
@@ -92,6 +94,7 @@ export function createServices(store: Store, background: Background, options: Se
     publicRegistry: new PublicRegistryService(store, modules, upstream, fetcher, docs, downloads, publicCurationOn),
     downloads,
     vcsConnections,
-    vcsPublisher
+    vcsPublisher,
+    site: new SiteService(store)
   }
 }

@@ -3,7 +3,6 @@ import type { Services } from '../services.js'
 import { callerOf } from '../http/auth.js'
 import { readIdentifiers, readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
-import { NotFoundError } from '../domain/errors.js'
 import { organizationReference } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
 
@@ -22,23 +21,12 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
   })
 
   // The site-level switch that self-hosted organizations need before enabling cost estimation.
-  const settingsResource = () => ({
-    id: 'cost-estimation',
-    type: 'cost-estimation-settings',
-    attributes: { enabled: services.store.installation().costEstimationEnabled }
-  })
+  const settingsResource = (enabled: boolean) => ({ id: 'cost-estimation', type: 'cost-estimation-settings', attributes: { enabled } })
   router.get('/admin/cost-estimation-settings', (ctx) => {
-    if (callerOf(ctx).kind !== 'site-admin') throw new NotFoundError('no such setting')
-    sendDocument(ctx, 200, { data: settingsResource() })
+    sendDocument(ctx, 200, { data: settingsResource(services.site.costEstimation(callerOf(ctx))) })
   })
   router.patch('/admin/cost-estimation-settings', async (ctx) => {
-    if (callerOf(ctx).kind !== 'site-admin') throw new NotFoundError('no such setting')
     const enabled = readResource(ctx, 'cost-estimation-settings').attributes.boolean('enabled')
-    if (enabled !== undefined) {
-      await services.store.updateInstallation((draft) => {
-        draft.costEstimationEnabled = enabled
-      })
-    }
-    sendDocument(ctx, 200, { data: settingsResource() })
+    sendDocument(ctx, 200, { data: settingsResource(await services.site.setCostEstimation(callerOf(ctx), enabled)) })
   })
 }

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa'
 import type { Services } from '../services.js'
 import { callerOf, requireBearer } from '../http/auth.js'
 import { HttpError, protocolErrors } from '../http/errors.js'
+import { unmatched } from '../http/unmatched.js'
 import { offsetMeta, offsetPage } from '../http/offset-pagination.js'
 import { pathParams, queryString } from '../http/query.js'
 import type { Published } from '../domain/registry.js'
@@ -19,7 +20,7 @@ export const DOWNLOADS_PREFIX = '/api/registry/downloads'
  * The module registry protocol over the private registry (namespace = organization), with the
  * hosted registry's bearer authentication. Errors are `{"errors": ["…"]}`.
  */
-export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: ProtocolCache): Router {
+export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: { answers: ProtocolCache; revision: () => number }): Router {
   const { registry } = services
   const router = new Router()
   router.use(protocolErrors)
@@ -27,10 +28,10 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.use(requireBearer)
   router.use(async (ctx, next) => {
     // The revision before the answer is computed: a write meanwhile makes the answer stale.
-    const revision = services.store.revision()
+    const revision = cache?.revision()
     await next()
     const cacheable = (ctx.state as { cacheable?: Cacheable }).cacheable
-    if (cache && cacheable) cache.remember(ctx, cacheable, revision)
+    if (cache && cacheable && revision !== undefined) cache.answers.remember(ctx, cacheable, revision)
   })
 
   const sendList = async (ctx: Context, entries: Published[], params = LIST_PARAMS) => {
@@ -105,9 +106,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
       data: { type: 'module-downloads-summary', id: `${namespace}/${name}/${provider}`, attributes: summary }
     }
   })
-  router.all('/api/registry/{*rest}', () => {
-    throw new HttpError(404, 'not found', 'There is no such registry endpoint.')
-  })
+  router.all('/api/registry/{*rest}', unmatched(router, 'There is no such registry endpoint.'))
   return router
 }
 
@@ -150,7 +149,7 @@ export function archiveDownloadRouter(services: Services, rateLimit: Middleware)
     const archive = token && (await services.registry.archiveFor(token))
     if (!archive) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
     ctx.status = 200
-    if (ctx.method !== 'HEAD') ctx.body = services.store.archives.read(archive.sha256)
+    if (ctx.method !== 'HEAD') ctx.body = archive.open()
     ctx.type = 'application/gzip'
     ctx.length = archive.size
     ctx.set('Content-Disposition', `attachment; filename="${archive.file}"`)

@@ -2,8 +2,7 @@ import Router from '@koa/router'
 import type { Services } from '../services.js'
 import { PassThrough } from 'node:stream'
 import { callerOf, requireBearer } from '../http/auth.js'
-import { HttpError, jsonApiErrors } from '../http/errors.js'
-import { writeBackup } from '../store/backup.js'
+import { jsonApiErrors } from '../http/errors.js'
 import type { BaseUrl } from './base-url.js'
 
 export interface ServerInfo {
@@ -27,9 +26,10 @@ export function serverInfoRouter(services: Services, baseUrl: BaseUrl, registryH
     ctx.body = info
   })
   router.get('/backup', (ctx) => {
-    if (callerOf(ctx).kind !== 'site-admin') throw new HttpError(404, 'not found', 'Only a site admin can take a backup.')
     const stream = new PassThrough()
-    writeBackup(services.store, stream).catch((error: Error) => stream.destroy(error))
+    // Refused (not a site admin) before anything is sent; a failure later ends the download short.
+    const written = services.site.backup(callerOf(ctx), stream)
+    written.catch((error: Error) => stream.destroy(error))
     ctx.type = 'application/gzip'
     ctx.set('Content-Disposition', `attachment; filename="homeport-backup-${new Date().toISOString().slice(0, 10)}.tar.gz"`)
     ctx.body = stream

@@ -22,9 +22,8 @@ export function uploadRoutes(services: Services, rateLimit: Middleware): Router 
   router.use(rateLimit)
   router.put('/:objectId', async (ctx) => {
     const declared = ctx.get('content-length') ? ctx.request.length : undefined
-    const { module, version } = await services.uploads.receive(ctx.params.objectId!, ctx.req, declared)
-    const org = await services.store.organizations.get(module.organizationId)
-    sendDocument(ctx, 200, { data: versionResource({ org: org!, module }, version, undefined) })
+    const { view, version } = await services.uploads.receive(ctx.params.objectId!, ctx.req, declared)
+    sendDocument(ctx, 200, { data: versionResource(view, version, undefined) })
   })
   return router
 }

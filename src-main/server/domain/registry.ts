@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../store/records.js'
 import { BY_ORGANIZATION, ORGANIZATION_NAME, VERSION_ID, organizationNameKey, type Store } from '../store/store.js'
@@ -128,12 +129,14 @@ export class RegistryService {
   }
 
   /** The archive a signed download token grants, when the token is valid. */
-  async archiveFor(token: DownloadToken): Promise<{ sha256: string; size: number; file: string } | undefined> {
+  /** The archive a signed download location names, with a way to read it; undefined for a location that is not (or no longer) valid. */
+  async archiveFor(token: DownloadToken): Promise<{ size: number; file: string; open: () => Readable } | undefined> {
     const module = await this.store.modules.findBy(VERSION_ID, token.versionId)
     const version = module?.versions.find((candidate) => candidate.id === token.versionId)
     if (!module || !version?.archive || version.status !== 'ok') return undefined
     if (!verifyDownload(this.store.installation().signingKey, token, version)) return undefined
-    return { ...version.archive, file: `${module.name}-${module.provider}-${version.version}.tar.gz` }
+    const { sha256, size } = version.archive
+    return { size, file: `${module.name}-${module.provider}-${version.version}.tar.gz`, open: () => this.store.archives.read(sha256) }
   }
 
   private async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream'
 import { TooLargeError } from '../store/archive-store.js'
 import { RecordMissingError, unwritableCause, WritesRefusedError } from '../store/errors.js'
-import type { ModuleRecord, VersionRecord } from '../store/records.js'
+import type { VersionRecord } from '../store/records.js'
 import { VERSION_ID, type Store } from '../store/store.js'
 import { ConflictError, ExpiredError, LimitExceededError, NotFoundError } from './errors.js'
 import { now } from './ids.js'
 import { formatBytes } from './ingest/archive-reader.js'
-import { acceptsUpload, type ModuleService } from './modules.js'
+import { acceptsUpload, type ModuleService, type ModuleView } from './modules.js'
 import { linkState, parseObjectId } from './upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
@@ -24,7 +24,7 @@ export class UploadService {
     private readonly maxArchiveBytes = DEFAULT_MAX_ARCHIVE_BYTES
   ) {}
 
-  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ module: ModuleRecord; version: VersionRecord }> {
+  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ view: ModuleView; version: VersionRecord }> {
     const key = this.store.installation().signingKey
     const link = parseObjectId(objectId)
     const found = link && (await this.store.modules.findBy(VERSION_ID, link.versionId))
@@ -83,7 +83,9 @@ export class UploadService {
         target.updatedAt = now()
       })
       this.modules.scheduleIngest(record.id, version.id)
-      return { module: record, version: record.versions.find((candidate) => candidate.id === version.id)! }
+      const org = await this.store.organizations.get(record.organizationId)
+      if (!org) throw new RecordMissingError(record.organizationId)
+      return { view: { org, module: record }, version: record.versions.find((candidate) => candidate.id === version.id)! }
     } catch (error) {
       return versionGone(error)
     } finally {

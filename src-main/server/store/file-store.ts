@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import { lockDataDir } from './data-dir-lock.js'
+import { writeBackup } from './backup.js'
 import { unwritableCause, WritesRefusedError } from './errors.js'
 import { ArchiveStore } from './archive-store.js'
 import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
@@ -98,7 +99,7 @@ export async function openFileStore(dataDir: string): Promise<Store> {
     if (!current) current = await installation.create(newInstallation())
     await chmod(dataDir, 0o700).catch(() => undefined)
 
-    return {
+    const store: Store = {
       dataDir,
       writesRefused,
       organizations,
@@ -118,11 +119,15 @@ export async function openFileStore(dataDir: string): Promise<Store> {
         const holdAll = (index: number): Promise<R> => (index === collections.length ? task() : collections[index]!.hold(() => holdAll(index + 1)))
         return holdAll(0)
       },
+      async backup(destination) {
+        await writeBackup(store, destination)
+      },
       async close() {
         await Promise.all([installation.drain(), organizations.drain(), modules.drain(), downloads.drain(), upstreamCache.drain()])
         await unlock()
       }
     }
+    return store
   } catch (error) {
     await unlock()
     throw error

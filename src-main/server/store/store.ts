@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream'
 import type { ArchiveStore } from './archive-store.js'
 import type { WritesRefusedError } from './errors.js'
 import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
@@ -48,6 +49,8 @@ export interface Store {
    * data directory is one consistent state: how backups are taken from a running server.
    */
   snapshot<R>(task: () => Promise<R>): Promise<R>
+  /** Writes a consistent backup of everything to `destination` (writes wait a moment while it is taken). */
+  backup(destination: Writable): Promise<void>
   /** Finishes every write in flight, then releases the data directory. */
   close(): Promise<void>
 }
