@@ -81,7 +81,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       upstreamToken: options.upstreamToken,
       upstreamMaxAgeMs: options.upstreamMaxAgeMs,
       vcsPollIntervalMs: options.vcsPollIntervalMs,
-      gitRoots: options.gitRoots
+      gitRoots: options.gitRoots,
+      mirrorsDir: join(options.dataDir, 'vcs')
     })
     // Recovery writes; a read-only store has nothing it could finish.
     if (!store.writesRefused) await background.run('start-up recovery', () => services.modules.recover())

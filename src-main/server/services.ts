@@ -54,6 +54,8 @@ export interface ServiceOptions {
   vcsPollIntervalMs?: number
   /** Folders under which organization owners may connect repositories (none by default). */
   gitRoots?: string[]
+  /** A local folder for git mirrors of VCS modules (a cache). */
+  mirrorsDir: string
 }
 
 /** Builds the services over `store`; every task they run off the request path goes through `background`. */
@@ -76,7 +78,8 @@ export function createServices(store: Store, background: Background, options: Se
   const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots ?? [])
   const vcsPublisher = new VcsPublisher(store, organizations, modules, vcsConnections, background, {
     pollIntervalMs: options.vcsPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-    maxArchiveBytes
+    maxArchiveBytes,
+    mirrorsDir: options.mirrorsDir
   })
   modules.setVcsBuilder(vcsPublisher)
   return {

@@ -40,6 +40,11 @@ async function snapshot(except: (path: string) => boolean = () => false): Promis
   return files
 }
 
+/** Where the file store keeps an archive: `archives/<first two hex>/<sha256>.tar.gz`. */
+function archivePath(sha256: string): string {
+  return join(test.dataDir, 'archives', sha256.slice(0, 2), `${sha256}.tar.gz`)
+}
+
 async function versionRecord(name: string, version: string) {
   const module = (await test.server.services.store.modules.all()).find((candidate) => candidate.name === name)!
   return module.versions.find((candidate) => candidate.version === version)!
@@ -60,7 +65,7 @@ describe('uploading an archive (endpoint 5)', () => {
     const record = await versionRecord('network', '1.0.0')
     expect(record.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
     expect(record.archive?.size).toBe(archive.length)
-    const stored = await readFile(test.server.services.store.archives.pathOf(record.archive!.sha256))
+    const stored = await readFile(archivePath(record.archive!.sha256))
     expect(stored.equals(archive)).toBe(true)
     const docs = (await test.server.services.store.archives.readDocs<ModuleDocs>(record.archive!.sha256))!
     expect(docs.root.inputs.map((input) => input.name)).toEqual(['cidr_block', 'db_password', 'region', 'subnets'])
@@ -83,7 +88,7 @@ describe('uploading an archive (endpoint 5)', () => {
     const first = await versionRecord('twins', '1.0.0')
     const second = await versionRecord('twins', '1.0.1')
     expect(first.archive!.sha256).toBe(second.archive!.sha256)
-    const path = test.server.services.store.archives.pathOf(first.archive!.sha256)
+    const path = archivePath(first.archive!.sha256)
 
     expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/twins/aws/1.0.0')).status).toBe(204)
     await expect(readFile(path)).resolves.toBeInstanceOf(Buffer)
@@ -280,7 +285,7 @@ describe('recovery at start', () => {
       const text = await readFile(path, 'utf8')
       if (text.includes(record.id)) await writeFile(path, text.replace('"status":"ok"', '"status":"reg_ingressing"'))
     }
-    const docsPath = test.server.services.store.archives.pathOf(record.archive!.sha256).replace('.tar.gz', '.docs.json')
+    const docsPath = archivePath(record.archive!.sha256).replace('.tar.gz', '.docs.json')
     await unlink(docsPath)
     // And leftovers: an archive no version refers to, a half-received upload.
     const stray = join(test.dataDir, 'archives', 'ff', `${'f'.repeat(64)}.tar.gz`)

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { RecordFiles } from '../../src-main/server/store/record-backends.js'
 import { Collection } from '../../src-main/server/store/collection.js'
 import { StoreLoadError, UniqueConstraintError } from '../../src-main/server/store/errors.js'
 
@@ -21,7 +22,7 @@ afterEach(async () => {
 })
 
 function things(options: Partial<ConstructorParameters<typeof Collection<Thing>>[2]> = {}) {
-  return new Collection<Thing>('things', dir, {
+  return new Collection<Thing>('things', new RecordFiles(dir), {
     schema: { version: 1, migrations: {} },
     unique: { name: (t) => t.name.toLowerCase(), tag: (t) => t.tags },
     groups: { group: (t) => t.group },

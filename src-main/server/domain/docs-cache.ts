@@ -1,4 +1,4 @@
-import type { ArchiveStore } from '../store/archive-store.js'
+import type { Archives } from '../store/store.js'
 import type { ModuleDocs } from './ingest/terraform-docs.js'
 
 const EMPTY_PART = { path: '', readme: '', empty: true, inputs: [], outputs: [], resources: [], providers: [], dependencies: [], requiredCore: [] }
@@ -14,7 +14,7 @@ export class DocsCache {
   private readonly entries = new Map<string, ModuleDocs>()
 
   constructor(
-    private readonly archives: ArchiveStore,
+    private readonly archives: Archives,
     private readonly capacity = 2000
   ) {}
 

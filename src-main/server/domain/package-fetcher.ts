@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, posix } from 'node:path'
 import { Readable } from 'node:stream'
 import { create } from 'tar'
-import type { ArchiveStore } from '../store/archive-store.js'
+import type { Archives } from '../store/store.js'
 import type { ArchiveRef } from '../store/records.js'
 import { InvalidInputError } from './errors.js'
 import { GitError, shallowClone } from './vcs/git.js'
@@ -16,7 +16,7 @@ import { GitError, shallowClone } from './vcs/git.js'
  */
 export class PackageFetcher {
   constructor(
-    private readonly archives: ArchiveStore,
+    private readonly archives: Archives,
     private readonly maxArchiveBytes: number,
     private readonly fetchHttp: (location: string) => Promise<Response>
   ) {}

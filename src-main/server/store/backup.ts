@@ -8,12 +8,9 @@ import { create, extract } from 'tar'
 import { CA_KEY_FILE } from '../tls.js'
 import { writeFileAtomically } from './atomic-json-file.js'
 import { lockDataDir } from './data-dir-lock.js'
-import { openFileStore } from './file-store.js'
+import { openFileStore, type FileStore } from './file-store.js'
 import { SCHEMAS } from './schema.js'
-import type { Store } from './store.js'
 
-/** The folders of records a backup holds; uploads in progress and git mirrors are not kept (both are made again). */
-const RECORD_FOLDERS = ['installation', 'organizations', 'modules', 'downloads', 'upstream-cache']
 const MANIFEST = 'homeport-backup.json'
 const FORMAT = 2
 /**
@@ -61,12 +58,13 @@ export class UnverifiedBackupError extends BackupError {}
  * SHA-256. It is consistent while the server runs: the files are hard-linked into a staging
  * folder while writes wait (a moment), and packed after.
  */
-export async function writeBackup(store: Store, destination: Writable): Promise<BackupManifest> {
+export async function writeBackup(store: FileStore, destination: Writable): Promise<BackupManifest> {
   const staging = join(store.dataDir, 'backups', `.staging-${randomBytes(6).toString('hex')}`)
   const data = join(staging, 'data')
   try {
     await store.snapshot(async () => {
-      for (const folder of RECORD_FOLDERS) await linkTree(join(store.dataDir, folder), join(data, folder), (name) => name.endsWith('.json'))
+      // Every record folder (uploads in progress and git mirrors are not kept: both are made again).
+      for (const folder of store.recordFolders) await linkTree(join(store.dataDir, folder), join(data, folder), (name) => name.endsWith('.json'))
       const archives = new Set<string>()
       for (const module of await store.modules.all()) for (const version of module.versions) if (version.archive) archives.add(version.archive.sha256)
       for (const sha256 of archives) {

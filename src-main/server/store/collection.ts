@@ -1,9 +1,7 @@
-import { mkdir, readdir, unlink } from 'node:fs/promises'
-import { join } from 'node:path'
 import { Low } from 'lowdb'
-import { AtomicJsonFile, TEMP_SUFFIX, syncDirectory } from './atomic-json-file.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesRefusedError } from './errors.js'
 import type { RecordCheck } from './record-checks.js'
+import type { RecordBackend, RecordFile } from './record-backends.js'
 import { WriteQueue } from './write-queue.js'
 import type { RecordStore } from './store.js'
 
@@ -33,22 +31,18 @@ export interface CollectionOptions<T> {
   writesRefused?: WritesRefusedError
 }
 
-/** The persisted form of a record: each file says which schema it was written with. */
-interface RecordFile {
-  schemaVersion: number
-  record: Record<string, unknown>
-}
-
 const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
 
 /**
- * A set of JSON documents, one lowdb file per record, all held in memory for reads. One write
- * costs in proportion to the record it touches, whatever the size of the collection.
+ * A set of JSON documents, one per record (a lowdb file, or a document in memory: see
+ * record-backends.ts), all held in memory for reads. One write costs in proportion to the record
+ * it touches, whatever the size of the collection.
  *
  * Writes are serialized and copy-on-write: an update works on a clone, the clone is written
  * atomically, and only then does it replace the record in memory. Readers therefore never see a
  * change that is not on disk, and a failed write (full disk, read-only folder) leaves both the
- * file and the memory as they were.
+ * file and the memory as they were. Records are frozen once stored: what a read returns cannot
+ * be changed behind the store's back.
  */
 export class Collection<T extends Identified> implements RecordStore<T> {
   private readonly records = new Map<string, Low<RecordFile>>()
@@ -60,27 +54,18 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   constructor(
     readonly name: string,
-    readonly dir: string,
+    private readonly backend: RecordBackend,
     private readonly options: CollectionOptions<T>
   ) {
     for (const index of Object.keys(options.unique ?? {})) this.uniqueIndexes.set(index, new Map())
     for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new Map())
   }
 
-  /** Reads every record from disk, migrating old ones; refuses files it cannot understand. */
+  /** Reads every record, migrating old ones; refuses documents it cannot understand. */
   async load(): Promise<void> {
-    await mkdir(this.dir, { recursive: true })
-    const entries = await readdir(this.dir)
-    for (const entry of entries) {
-      const path = join(this.dir, entry)
-      // A write interrupted before its rename leaves only a temporary file; the record it
-      // belonged to was never acknowledged.
-      if (entry.endsWith(TEMP_SUFFIX)) {
-        if (!this.options.writesRefused) await unlink(path)
-        continue
-      }
-      if (!entry.endsWith('.json')) continue
-      const file = new Low<RecordFile>(new AtomicJsonFile(path), { schemaVersion: 0, record: {} })
+    for (const entry of await this.backend.names()) {
+      const path = this.backend.describe(entry)
+      const file = new Low<RecordFile>(this.backend.document(entry), { schemaVersion: 0, record: {} })
       try {
         await file.read()
       } catch (error) {
@@ -96,6 +81,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       // Saved upgraded only once it is known to be sound.
       if (upgraded && !this.options.writesRefused) await file.write()
       this.checkUnique(record)
+      deepFreeze(record)
       this.records.set(record.id, file)
       this.index(record)
     }
@@ -164,8 +150,9 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
     if (this.records.has(record.id)) throw new UniqueConstraintError('id', record.id)
     this.checkUnique(record)
-    const file = new Low<RecordFile>(new AtomicJsonFile(this.pathOf(record.id)), this.fileOf(record))
+    const file = new Low<RecordFile>(this.backend.document(`${record.id}.json`), this.fileOf(record))
     await file.write()
+    deepFreeze(record)
     this.records.set(record.id, file)
     this.index(record)
     this.revision++
@@ -205,6 +192,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     this.checkUnique(draft)
     const next = this.fileOf(draft)
     await file.adapter.write(next)
+    deepFreeze(draft)
     file.data = next
     this.unindex(previous)
     this.index(draft)
@@ -233,8 +221,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   private async remove(id: string): Promise<void> {
     const file = this.records.get(id)!
-    await unlink(this.pathOf(id))
-    await syncDirectory(this.dir)
+    await this.backend.remove(`${id}.json`)
     this.records.delete(id)
     this.unindex(file.data.record as unknown as T)
     this.revision++
@@ -248,10 +235,6 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   /** Waits for every queued write to reach the disk. */
   drain(): Promise<void> {
     return this.queue.drain()
-  }
-
-  private pathOf(id: string): string {
-    return join(this.dir, `${id}.json`)
   }
 
   private fileOf(record: T): RecordFile {
@@ -313,6 +296,13 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       }
     }
   }
+}
+
+/** Freezes a record and everything in it, so that no reader can change what the store holds. */
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return
+  Object.freeze(value)
+  for (const child of Object.values(value)) deepFreeze(child)
 }
 
 function keyList(keys: string | readonly string[] | undefined): readonly string[] {

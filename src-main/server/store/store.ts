@@ -1,13 +1,8 @@
-import type { Writable } from 'node:stream'
-import type { ArchiveStore } from './archive-store.js'
+import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
+import type { ArchiveRef, DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
 
-/**
- * The storage port the domain services use. The file store implements it over lowdb files in
- * the data directory; a team server could implement it over PostgreSQL (a row, or a JSONB
- * document, per record) without touching the domain code.
- */
+/** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
   all(): Promise<T[]>
   get(id: string): Promise<T | undefined>
@@ -26,8 +21,31 @@ export interface RecordStore<T> {
   deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean>
 }
 
+/**
+ * Module archives, stored once per content (SHA-256), and the documentation parsed from each.
+ * Streams in and out: an archive is never held whole by the caller.
+ */
+export interface Archives {
+  /** Stores `source`, hashing it on the way; past `maxBytes` it stores nothing and fails with TooLargeError. */
+  put(source: Readable, maxBytes: number): Promise<ArchiveRef>
+  read(sha256: string): Readable
+  writeDocs(sha256: string, docs: unknown): Promise<void>
+  readDocs<T>(sha256: string): Promise<T | undefined>
+  /** Removes an archive and its documentation. */
+  delete(sha256: string): Promise<void>
+  /** Every stored archive's hash, for sweeping out those no version refers to. */
+  list(): Promise<string[]>
+}
+
+/**
+ * The storage port the domain services use: records with indexes, read-check-write updates,
+ * archives as streams by content hash, and a backup. It says nothing about where or how things
+ * are kept: the file store (store/file-store.ts) keeps them in a data directory, the memory store
+ * (store/memory-store.ts) in memory for fast domain tests, and a PostgreSQL store could keep them
+ * in tables. Reads return records frozen against change: a caller that wants to change one
+ * does so through `update`.
+ */
 export interface Store {
-  readonly dataDir: string
   /** Set when the store opened read-only (a full disk, a read-only mount): every write fails with it. */
   readonly writesRefused?: WritesRefusedError
   readonly organizations: RecordStore<OrganizationRecord>
@@ -35,8 +53,8 @@ export interface Store {
   readonly downloads: RecordStore<DownloadRecord>
   /** Answers of the upstream public registry, for offline use. */
   readonly upstreamCache: RecordStore<UpstreamCacheRecord>
-  /** Module archives and their parsed documentation, as files beside the records. */
-  readonly archives: ArchiveStore
+  /** Module archives and their parsed documentation. */
+  readonly archives: Archives
   installation(): InstallationRecord
   /**
    * Grows with every write to organizations, modules or the installation: answers computed at
@@ -44,14 +62,9 @@ export interface Store {
    */
   revision(): number
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
-  /**
-   * Runs `task` while no record is being written (writes wait), so that what it reads of the
-   * data directory is one consistent state: how backups are taken from a running server.
-   */
-  snapshot<R>(task: () => Promise<R>): Promise<R>
   /** Writes a consistent backup of everything to `destination` (writes wait a moment while it is taken). */
   backup(destination: Writable): Promise<void>
-  /** Finishes every write in flight, then releases the data directory. */
+  /** Finishes every write in flight, then releases what the store holds (the data directory's lock). */
   close(): Promise<void>
 }
 

@@ -32,6 +32,8 @@ export interface PublisherOptions {
   /** How often the repositories of tag-based modules are checked for new tags. */
   pollIntervalMs: number
   maxArchiveBytes: number
+  /** A local folder for the bare git mirrors (one per module): a cache, made again when missing. */
+  mirrorsDir: string
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 60_000
@@ -310,7 +312,7 @@ export class VcsPublisher implements VcsBuilder {
   }
 
   private mirrorOf(moduleId: string): string {
-    return join(this.store.dataDir, 'vcs', `${moduleId}.git`)
+    return join(this.options.mirrorsDir, `${moduleId}.git`)
   }
 
   private async forget(module: ModuleRecord): Promise<void> {

@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto'
+import { Collection } from './collection.js'
+import type { WritesRefusedError } from './errors.js'
+import type { RecordBackend } from './record-backends.js'
+import { checkDownloads, checkModule, checkOrganization, checkUpstreamAnswer } from './record-checks.js'
+import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
+import { SCHEMAS } from './schema.js'
+import {
+  BY_ARCHIVE,
+  BY_ORGANIZATION,
+  MODULE_KEY,
+  ORGANIZATION_NAME,
+  TEAM_ID,
+  TOKEN_HASH,
+  VCS_CONNECTION_ID,
+  VCS_MODULES,
+  VCS_TOKEN_ID,
+  VERSION_ID,
+  WEBHOOK_ID,
+  moduleKey,
+  organizationNameKey,
+  type Archives,
+  type Store
+} from './store.js'
+
+type InstallationFileRecord = InstallationRecord & { id: string }
+const INSTALLATION_ID = 'installation-main'
+
+/**
+ * Homeport's collections, each with its folder (in the data directory, and in a backup), schema,
+ * checks and indexes: the one list every store and the backup are built from, so a new
+ * collection cannot be forgotten by one of them.
+ */
+export function makeCollections(backendFor: (folder: string) => RecordBackend, writesRefused?: WritesRefusedError) {
+  return {
+    installation: new Collection<InstallationFileRecord>('installation', backendFor('installation'), { schema: SCHEMAS.installation, writesRefused }),
+    organizations: new Collection<OrganizationRecord>('organizations', backendFor('organizations'), {
+      schema: SCHEMAS.organizations,
+      check: checkOrganization,
+      writesRefused,
+      unique: {
+        [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
+        [TOKEN_HASH]: (org) => org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])),
+        [TEAM_ID]: (org) => org.teams.map((team) => team.id),
+        [VCS_CONNECTION_ID]: (org) => org.vcsConnections.map((connection) => connection.id),
+        [VCS_TOKEN_ID]: (org) => org.vcsConnections.map((connection) => connection.tokenId)
+      }
+    }),
+    modules: new Collection<ModuleRecord>('modules', backendFor('modules'), {
+      schema: SCHEMAS.modules,
+      check: checkModule,
+      writesRefused,
+      unique: {
+        [MODULE_KEY]: moduleKey,
+        [VERSION_ID]: (module) => module.versions.map((version) => version.id),
+        [WEBHOOK_ID]: (module) => (module.vcsRepo ? [module.vcsRepo.webhookId] : [])
+      },
+      groups: {
+        [BY_ORGANIZATION]: (module) => module.organizationId,
+        [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])),
+        // Every module published from VCS, for the watcher.
+        [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : [])
+      }
+    }),
+    downloads: new Collection<DownloadRecord>('downloads', backendFor('downloads'), { schema: SCHEMAS.downloads, check: checkDownloads, writesRefused }),
+    upstreamCache: new Collection<UpstreamCacheRecord>('upstream-cache', backendFor('upstream-cache'), {
+      schema: SCHEMAS.upstreamCache,
+      check: checkUpstreamAnswer,
+      writesRefused
+    })
+  }
+}
+
+export type Collections = ReturnType<typeof makeCollections>
+
+/** What is done to every collection alike: loading, holding writes, draining. */
+interface AnyCollection {
+  readonly name: string
+  load(): Promise<void>
+  hold<R>(task: () => Promise<R>): Promise<R>
+  drain(): Promise<void>
+}
+
+export function everyCollection(collections: Collections): AnyCollection[] {
+  return Object.values(collections)
+}
+
+/**
+ * Loads the collections and builds the Store over them and `archives`: what the file store and
+ * the memory store have in common. `backup` and `release` are each store's own.
+ */
+export async function storeOver(
+  collections: Collections,
+  archives: Archives,
+  own: { writesRefused?: WritesRefusedError; backup: Store['backup']; release: () => Promise<void> }
+): Promise<Store> {
+  for (const collection of everyCollection(collections)) await collection.load()
+  const { installation } = collections
+  let current = (await installation.get(INSTALLATION_ID)) ?? (await installation.create(newInstallation()))
+  return {
+    writesRefused: own.writesRefused,
+    organizations: collections.organizations,
+    modules: collections.modules,
+    downloads: collections.downloads,
+    upstreamCache: collections.upstreamCache,
+    archives,
+    installation: () => current,
+    revision: () => installation.revision + collections.organizations.revision + collections.modules.revision,
+    async updateInstallation(change) {
+      const { record } = await installation.update(INSTALLATION_ID, change)
+      current = record
+      return record
+    },
+    backup: own.backup,
+    async close() {
+      await Promise.all(everyCollection(collections).map((collection) => collection.drain()))
+      await own.release()
+    }
+  }
+}
+
+/** Runs `task` while no collection is being written (writes wait): one consistent state to read. */
+export function holdingWrites<R>(collections: Collections, task: () => Promise<R>): Promise<R> {
+  const all = everyCollection(collections)
+  const holdFrom = (index: number): Promise<R> => (index === all.length ? task() : all[index]!.hold(() => holdFrom(index + 1)))
+  return holdFrom(0)
+}
+
+function newInstallation(): InstallationFileRecord {
+  const now = new Date().toISOString()
+  return {
+    id: INSTALLATION_ID,
+    installationId: randomBytes(8).toString('hex'),
+    createdAt: now,
+    signingKey: randomBytes(32).toString('base64url'),
+    costEstimationEnabled: false,
+    defaultDataRetentionPolicy: { id: 'drp-default', kind: 'dont-delete', createdAt: now }
+  }
+}
