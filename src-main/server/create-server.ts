@@ -85,7 +85,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       mirrorsDir: join(options.dataDir, 'vcs')
     })
     // Recovery writes; a read-only store has nothing it could finish.
-    if (!store.writesRefused) await background.run('start-up recovery', () => services.modules.recover())
+    if (!store.writesRefused) await background.run('start-up recovery', () => services.recover())
     const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
     const protocolCache = new ProtocolCache(() => store.revision())
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
@@ -127,7 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       listening.listen(options.port, options.host, () => resolve())
     })
     const { port } = listening.address() as AddressInfo
-    if (!store.writesRefused) await services.vcsPublisher.start()
+    if (!store.writesRefused) await services.vcsBuilds.start()
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
     if (!store.writesRefused) await writeFileAtomically(join(options.dataDir, 'server.json'), JSON.stringify({ pid: process.pid, url }))

@@ -4,7 +4,7 @@ import { EDITIONS, type Edition } from './domain/edition.js'
 import { defaultDataDir } from './data-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from './domain/uploads.js'
 import { DEFAULT_UPSTREAM } from './domain/upstream.js'
-import { DEFAULT_POLL_INTERVAL_MS } from './domain/vcs/publisher.js'
+import { DEFAULT_POLL_INTERVAL_MS } from './domain/vcs/builds.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from './http/rate-limit.js'
 import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from '../shared/terraform-config.js'
 

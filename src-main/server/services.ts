@@ -11,7 +11,11 @@ import { PackageFetcher } from './domain/package-fetcher.js'
 import { PublicRegistryService } from './domain/public-registry.js'
 import { DEFAULT_UPSTREAM, UpstreamRegistry } from './domain/upstream.js'
 import { VcsConnectionService } from './domain/vcs/connections.js'
-import { DEFAULT_POLL_INTERVAL_MS, VcsPublisher } from './domain/vcs/publisher.js'
+import { VcsPublisher } from './domain/vcs/publisher.js'
+import { DEFAULT_POLL_INTERVAL_MS, VcsBuilds } from './domain/vcs/builds.js'
+import { ArchiveKeeper } from './domain/archive-keeper.js'
+import { DomainEvents } from './domain/events.js'
+import { recover } from './domain/recovery.js'
 import { ModuleService } from './domain/modules.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
@@ -35,8 +39,10 @@ export interface Services {
   publicRegistry: PublicRegistryService
   downloads: DownloadCounter
   vcsConnections: VcsConnectionService
+  vcsBuilds: VcsBuilds
   vcsPublisher: VcsPublisher
   site: SiteService
+  recover(): Promise<void>
 }
 
 export interface ServiceOptions {
@@ -58,30 +64,39 @@ export interface ServiceOptions {
   mirrorsDir: string
 }
 
-/** Builds the services over `store`; every task they run off the request path goes through `background`. */
+/**
+ * The composition root: builds the services over `store`, each given what it needs in its
+ * constructor, and subscribes them to each other's domain events. Every task they run off the
+ * request path goes through `background`.
+ */
 export function createServices(store: Store, background: Background, options: ServiceOptions): Services {
-  const organizations = new OrganizationService(store, options.edition)
+  const events = new DomainEvents()
+  const archives = new ArchiveKeeper(store)
+  const organizations = new OrganizationService(store, events, options.edition)
   const downloads = new DownloadCounter(store, background)
-  const modules = new ModuleService(store, organizations, downloads, {
-    edition: options.edition,
-    publicCuration: options.publicCuration ?? true
-  })
-  organizations.addDependent(modules)
-  const ingest = new IngestQueue(store, modules, background)
-  modules.setScheduler(ingest)
-  const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
-  const docs = new DocsCache(store.archives)
   const maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES
-  const upstream = new UpstreamRegistry(store, { url: options.upstream ?? DEFAULT_UPSTREAM, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
-  const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
-  const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
   const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots ?? [])
-  const vcsPublisher = new VcsPublisher(store, organizations, modules, vcsConnections, background, {
+  const vcsBuilds = new VcsBuilds(store, vcsConnections, archives, events, background, {
     pollIntervalMs: options.vcsPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     maxArchiveBytes,
     mirrorsDir: options.mirrorsDir
   })
-  modules.setVcsBuilder(vcsPublisher)
+  const modules = new ModuleService(store, organizations, downloads, archives, events, vcsBuilds, {
+    edition: options.edition,
+    publicCuration: options.publicCuration ?? true
+  })
+  const ingest = new IngestQueue(store, archives, background)
+  const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
+  const docs = new DocsCache(store.archives)
+  const upstream = new UpstreamRegistry(store, { url: options.upstream ?? DEFAULT_UPSTREAM, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
+  const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
+  const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
+
+  // Who reacts to what.
+  events.on('archiveStored', ({ moduleId, versionId }) => ingest.schedule(moduleId, versionId))
+  events.on('moduleRemoved', (module) => vcsBuilds.forget(module))
+  events.on('organizationDestroyed', (org) => modules.removeOrganization(org))
+
   return {
     store,
     edition: options.edition,
@@ -91,13 +106,16 @@ export function createServices(store: Store, background: Background, options: Se
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition),
     modules,
-    uploads: new UploadService(store, modules, maxArchiveBytes),
+    uploads: new UploadService(store, archives, events, maxArchiveBytes),
     ingest,
     registry: new RegistryService(store, moduleSharing, docs, downloads),
-    publicRegistry: new PublicRegistryService(store, modules, upstream, fetcher, docs, downloads, publicCurationOn),
+    publicRegistry: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn),
     downloads,
     vcsConnections,
-    vcsPublisher,
-    site: new SiteService(store)
+    vcsBuilds,
+    vcsPublisher: new VcsPublisher(store, organizations, modules, vcsConnections, vcsBuilds),
+    site: new SiteService(store),
+    /** Brings the store back to a consistent state after a crash (run once, at start). */
+    recover: () => recover(store, archives, events)
   }
 }

@@ -1,5 +1,5 @@
 import { canManageModules, isOwner, type Caller } from '../domain/access.js'
-import { namespaceOf, type ModuleView } from '../domain/modules.js'
+import { namespaceOf, type ModuleView } from '../domain/module-rules.js'
 import type { VersionRecord } from '../store/records.js'
 import { organizationPath } from './organization-resources.js'
 

@@ -1,5 +1,5 @@
 import type { ModulePart } from '../domain/ingest/terraform-docs.js'
-import { namespaceOf } from '../domain/modules.js'
+import { namespaceOf } from '../domain/module-rules.js'
 import { repositoryUrl } from './module-resources.js'
 import type { Detail, Published } from '../domain/registry.js'
 

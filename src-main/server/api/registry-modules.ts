@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import type { ModuleAddress, ModuleView } from '../domain/modules.js'
+import type { ModuleAddress, ModuleView } from '../domain/module-rules.js'
 import type { VcsPublishInput } from '../domain/vcs/publisher.js'
 import type { VersionRecord } from '../store/records.js'
 import type { Services } from '../services.js'

@@ -14,7 +14,7 @@ export function webhookRouter(services: Services, rateLimit: Middleware): Router
   router.use(jsonApiErrors)
   router.use(rateLimit)
   router.post('/:id', async (ctx) => {
-    if (!(await services.vcsPublisher.webhook(pathParams(ctx, 'id').id))) {
+    if (!(await services.vcsBuilds.webhook(pathParams(ctx, 'id').id))) {
       throw new HttpError(404, 'not found', 'No module has this webhook.')
     }
     ctx.status = 202

@@ -1,23 +1,17 @@
 import semver from 'semver'
 import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VcsRepoRecord, VersionRecord } from '../store/records.js'
-import { BY_ARCHIVE, BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../store/store.js'
+import { BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../store/store.js'
 import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
 import { canManageModules, canRead, isOwner, type Caller } from './access.js'
 import type { Edition } from './edition.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from './errors.js'
 import { newId, now } from './ids.js'
 import type { DownloadCounter } from './downloads.js'
-import type { OrganizationDependent, OrganizationService } from './organizations.js'
+import type { OrganizationService } from './organizations.js'
+import type { ArchiveKeeper } from './archive-keeper.js'
+import type { DomainEvents } from './events.js'
+import { acceptsUpload, checkName, checkProvider, findVersion, label, moduleNotFound, namespaceOf, newVersion, normalizeVersion, type ModuleAddress, type ModuleView } from './module-rules.js'
 import { uploadObjectId } from './upload-links.js'
-
-/** Where a registry module sits: the path segments of endpoints 4–8. */
-export interface ModuleAddress {
-  organization: string
-  registryName: string
-  namespace: string
-  name: string
-  provider: string
-}
 
 export interface ModuleCreateInput {
   name?: string
@@ -49,7 +43,7 @@ export interface ModuleUpdateInput {
   vcsRepo?: { branch?: string; tags?: boolean; sourceDirectory?: string; tagPrefix?: string }
 }
 
-/** What publishing from git adds to modules (implemented by the VCS publisher). */
+/** What publishing from git adds to modules (implemented by the VCS builds, vcs/builds.ts). */
 export interface VcsBuilder {
   /** The full commit a branch-based version is built from: `commitSha` when given (it must be in the repository), else the branch head. */
   resolveCommit(module: ModuleRecord, commitSha: string | null): Promise<string>
@@ -61,26 +55,12 @@ export interface VcsBuilder {
   resync(moduleId: string): void
 }
 
-/** A module with the organization it belongs to, which gives a private module its namespace. */
-export interface ModuleView {
-  org: OrganizationRecord
-  module: ModuleRecord
-}
-
 export interface ModuleOptions {
   edition: Edition
   /** Whether organizations may keep records of public modules (hosted edition only). */
   publicCuration: boolean
 }
 
-/** Something that wants to hear when a version's archive is ready to ingest. */
-export interface IngestScheduler {
-  schedule(moduleId: string, versionId: string): void
-}
-
-const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
-const PROVIDER = /^[a-z0-9]+$/
-const MAX_LENGTH = 64
 const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/
 /**
  * How many versions of one module may wait for their archive (or their git build) at once. Far
@@ -90,46 +70,17 @@ const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/
 export const MAX_WAITING_VERSIONS = 100
 const REGISTRY_NAMES: readonly RegistryName[] = ['private', 'public']
 
-/** The namespace a module is addressed by: its organization's name for a private module. */
-export function namespaceOf({ org, module }: ModuleView): string {
-  return module.registryName === 'private' ? org.name : (module.namespace ?? '')
-}
-
-/**
- * A valid semantic version without its leading `v`, build metadata kept; undefined when the
- * string is not one.
- */
-export function normalizeVersion(version: string): string | undefined {
-  const stripped = version.trim().replace(/^v/, '')
-  return semver.valid(stripped) !== null ? stripped : undefined
-}
-
 /** Registry modules and their versions: endpoints 1 and 3–8 of the spec. */
-export class ModuleService implements OrganizationDependent {
-  private readonly pinnedArchives = new Set<string>()
-  private readonly removalHooks: Array<(module: ModuleRecord) => Promise<void>> = []
-  private scheduler: IngestScheduler | undefined
-  private vcs: VcsBuilder | undefined
-
+export class ModuleService {
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService,
     private readonly downloads: DownloadCounter,
+    private readonly archives: ArchiveKeeper,
+    private readonly events: DomainEvents,
+    private readonly vcs: VcsBuilder,
     private readonly options: ModuleOptions
   ) {}
-
-  setScheduler(scheduler: IngestScheduler): void {
-    this.scheduler = scheduler
-  }
-
-  setVcsBuilder(vcs: VcsBuilder): void {
-    this.vcs = vcs
-  }
-
-  /** Runs `hook` whenever a module record is deleted (to drop what other services keep for it). */
-  onRemove(hook: (module: ModuleRecord) => Promise<void>): void {
-    this.removalHooks.push(hook)
-  }
 
   async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleView[]> {
     const org = await this.organizations.read(caller, orgName)
@@ -230,7 +181,7 @@ export class ModuleService implements OrganizationDependent {
       if (vcsRepo.branch !== undefined && vcsRepo.tags !== undefined) {
         throw new InvalidInputError('vcs-repo.branch and vcs-repo.tags cannot be given together.', 'vcsRepo')
       }
-      if (!view.module.vcsRepo || !this.vcs) {
+      if (!view.module.vcsRepo) {
         throw new InvalidInputError(`${label(address)} is not published from a VCS repository; it has no vcs-repo to change.`, 'vcsRepo')
       }
       if (vcsRepo.tags === false) throw new InvalidInputError('To publish from a branch, give vcs-repo.branch.', 'vcsRepo.tags')
@@ -249,7 +200,7 @@ export class ModuleService implements OrganizationDependent {
       }
       draft.updatedAt = now()
     })
-    if (record.vcsRepo && record.vcsRepo.branch === '' && vcsRepo) this.vcs?.resync(record.id)
+    if (record.vcsRepo && record.vcsRepo.branch === '' && vcsRepo) this.vcs.resync(record.id)
     return { org: view.org, module: record }
   }
 
@@ -301,7 +252,7 @@ export class ModuleService implements OrganizationDependent {
         return
       }
     }
-    await this.releaseArchives(target.archive ? [target.archive.sha256] : [])
+    await this.archives.release(target.archive ? [target.archive.sha256] : [])
   }
 
   async createVersion(caller: Caller, address: ModuleAddress, input: VersionCreateInput): Promise<{ view: ModuleView; version: VersionRecord }> {
@@ -320,7 +271,7 @@ export class ModuleService implements OrganizationDependent {
     }
     let record: VersionRecord
     const vcsRepo = view.module.vcsRepo
-    if (vcsRepo && this.vcs) {
+    if (vcsRepo) {
       if (vcsRepo.branch === '') {
         throw new InvalidInputError('This module publishes a version for every tag of its repository; push a tag instead.', 'version')
       }
@@ -343,7 +294,7 @@ export class ModuleService implements OrganizationDependent {
       draft.versions.push(record)
       draft.updatedAt = record.createdAt
     })
-    if (record.status === 'cloning') this.vcs?.build(module.id, record.id)
+    if (record.status === 'cloning') this.vcs.build(module.id, record.id)
     return { view: { org: view.org, module }, version: record }
   }
 
@@ -362,7 +313,7 @@ export class ModuleService implements OrganizationDependent {
       draft.versions.push(record)
       draft.updatedAt = record.createdAt
     })
-    this.scheduleIngest(module.id, record.id)
+    await this.events.emit('archiveStored', { moduleId: module.id, versionId: record.id })
     return { view: { org: view.org, module }, version: record }
   }
 
@@ -386,48 +337,6 @@ export class ModuleService implements OrganizationDependent {
   /** Drops an organization's modules and the archives only they used (it is being destroyed). */
   async removeOrganization(org: OrganizationRecord): Promise<void> {
     for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) await this.remove(module)
-  }
-
-  /** Keeps an archive from being swept while a version is about to refer to it. */
-  pinArchive(sha256: string): () => void {
-    this.pinnedArchives.add(sha256)
-    return () => this.pinnedArchives.delete(sha256)
-  }
-
-  /** Deletes the archives (and their docs) that no version refers to any more. */
-  async releaseArchives(hashes: Iterable<string>): Promise<void> {
-    for (const sha256 of new Set(hashes)) {
-      if (this.pinnedArchives.has(sha256)) continue
-      if ((await this.store.modules.listBy(BY_ARCHIVE, sha256)).length > 0) continue
-      await this.store.archives.delete(sha256)
-    }
-  }
-
-  /**
-   * Brings the data directory back to a consistent state after a crash: modules of an
-   * organization that was being destroyed, archives no version refers to, and versions whose
-   * ingest was interrupted (they are ingested again).
-   */
-  async recover(): Promise<void> {
-    const organizations = new Set((await this.store.organizations.all()).map((org) => org.id))
-    for (const module of await this.store.modules.all()) {
-      if (!organizations.has(module.organizationId)) await this.store.modules.delete(module.id)
-    }
-    const modules = new Set((await this.store.modules.all()).map((module) => module.id))
-    for (const record of await this.store.downloads.all()) {
-      if (!modules.has(record.moduleId)) await this.store.downloads.delete(record.id)
-    }
-    await this.releaseArchives(await this.store.archives.list())
-    for (const module of await this.store.modules.all()) {
-      for (const version of module.versions) {
-        if (version.status === 'reg_ingressing') this.scheduler?.schedule(module.id, version.id)
-      }
-    }
-  }
-
-  /** Hands a version whose archive is stored to the ingest queue. */
-  scheduleIngest(moduleId: string, versionId: string): void {
-    this.scheduler?.schedule(moduleId, versionId)
   }
 
   private async readForDelete(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
@@ -454,8 +363,8 @@ export class ModuleService implements OrganizationDependent {
   /** What goes with a deleted module record: its counts, what other services keep for it, its archives. */
   private async afterRemoval(module: ModuleRecord): Promise<void> {
     await this.downloads.forget(module.id)
-    for (const hook of this.removalHooks) await hook(module)
-    await this.releaseArchives(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
+    await this.events.emit('moduleRemoved', module)
+    await this.archives.release(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
   }
 
   private registryNameForCreate(value: string | undefined): RegistryName {
@@ -488,63 +397,3 @@ export class ModuleService implements OrganizationDependent {
   }
 }
 
-/** A new version record; `fields` says how it was made and where it starts. */
-export function newVersion(version: string, fields: Pick<VersionRecord, 'source' | 'status'> & Partial<VersionRecord>): VersionRecord {
-  const timestamp = now()
-  return {
-    id: newId('modver'),
-    version,
-    commitSha: null,
-    error: '',
-    warnings: [],
-    createdAt: timestamp,
-    updatedAt: timestamp,
-    publishedAt: null,
-    linkGeneration: 0,
-    archive: null,
-    tag: null,
-    ...fields
-  }
-}
-
-/** A version created through the API accepts an archive until one has been ingested from it. */
-export function acceptsUpload(version: VersionRecord): boolean {
-  return (
-    version.source === 'tfe-api' &&
-    (version.status === 'pending' || version.status === 'reg_ingress_failed' || version.status === 'reg_ingress_req_failed')
-  )
-}
-
-/** The version `version` of a module, accepting a leading `v` and Terraform's canonical form. */
-export function findVersion(module: ModuleRecord, version: string): VersionRecord | undefined {
-  const wanted = normalizeVersion(version)
-  if (!wanted) return undefined
-  return module.versions.find((candidate) => candidate.version === wanted) ?? module.versions.find((candidate) => semver.eq(candidate.version, wanted))
-}
-
-function checkName(value: string | undefined, attribute: 'name' | 'namespace'): string {
-  if (value === undefined) throw new InvalidInputError(`A module needs a ${attribute}.`, attribute)
-  if (value.length > MAX_LENGTH) throw new InvalidInputError(`A module ${attribute} has at most ${MAX_LENGTH} characters.`, attribute)
-  if (!NAME.test(value)) {
-    throw new InvalidInputError(
-      `"${value}" is not a valid module ${attribute}: letters and digits, with "-" and "_" allowed except at either end.`,
-      attribute
-    )
-  }
-  return value
-}
-
-function checkProvider(value: string | undefined): string {
-  if (value === undefined) throw new InvalidInputError('A module needs a provider.', 'provider')
-  if (value.length > MAX_LENGTH) throw new InvalidInputError(`A provider has at most ${MAX_LENGTH} characters.`, 'provider')
-  if (!PROVIDER.test(value)) throw new InvalidInputError(`"${value}" is not a valid provider: lowercase letters and digits only.`, 'provider')
-  return value
-}
-
-function label(address: Pick<ModuleAddress, 'namespace' | 'name'> & { provider?: string }): string {
-  return [address.namespace, address.name, address.provider].filter(Boolean).join('/')
-}
-
-function moduleNotFound(address: Pick<ModuleAddress, 'namespace' | 'name'> & { provider?: string }): NotFoundError {
-  return new NotFoundError(`registry module ${label(address)} not found`)
-}

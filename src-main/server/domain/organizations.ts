@@ -5,6 +5,7 @@ import { canRead, isOwner, type Caller } from './access.js'
 import { InvalidInputError, NotFoundError } from './errors.js'
 import { newId, now } from './ids.js'
 import type { Edition } from './edition.js'
+import type { DomainEvents } from './events.js'
 
 /** Attributes of endpoints 11 and 12; absent fields keep their default or previous value. */
 export interface OrganizationInput {
@@ -31,11 +32,6 @@ export interface OrganizationFilter {
   name?: string
 }
 
-/** Something that keeps data per organization and must drop it when the organization goes. */
-export interface OrganizationDependent {
-  removeOrganization(org: OrganizationRecord): Promise<void>
-}
-
 const NAME_PATTERN = /^[A-Za-z0-9_-]+$/
 const NAME_MAX = 64
 // Deliberately loose: one @, no spaces, a dot in the domain. Deliverability is not ours to judge.
@@ -57,17 +53,11 @@ function validateOrganizationName(name: string, attribute = 'name'): void {
 }
 
 export class OrganizationService {
-  private readonly dependents: OrganizationDependent[] = []
-
   constructor(
     private readonly store: Store,
+    private readonly events: DomainEvents,
     private readonly edition: Edition
   ) {}
-
-  /** Registers data that goes with an organization when it is destroyed. */
-  addDependent(dependent: OrganizationDependent): void {
-    this.dependents.push(dependent)
-  }
 
   async list(caller: Caller, filter: OrganizationFilter = {}): Promise<OrganizationRecord[]> {
     const visible = (await this.store.organizations.all()).filter((org) => canRead(caller, org))
@@ -152,7 +142,7 @@ export class OrganizationService {
     const org = await this.read(caller, name)
     if (!isOwner(caller, org)) throw new NotFoundError(`organization "${name}" not found`)
     await this.store.organizations.delete(org.id)
-    for (const dependent of this.dependents) await dependent.removeOrganization(org)
+    await this.events.emit('organizationDestroyed', org)
   }
 
   /** Applies the input's changes to `draft` and checks every rule on the result. */

@@ -5,7 +5,9 @@ import type { DocsCache } from './docs-cache.js'
 import { signDownload } from './download-links.js'
 import type { DownloadCounter } from './downloads.js'
 import { InvalidInputError, NotFoundError } from './errors.js'
-import { findVersion, type ModuleService, type ModuleView } from './modules.js'
+import type { ArchiveKeeper } from './archive-keeper.js'
+import { findVersion, type ModuleView } from './module-rules.js'
+import type { ModuleService } from './modules.js'
 import type { PackageFetcher } from './package-fetcher.js'
 import { latest, published, type Detail, type Published } from './registry.js'
 import { UpstreamUnavailableError, type UpstreamRegistry } from './upstream.js'
@@ -41,6 +43,7 @@ export class PublicRegistryService {
   constructor(
     private readonly store: Store,
     private readonly modules: ModuleService,
+    private readonly archives: ArchiveKeeper,
     private readonly upstream: UpstreamRegistry,
     private readonly fetcher: PackageFetcher,
     private readonly docs: DocsCache,
@@ -102,12 +105,12 @@ export class PublicRegistryService {
     if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
     const location = await this.upstream.downloadLocation([namespace, name, provider, version, 'download'].map(encodeURIComponent).join('/'))
     const archive = await this.fetcher.fetch(location)
-    const unpin = this.modules.pinArchive(archive.sha256)
+    const unpin = this.archives.pin(archive.sha256)
     try {
       return await this.modules.addMirroredVersion(view, version, archive)
     } finally {
       unpin()
-      await this.modules.releaseArchives([archive.sha256])
+      await this.archives.release([archive.sha256])
     }
   }
 

@@ -9,7 +9,7 @@ import type { DownloadCounter, DownloadSummary } from './downloads.js'
 import { NotFoundError } from './errors.js'
 import type { ModuleDocs } from './ingest/terraform-docs.js'
 import type { ModuleSharingService } from './module-sharing.js'
-import { findVersion, type ModuleView } from './modules.js'
+import { findVersion, type ModuleView } from './module-rules.js'
 
 /** A module at one of its published versions: one entry of the protocol's module lists. */
 export interface Published {

@@ -6,7 +6,9 @@ import { VERSION_ID, type Store } from '../store/store.js'
 import { ConflictError, ExpiredError, LimitExceededError, NotFoundError } from './errors.js'
 import { now } from './ids.js'
 import { formatBytes } from './ingest/archive-reader.js'
-import { acceptsUpload, type ModuleService, type ModuleView } from './modules.js'
+import type { ArchiveKeeper } from './archive-keeper.js'
+import type { DomainEvents } from './events.js'
+import { acceptsUpload, type ModuleView } from './module-rules.js'
 import { linkState, parseObjectId } from './upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
@@ -20,7 +22,8 @@ export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 export class UploadService {
   constructor(
     private readonly store: Store,
-    private readonly modules: ModuleService,
+    private readonly archives: ArchiveKeeper,
+    private readonly events: DomainEvents,
     private readonly maxArchiveBytes = DEFAULT_MAX_ARCHIVE_BYTES
   ) {}
 
@@ -71,7 +74,7 @@ export class UploadService {
       throw tooLarge ? new LimitExceededError(reason) : error
     }
 
-    const unpin = this.modules.pinArchive(archive.sha256)
+    const unpin = this.archives.pin(archive.sha256)
     try {
       const { record } = await this.store.modules.update(found.id, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === version.id)
@@ -82,7 +85,7 @@ export class UploadService {
         target.warnings = []
         target.updatedAt = now()
       })
-      this.modules.scheduleIngest(record.id, version.id)
+      await this.events.emit('archiveStored', { moduleId: record.id, versionId: version.id })
       const org = await this.store.organizations.get(record.organizationId)
       if (!org) throw new RecordMissingError(record.organizationId)
       return { view: { org, module: record }, version: record.versions.find((candidate) => candidate.id === version.id)! }
@@ -90,7 +93,7 @@ export class UploadService {
       return versionGone(error)
     } finally {
       unpin()
-      await this.modules.releaseArchives([archive.sha256])
+      await this.archives.release([archive.sha256])
     }
   }
 

@@ -2,7 +2,7 @@ import { RecordMissingError } from '../../store/errors.js'
 import type { Store } from '../../store/store.js'
 import type { Background } from '../background.js'
 import { now, nowWithMicroseconds } from '../ids.js'
-import type { IngestScheduler, ModuleService } from '../modules.js'
+import type { ArchiveKeeper } from '../archive-keeper.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
 import { extractDocs, isDocumentationFile, type ModuleDocs } from './terraform-docs.js'
@@ -12,13 +12,13 @@ import { extractDocs, isDocumentationFile, type ModuleDocs } from './terraform-d
  * version is `reg_ingressing` from its upload until it is `ok` or `reg_ingress_failed` with the
  * reason. Documentation is kept per archive content, so identical uploads are parsed once.
  */
-export class IngestQueue implements IngestScheduler {
+export class IngestQueue {
   private readonly waiting: Array<{ moduleId: string; versionId: string }> = []
   private running: Promise<void> | undefined
 
   constructor(
     private readonly store: Store,
-    private readonly modules: ModuleService,
+    private readonly archives: ArchiveKeeper,
     private readonly background: Background,
     private readonly parser: HclParser = new HclParser(),
     private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
@@ -86,7 +86,7 @@ export class IngestQueue implements IngestScheduler {
     } catch (error) {
       if (!(error instanceof RecordMissingError)) throw error
     }
-    await this.modules.releaseArchives([archive.sha256])
+    await this.archives.release([archive.sha256])
   }
 
   private async documentation(sha256: string, size: number): Promise<ModuleDocs> {

@@ -1,16 +1,15 @@
-import { rm } from 'node:fs/promises'
-import { join, posix } from 'node:path'
-import type { ArchiveRef, ModuleRecord, VcsRepoRecord } from '../../store/records.js'
-import { RecordMissingError } from '../../store/errors.js'
-import type { Background } from '../background.js'
-import { VCS_MODULES, VERSION_ID, WEBHOOK_ID, type Store } from '../../store/store.js'
+import { posix } from 'node:path'
+import type { VcsRepoRecord } from '../../store/records.js'
+import type { Store } from '../../store/store.js'
 import { canManageModules, isOwner, type Caller } from '../access.js'
 import { InvalidInputError, NotFoundError } from '../errors.js'
 import { newSecret, now } from '../ids.js'
-import { newVersion, normalizeVersion, type ModuleAddress, type ModuleService, type ModuleView, type VcsBuilder } from '../modules.js'
+import { normalizeVersion, type ModuleAddress, type ModuleView } from '../module-rules.js'
+import type { ModuleService } from '../modules.js'
 import type { OrganizationService } from '../organizations.js'
+import type { VcsBuilds } from './builds.js'
 import type { VcsConnectionService } from './connections.js'
-import { archive, GitError, hasFolder, listRemote, resolveCommit, syncMirror, type Tag } from './git.js'
+import { listRemote } from './git.js'
 
 /** Endpoint 2's `vcs-repo` and the attributes beside it. */
 export interface VcsPublishInput {
@@ -28,49 +27,21 @@ export interface VcsPublishInput {
   testsEnabled?: boolean
 }
 
-export interface PublisherOptions {
-  /** How often the repositories of tag-based modules are checked for new tags. */
-  pollIntervalMs: number
-  maxArchiveBytes: number
-  /** A local folder for the bare git mirrors (one per module): a cache, made again when missing. */
-  mirrorsDir: string
-}
-
-export const DEFAULT_POLL_INTERVAL_MS = 60_000
-
 /** The `terraform-<provider>-<name>` repository naming convention registries use. */
 const CONVENTIONAL_NAME = /^terraform-([a-z0-9]+)-([A-Za-z0-9][A-Za-z0-9_-]*)$/
 
 /**
- * Publishing modules from git (endpoint 2 and the VCS half of endpoint 7). Tag-based modules
- * get a version for every tag that is a semantic version (an optional `v`, and the module's tag
- * prefix in a monorepo); branch-based modules get one for each version created through
- * endpoint 4, built from its commit. Archives are made with `git archive` from a bare mirror
- * kept per module under `<data-dir>/vcs/`, and go through the same ingest as uploads.
- * New tags are found by a poll every `pollIntervalMs`, or at once through the module's webhook.
+ * Publishing modules from git (endpoint 2, resync and retry): the requests. What they start,
+ * syncs and builds, the VCS builds (builds.ts) carry out in the background.
  */
-export class VcsPublisher implements VcsBuilder {
-  private readonly syncing = new Set<string>()
-  private readonly again = new Set<string>()
-
+export class VcsPublisher {
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService,
     private readonly modules: ModuleService,
     private readonly connections: VcsConnectionService,
-    private readonly background: Background,
-    private readonly options: PublisherOptions
-  ) {
-    modules.onRemove((module) => this.forget(module))
-  }
-
-  /** Starts watching (a poll every interval, run by the background owner); versions a crash left half-built are built again. */
-  async start(): Promise<void> {
-    for (const module of await this.store.modules.listBy(VCS_MODULES, 'all')) {
-      for (const version of module.versions) if (version.status === 'cloning') this.build(module.id, version.id)
-    }
-    this.background.every('git poll', this.options.pollIntervalMs, () => this.poll())
-  }
+    private readonly builds: VcsBuilds
+  ) {}
 
   async publish(caller: Caller, orgName: string, input: VcsPublishInput): Promise<ModuleView> {
     const org = await this.organizations.read(caller, orgName)
@@ -117,7 +88,7 @@ export class VcsPublisher implements VcsBuilder {
       syncError: ''
     }
     const view = await this.modules.create(caller, orgName, { name, provider, noCode: input.noCode, vcsRepo, testsEnabled: input.testsEnabled })
-    if (!branch) this.resync(view.module.id)
+    if (!branch) this.builds.resync(view.module.id)
     else if (input.initialVersion) {
       await this.modules.createVersion(
         caller,
@@ -128,12 +99,14 @@ export class VcsPublisher implements VcsBuilder {
     return this.modules.readById(caller, view.module.id)
   }
 
+
   /** Reads the tags again (the module's `can-resync`). */
   async requestResync(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
     const view = await this.vcsModule(caller, address)
-    this.resync(view.module.id)
+    this.builds.resync(view.module.id)
     return view
   }
+
 
   /** Builds a failed version again (the module's `can-retry`). */
   async retry(caller: Caller, address: ModuleAddress, version: string): Promise<ModuleView> {
@@ -149,153 +122,10 @@ export class VcsPublisher implements VcsBuilder {
       Object.assign(target, { status: 'cloning', error: '', archive: null, updatedAt: now() })
       return target.id
     })
-    this.build(record.id, targetId)
+    this.builds.build(record.id, targetId)
     return { org: view.org, module: record }
   }
 
-  /** A push notification on a module's webhook: read its repository now. */
-  async webhook(webhookId: string): Promise<boolean> {
-    const module = await this.store.modules.findBy(WEBHOOK_ID, webhookId)
-    if (!module?.vcsRepo || module.vcsRepo.webhookId !== webhookId) return false
-    if (module.vcsRepo.branch === '') this.resync(module.id)
-    return true
-  }
-
-  /** Reads a module's tags again, in the background; one sync per module at a time (a request meanwhile runs after it). */
-  resync(moduleId: string): void {
-    if (this.syncing.has(moduleId)) {
-      this.again.add(moduleId)
-      return
-    }
-    this.syncing.add(moduleId)
-    void this.background
-      .run('git sync', () => this.sync(moduleId))
-      .finally(() => {
-        this.syncing.delete(moduleId)
-        if (this.again.delete(moduleId)) this.resync(moduleId)
-      })
-  }
-
-  async resolveCommit(module: ModuleRecord, commitSha: string | null): Promise<string> {
-    const url = await this.repositoryUrl(module)
-    const mirror = this.mirrorOf(module.id)
-    await syncMirror(url, mirror).catch((error: unknown) => {
-      throw new InvalidInputError(`The repository cannot be read: ${(error as Error).message}`)
-    })
-    const ref = commitSha ?? module.vcsRepo!.branch
-    const commit = await resolveCommit(mirror, ref)
-    if (!commit) throw new InvalidInputError(`The repository has no commit "${ref}".`, commitSha ? 'commitSha' : 'version')
-    return commit
-  }
-
-  async checkBranch(module: ModuleRecord, branch: string): Promise<void> {
-    const { heads } = await listRemote(await this.repositoryUrl(module)).catch((error: unknown) => {
-      throw new InvalidInputError(`The repository cannot be read: ${(error as Error).message}`)
-    })
-    if (!heads.has(branch)) throw new InvalidInputError(`The repository has no branch "${branch}".`, 'vcsRepo.branch')
-  }
-
-  build(moduleId: string, versionId: string): void {
-    void this.background.run('git build', () => this.buildVersion(moduleId, versionId))
-  }
-
-  /** Every tag-based module whose repository has tags Homeport has not seen. */
-  private async poll(): Promise<void> {
-    for (const module of await this.store.modules.listBy(VCS_MODULES, 'all')) {
-      if (module.vcsRepo?.branch !== '' || this.syncing.has(module.id)) continue
-      const url = await this.repositoryUrl(module).catch(() => undefined)
-      const tags = url && (await listRemote(url).then((remote) => remote.tags, () => undefined))
-      if (!tags) continue
-      const known = new Set(module.versions.map((version) => version.tag))
-      if (tags.some((tag) => versionOfTag(tag.name, module.vcsRepo!.tagPrefix) && !known.has(tag.name))) this.resync(module.id)
-    }
-  }
-
-  private async sync(moduleId: string): Promise<void> {
-    const module = await this.store.modules.get(moduleId)
-    if (!module?.vcsRepo || module.vcsRepo.branch !== '') return
-    const { tagPrefix } = module.vcsRepo
-    let tags: Tag[]
-    try {
-      const url = await this.repositoryUrl(module)
-      await syncMirror(url, this.mirrorOf(moduleId))
-      tags = (await listRemote(url)).tags
-    } catch (error) {
-      await this.recordSync(moduleId, `The repository cannot be read: ${(error as Error).message}`)
-      return
-    }
-    const created: string[] = []
-    await this.store.modules
-      .update(moduleId, (draft) => {
-        const vcsRepo = draft.vcsRepo!
-        vcsRepo.syncedAt = now()
-        vcsRepo.syncError = ''
-        for (const tag of tags) {
-          const version = versionOfTag(tag.name, tagPrefix)
-          if (!version || draft.versions.some((existing) => existing.tag === tag.name || existing.version === version)) continue
-          const record = newVersion(version, { source: 'git', status: 'cloning', commitSha: tag.commit, tag: tag.name })
-          draft.versions.push(record)
-          created.push(record.id)
-        }
-        if (draft.versions.length === 0) draft.status = 'no_version_tags'
-        else if (draft.status === 'no_version_tags' || draft.status === 'setup_failed') draft.status = 'pending'
-        draft.updatedAt = now()
-      })
-      .catch(ignoreDeleted)
-    for (const versionId of created) this.build(moduleId, versionId)
-  }
-
-  private async buildVersion(moduleId: string, versionId: string): Promise<void> {
-    const module = await this.store.modules.findBy(VERSION_ID, versionId)
-    const version = module?.versions.find((candidate) => candidate.id === versionId)
-    if (!module?.vcsRepo || !version?.commitSha || version.status !== 'cloning') return
-    const mirror = this.mirrorOf(module.id)
-    const folder = module.vcsRepo.sourceDirectory
-    let failure: string | undefined
-    let stored: ArchiveRef | undefined
-    try {
-      if (!(await resolveCommit(mirror, version.commitSha))) await syncMirror(await this.repositoryUrl(module), mirror)
-      if (!(await hasFolder(mirror, version.commitSha, folder))) {
-        failure = folder ? `The commit ${version.commitSha.slice(0, 12)} has no folder "${folder}".` : `The commit ${version.commitSha} is not in the repository.`
-      } else {
-        stored = await this.store.archives.put(archive(mirror, version.commitSha, folder), this.options.maxArchiveBytes)
-      }
-    } catch (error) {
-      failure = `Homeport could not make an archive of ${version.tag ?? version.commitSha}: ${(error as Error).message}`
-    }
-    const unpin = stored ? this.modules.pinArchive(stored.sha256) : () => undefined
-    try {
-      await this.store.modules
-        .update(module.id, (draft) => {
-          const target = draft.versions.find((candidate) => candidate.id === versionId)
-          if (!target || target.status !== 'cloning') return
-          target.updatedAt = now()
-          if (stored) {
-            target.archive = stored
-            target.status = 'reg_ingressing'
-          } else {
-            target.status = 'clone_failed'
-            target.error = failure ?? 'The archive could not be made.'
-          }
-        })
-        .catch(ignoreDeleted)
-      if (stored) this.modules.scheduleIngest(module.id, versionId)
-    } finally {
-      unpin()
-      if (stored) await this.modules.releaseArchives([stored.sha256])
-    }
-  }
-
-  private async recordSync(moduleId: string, error: string): Promise<void> {
-    await this.store.modules
-      .update(moduleId, (draft) => {
-        if (!draft.vcsRepo) return
-        draft.vcsRepo.syncedAt = now()
-        draft.vcsRepo.syncError = error
-        if (draft.versions.length === 0) draft.status = 'setup_failed'
-      })
-      .catch(ignoreDeleted)
-  }
 
   private async vcsModule(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
     const view = await this.modules.read(caller, address)
@@ -304,27 +134,8 @@ export class VcsPublisher implements VcsBuilder {
     return view
   }
 
-  private async repositoryUrl(module: ModuleRecord): Promise<string> {
-    const org = await this.store.organizations.get(module.organizationId)
-    const connection = org && module.vcsRepo && this.connections.connectionFor(org, module.vcsRepo.oauthTokenId)
-    if (!connection || !module.vcsRepo) throw new GitError('the module’s VCS connection no longer exists')
-    return this.connections.repositoryUrl(connection, module.vcsRepo.identifier)
-  }
-
-  private mirrorOf(moduleId: string): string {
-    return join(this.options.mirrorsDir, `${moduleId}.git`)
-  }
-
-  private async forget(module: ModuleRecord): Promise<void> {
-    if (module.vcsRepo) await rm(this.mirrorOf(module.id), { recursive: true, force: true })
-  }
 }
 
-/** The version a tag publishes, or undefined: semantic versions with an optional `v`, after the prefix. */
-function versionOfTag(tag: string, prefix: string): string | undefined {
-  if (!tag.startsWith(prefix)) return undefined
-  return normalizeVersion(tag.slice(prefix.length))
-}
 
 function normalizeFolder(folder: string | undefined): string {
   if (!folder) return ''
@@ -332,8 +143,4 @@ function normalizeFolder(folder: string | undefined): string {
   if (normalized === '.') return ''
   if (normalized.startsWith('..')) throw new InvalidInputError('vcs-repo.source-directory must stay inside the repository.', 'vcsRepo.sourceDirectory')
   return normalized
-}
-
-function ignoreDeleted(error: unknown): void {
-  if (!(error instanceof RecordMissingError)) throw error
 }

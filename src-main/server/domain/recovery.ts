@@ -1,0 +1,26 @@
+import type { Store } from '../store/store.js'
+import type { ArchiveKeeper } from './archive-keeper.js'
+import type { DomainEvents } from './events.js'
+
+/**
+ * Brings the store back to a consistent state after a crash, at start: modules of an
+ * organization that was being destroyed, counts of modules that are gone, archives no version
+ * refers to, and versions whose ingest was interrupted (announced again, so they are ingested
+ * again). The VCS builds resume their own half-built versions (vcs/builds.ts).
+ */
+export async function recover(store: Store, archives: ArchiveKeeper, events: DomainEvents): Promise<void> {
+  const organizations = new Set((await store.organizations.all()).map((org) => org.id))
+  for (const module of await store.modules.all()) {
+    if (!organizations.has(module.organizationId)) await store.modules.delete(module.id)
+  }
+  const modules = new Set((await store.modules.all()).map((module) => module.id))
+  for (const record of await store.downloads.all()) {
+    if (!modules.has(record.moduleId)) await store.downloads.delete(record.id)
+  }
+  await archives.release(await store.archives.list())
+  for (const module of await store.modules.all()) {
+    for (const version of module.versions) {
+      if (version.status === 'reg_ingressing') await events.emit('archiveStored', { moduleId: module.id, versionId: version.id })
+    }
+  }
+}
