@@ -23,3 +23,18 @@ export function realisticModule(tfFiles: number, assetBytes: number, revision = 
   if (assetBytes > 0) files['docs/diagram.png'] = randomBytes(assetBytes)
   return files
 }
+
+/**
+ * About `bytes` of Terraform in one file: variables with long descriptions and object types with
+ * defaults, the heavy kind to parse. `seed` makes files of different content.
+ */
+export function largeTerraform(bytes: number, seed: string): string {
+  let text = ''
+  for (let i = 0; text.length < bytes; i++) {
+    text +=
+      `variable "${seed}_input_${i}" {\n  description = "Input ${i}: a long description that says what it configures, why a person would change it, and what happens when they do."\n` +
+      `  type = object({\n    name  = string\n    tags  = optional(map(string), {})\n    rules = optional(list(object({ port = number, cidr = string })), [])\n  })\n` +
+      `  default = {\n    name  = "value-${i}"\n    rules = [{ port = 443, cidr = "10.0.0.0/8" }]\n  }\n}\n\n`
+  }
+  return text
+}

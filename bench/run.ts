@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { measureGui } from './gui.js'
+import { measureIngest } from './ingest.js'
 import { measureInstall } from './install.js'
 import { ROOT, startHomeport } from './lib.js'
 import { measureProtocol } from './protocol.js'
@@ -98,6 +99,16 @@ async function main(): Promise<void> {
         result: `${publish.medianMs} ms = ${publish.ratio} × tar ${publish.tarMs} ms`,
         target: '≤ 3 × tar',
         met: publish.ratio <= 3
+      })
+
+      log('7. documenting 5 MB of Terraform: time per MB and peak memory…')
+      const ingest = await measureIngest(homeport)
+      results.ingest = ingest
+      rows.push({
+        figure: `7. ingest ${ingest.terraformMb} MB of .tf: ms per MB (peak RSS)`,
+        result: `${ingest.msPerMb} ms/MB (${ingest.peakRssMb} MB)`,
+        target: 'peak RSS ≤ 512 MB',
+        met: ingest.peakRssMb <= 512
       })
     } finally {
       await homeport.stop()

@@ -93,7 +93,7 @@ export function createServices(store: Store, background: Background, options: Se
   const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
 
   // Who reacts to what.
-  events.on('archiveStored', ({ moduleId, versionId }) => ingest.schedule(moduleId, versionId))
+  events.on('archiveStored', (job) => ingest.schedule(job))
   events.on('moduleRemoved', (module) => vcsBuilds.forget(module))
   events.on('organizationDestroyed', (org) => modules.removeOrganization(org))
 

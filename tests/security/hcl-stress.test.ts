@@ -23,6 +23,41 @@ describe('HCL that stresses the parser', () => {
     await expect(parser.parse('small.tf', 'output "x" {\n  value = 1\n}\n')).resolves.toHaveProperty('output')
   })
 
+  it('documents within a budget per archive: a file too large, and files past the budget, are left out with a warning', async () => {
+    const files = new Map([
+      ['big.tf', huge(3000)],
+      ['a.tf', 'variable "a" {\n  type = string\n}\n'],
+      ['b.tf', 'variable "b" {\n  type = string\n}\n'],
+      ['c.tf', 'variable "c" {\n  type = string\n}\n']
+    ])
+    const docs = await extractDocs(files, parser.parse.bind(parser), { maxFileBytes: 64 * 1024, maxTotalBytes: 60, maxTotalMs: 60_000 })
+    expect(docs.root.inputs.map((input) => input.name)).toEqual(['a'])
+    expect(docs.warnings).toEqual([
+      expect.stringMatching(/^big\.tf is larger than 64 KB, more than Homeport documents in one file/),
+      expect.stringMatching(/^The documentation is partial: .* so 2 files were left out: b\.tf, c\.tf\./)
+    ])
+    // Out of time: what is left is left out, and the time given to a parse is what remains.
+    const late = await extractDocs(files, parser.parse.bind(parser), { maxFileBytes: 64 * 1024, maxTotalBytes: 1024 * 1024, maxTotalMs: 0 })
+    expect(late.root.inputs).toEqual([])
+    expect(late.warnings[1]).toMatch(/3 files were left out/)
+  })
+
+  it('gives the parser’s memory back: after a large parse the worker is replaced, and parsing goes on', async () => {
+    const recycling = new HclParser(20_000, 10, 256 * 1024)
+    try {
+      await recycling.parse('warm.tf', 'variable "warm" {}\n')
+      const before = process.memoryUsage().rss
+      const parsed = await recycling.parse('big.tf', `${huge(9000)}\nvariable "marker" {}\n`)
+      expect(Object.keys(parsed.variable as object)).toContain('marker')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      // Kept, the WebAssembly heap of a 1 MB parse holds about 170 MB more; replaced, it is gone.
+      expect(process.memoryUsage().rss - before).toBeLessThan(80 * 1024 * 1024)
+      await expect(recycling.parse('after.tf', 'output "after" {\n  value = 2\n}\n')).resolves.toHaveProperty('output')
+    } finally {
+      await recycling.close()
+    }
+  })
+
   it('publishes a module whose file cannot be parsed, with a warning, and the server stays up', async () => {
     const test = await startTestServer()
     try {

@@ -1,9 +1,16 @@
 import type { ModuleRecord, OrganizationRecord } from '../store/records.js'
 
+/** A version whose archive waits for ingest, and whose organization it counts against. */
+export interface IngestJob {
+  organizationId: string
+  moduleId: string
+  versionId: string
+}
+
 /** What the domain announces, and what each announcement carries. */
 export interface DomainEventMap {
   /** A version's archive is stored; it waits for ingest. */
-  archiveStored: { moduleId: string; versionId: string }
+  archiveStored: IngestJob
   /** A module record was deleted: what other services keep for it goes too. */
   moduleRemoved: ModuleRecord
   /** An organization was destroyed: everything it owned goes too. */

@@ -313,7 +313,7 @@ export class ModuleService {
       draft.versions.push(record)
       draft.updatedAt = record.createdAt
     })
-    await this.events.emit('archiveStored', { moduleId: module.id, versionId: record.id })
+    await this.events.emit('archiveStored', { organizationId: module.organizationId, moduleId: module.id, versionId: record.id })
     return { view: { org: view.org, module }, version: record }
   }
 

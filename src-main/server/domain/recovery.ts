@@ -20,7 +20,7 @@ export async function recover(store: Store, archives: ArchiveKeeper, events: Dom
   await archives.release(await store.archives.list())
   for (const module of await store.modules.all()) {
     for (const version of module.versions) {
-      if (version.status === 'reg_ingressing') await events.emit('archiveStored', { moduleId: module.id, versionId: version.id })
+      if (version.status === 'reg_ingressing') await events.emit('archiveStored', { organizationId: module.organizationId, moduleId: module.id, versionId: version.id })
     }
   }
 }

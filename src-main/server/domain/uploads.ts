@@ -85,7 +85,7 @@ export class UploadService {
         target.warnings = []
         target.updatedAt = now()
       })
-      await this.events.emit('archiveStored', { moduleId: record.id, versionId: version.id })
+      await this.events.emit('archiveStored', { organizationId: record.organizationId, moduleId: record.id, versionId: version.id })
       const org = await this.store.organizations.get(record.organizationId)
       if (!org) throw new RecordMissingError(record.organizationId)
       return { view: { org, module: record }, version: record.versions.find((candidate) => candidate.id === version.id)! }

@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 
-/** How long one file may take to parse before it is given up (a 4 MB file takes about 5 s). */
+/** How long one file may take to parse before it is given up (a 1 MB file takes about a second). */
 export const PARSE_TIMEOUT_MS = 20_000
+/**
+ * The WebAssembly heap grows with what it parses and never shrinks: after this many bytes of
+ * parsing, the worker is replaced, which gives its memory back.
+ */
+export const RECYCLE_AFTER_BYTES = 1024 * 1024
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -36,17 +41,22 @@ export class HclParser {
   private readonly pending = new Map<number, Pending>()
   private readonly parsed = new Map<string, Record<string, unknown>>()
   private next = 0
+  /** Bytes the current worker has parsed. */
+  private workerBytes = 0
 
   constructor(
     private readonly timeoutMs = PARSE_TIMEOUT_MS,
-    private readonly cacheSize = 5000
+    private readonly cacheSize = 5000,
+    private readonly recycleAfterBytes = RECYCLE_AFTER_BYTES
   ) {}
 
   async parse(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
     const key = createHash('sha256').update(text).digest('hex')
     const known = this.parsed.get(key)
     if (known) return known
-    const result = await this.parseInWorker(filename, text, timeoutMs)
+    const result = await this.parseInWorker(filename, text, Math.min(timeoutMs, this.timeoutMs))
+    this.workerBytes += text.length
+    if (this.workerBytes >= this.recycleAfterBytes && this.pending.size === 0) this.recycle()
     if (this.parsed.size >= this.cacheSize) this.parsed.delete(this.parsed.keys().next().value!)
     this.parsed.set(key, result)
     return result
@@ -69,6 +79,14 @@ export class HclParser {
     const worker = this.worker
     this.reset(new Error('the parser was stopped'))
     await worker?.terminate()
+  }
+
+  /** Replaces the worker (it is idle) with none: the next parse starts a fresh one, with a small heap. */
+  private recycle(): void {
+    const worker = this.worker
+    this.worker = undefined
+    this.workerBytes = 0
+    void worker?.terminate()
   }
 
   private ensureWorker(): Worker {
@@ -95,6 +113,7 @@ export class HclParser {
   private reset(reason: Error): void {
     const worker = this.worker
     this.worker = undefined
+    this.workerBytes = 0
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer)
       pending.reject(reason)

@@ -3,17 +3,21 @@ import type { Store } from '../../store/store.js'
 import type { Background } from '../background.js'
 import { now, nowWithMicroseconds } from '../ids.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
+import type { IngestJob } from '../events.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
-import { extractDocs, isDocumentationFile, type ModuleDocs } from './terraform-docs.js'
+import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
 
 /**
  * Turns stored archives into documented versions, one at a time and off the request path: a
  * version is `reg_ingressing` from its upload until it is `ok` or `reg_ingress_failed` with the
- * reason. Documentation is kept per archive content, so identical uploads are parsed once.
+ * reason. Organizations take turns, and each archive's parse is bounded (terraform-docs.ts's
+ * ParseBudget), so no publisher holds the queue. Documentation is kept per archive content, so
+ * identical uploads are parsed once.
  */
 export class IngestQueue {
-  private readonly waiting: Array<{ moduleId: string; versionId: string }> = []
+  /** Jobs waiting, per organization; organizations take turns, in the order they first asked. */
+  private readonly waiting = new Map<string, IngestJob[]>()
   private running: Promise<void> | undefined
 
   constructor(
@@ -22,11 +26,14 @@ export class IngestQueue {
     private readonly background: Background,
     private readonly parser: HclParser = new HclParser(),
     private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+    private readonly budget: ParseBudget = DEFAULT_PARSE_BUDGET,
     private readonly log: (message: string) => void = (message) => console.error(message)
   ) {}
 
-  schedule(moduleId: string, versionId: string): void {
-    this.waiting.push({ moduleId, versionId })
+  schedule(job: IngestJob): void {
+    const queue = this.waiting.get(job.organizationId) ?? []
+    queue.push(job)
+    this.waiting.set(job.organizationId, queue)
     this.running ??= this.background.run('ingest', () => this.work()).finally(() => {
       this.running = undefined
     })
@@ -38,7 +45,7 @@ export class IngestQueue {
   }
 
   private async work(): Promise<void> {
-    for (let job = this.waiting.shift(); job; job = this.waiting.shift()) {
+    for (let job = this.nextJob(); job; job = this.nextJob()) {
       try {
         await this.ingest(job.moduleId, job.versionId)
       } catch (error) {
@@ -46,6 +53,20 @@ export class IngestQueue {
         this.log(`homeport: could not record the ingest of ${job.versionId}: ${(error as Error).message}`)
       }
     }
+  }
+
+  /**
+   * The next job, fairly: one from the organization whose turn it is, which then goes to the back
+   * of the line. One publisher with many large archives delays another's by one archive at most.
+   */
+  private nextJob(): IngestJob | undefined {
+    const next = this.waiting.entries().next()
+    if (next.done) return undefined
+    const [organizationId, queue] = next.value
+    const job = queue.shift()!
+    this.waiting.delete(organizationId)
+    if (queue.length > 0) this.waiting.set(organizationId, queue)
+    return job
   }
 
   private async ingest(moduleId: string, versionId: string): Promise<void> {
@@ -93,7 +114,7 @@ export class IngestQueue {
     const known = await this.store.archives.readDocs<ModuleDocs>(sha256)
     if (known) return known
     const contents = await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits)
-    const docs = await extractDocs(contents.files, (file, text) => this.parser.parse(file, text))
+    const docs = await extractDocs(contents.files, (file, text, timeoutMs) => this.parser.parse(file, text, timeoutMs), this.budget)
     docs.warnings.unshift(...contents.warnings)
     await this.store.archives.writeDocs(sha256, docs)
     return docs

@@ -1,3 +1,5 @@
+import { formatBytes } from './archive-reader.js'
+
 /**
  * A module's documentation, extracted the way HashiCorp's terraform-config-inspect does (the
  * library behind the public registry): computed once at ingest, stored beside the archive, and
@@ -75,12 +77,32 @@ export function isDocumentationFile(path: string): boolean {
   return match !== null && (TERRAFORM_FILE.test(match[3]!) || README.test(match[3]!))
 }
 
-/** Parses one HCL file to hcl2json's JSON; see hcl-parser.ts. */
-export type HclParse = (filename: string, contents: string) => Promise<Record<string, unknown>>
+/** Parses one HCL file to hcl2json's JSON, within `timeoutMs`; see hcl-parser.ts. */
+export type HclParse = (filename: string, contents: string, timeoutMs?: number) => Promise<Record<string, unknown>>
 
-/** Builds the documentation from an archive's files (path → text). */
-export async function extractDocs(files: Map<string, string>, parse: HclParse): Promise<ModuleDocs> {
+/**
+ * What documenting one archive may cost. HCL parsing takes about a second and 250 MB per MB of
+ * Terraform (Go's parser in WebAssembly), so one archive must not take the parser for minutes,
+ * nor one file take the server past its memory: what is over the budget is left out of the
+ * documentation, with a warning, and the version still publishes.
+ */
+export interface ParseBudget {
+  /** A .tf file larger than this is not parsed. */
+  maxFileBytes: number
+  /** The archive's .tf files parsed in all. */
+  maxTotalBytes: number
+  /** Time spent parsing the archive's files in all. */
+  maxTotalMs: number
+}
+
+export const DEFAULT_PARSE_BUDGET: ParseBudget = { maxFileBytes: 1024 * 1024, maxTotalBytes: 8 * 1024 * 1024, maxTotalMs: 60_000 }
+
+/** Builds the documentation from an archive's files (path → text), within `budget`. */
+export async function extractDocs(files: Map<string, string>, parse: HclParse, budget: ParseBudget = DEFAULT_PARSE_BUDGET): Promise<ModuleDocs> {
   const warnings: string[] = []
+  const started = performance.now()
+  let parsedBytes = 0
+  const skipped: string[] = []
   const parts = new Map<string, { terraform: Array<[string, string]>; readme: string }>()
   const partOf = (path: string) => {
     let part = parts.get(path)
@@ -101,13 +123,30 @@ export async function extractDocs(files: Map<string, string>, parse: HclParse): 
   for (const [path, { terraform, readme }] of parts) {
     const configs: Config[] = []
     for (const [file, text] of terraform) {
+      const bytes = Buffer.byteLength(text)
+      if (bytes > budget.maxFileBytes) {
+        warnings.push(`${file} is larger than ${formatBytes(budget.maxFileBytes)}, more than Homeport documents in one file; it is left out of the documentation.`)
+        continue
+      }
+      const remainingMs = budget.maxTotalMs - (performance.now() - started)
+      if (parsedBytes + bytes > budget.maxTotalBytes || remainingMs <= 0) {
+        skipped.push(file)
+        continue
+      }
+      parsedBytes += bytes
       try {
-        configs.push(file.endsWith('.json') ? (JSON.parse(text) as Config) : await parse(file, text))
+        configs.push(file.endsWith('.json') ? (JSON.parse(text) as Config) : await parse(file, text, remainingMs))
       } catch (error) {
         warnings.push(`${file} could not be parsed and is left out of the documentation: ${parseMessage(error)}`)
       }
     }
     built.push({ path, readme, empty: terraform.length === 0, ...inspect(configs) })
+  }
+  if (skipped.length > 0) {
+    warnings.push(
+      `The documentation is partial: reading this archive's Terraform files took more than Homeport spends on one archive ` +
+        `(${formatBytes(budget.maxTotalBytes)} or ${Math.round(budget.maxTotalMs / 1000)} s), so ${skipped.length} file${skipped.length === 1 ? ' was' : 's were'} left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}.`
+    )
   }
   const byPath = (a: ModulePart, b: ModulePart) => a.path.localeCompare(b.path)
   const root = built.find((part) => part.path === '')!

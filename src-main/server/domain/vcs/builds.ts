@@ -191,7 +191,7 @@ export class VcsBuilds implements VcsBuilder {
           }
         })
         .catch(ignoreDeleted)
-      if (stored) await this.events.emit('archiveStored', { moduleId: module.id, versionId })
+      if (stored) await this.events.emit('archiveStored', { organizationId: module.organizationId, moduleId: module.id, versionId })
     } finally {
       unpin()
       if (stored) await this.archives.release([stored.sha256])

@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ADMIN, domain, type Domain } from './domain.js'
+
+let d: Domain
+beforeEach(async () => {
+  d = await domain()
+  for (const name of ['busy', 'quiet']) await d.services.organizations.create(ADMIN, { name, email: `${name}@example.com` })
+})
+afterEach(async () => {
+  await d.close()
+})
+
+/** A few hundred KB of Terraform, different for each `seed`, so that nothing is parsed from the cache. */
+const heavy = (seed: string) =>
+  Array.from({ length: 1500 }, (_, i) => `variable "${seed}_${i}" {\n  type        = string\n  description = "input ${i} of ${seed}"\n  default     = "${i}"\n}\n`).join('\n')
+
+describe('the ingest queue', () => {
+  it('lets organizations take turns: a quiet one waits for one archive of a busy one, not for all of them', async () => {
+    const { modules } = d.services
+    const at = (org: string) => ({ organization: org, registryName: 'private', namespace: org, name: 'network', provider: 'aws' })
+    await modules.create(ADMIN, 'busy', { name: 'network', provider: 'aws' })
+    await modules.create(ADMIN, 'quiet', { name: 'network', provider: 'aws' })
+    const publish = async (org: string, version: string, files: Record<string, string>) => {
+      const { view, version: created } = await modules.createVersion(ADMIN, at(org), { version })
+      await d.upload(modules.uploadObjectId(ADMIN, view, created)!, files)
+    }
+    for (let i = 0; i < 5; i++) await publish('busy', `1.${i}.0`, { 'main.tf': heavy(`v${i}`) })
+    await publish('quiet', '1.0.0', { 'main.tf': 'output "x" {\n  value = 1\n}\n' })
+    await d.background.close()
+
+    const publishedAt = async (org: string, version: string) => {
+      const { version: record } = await modules.readVersion(ADMIN, at(org), version)
+      expect(record.status).toBe('ok')
+      return record.publishedAt!
+    }
+    const quiet = await publishedAt('quiet', '1.0.0')
+    const busy = await Promise.all([0, 1, 2, 3, 4].map((i) => publishedAt('busy', `1.${i}.0`)))
+    // At most the archive in progress and the busy organization's next turn came before it.
+    expect(busy.filter((at) => at < quiet).length).toBeLessThanOrEqual(2)
+    expect(busy.filter((at) => at > quiet).length).toBeGreaterThanOrEqual(3)
+  }, 60_000)
+})
