@@ -4,7 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } f
 import { startServer, type RunningServer } from './server/create-server.js'
 import { restoreBackup, UnverifiedBackupError } from './server/store/backup.js'
 import { defaultDataDir } from './server/data-dir.js'
-import { DEFAULT_HOST, DEFAULT_PORT } from './server/options.js'
+import { DEFAULT_HOST, DEFAULT_PORT, parseServeOptions } from './server/options.js'
 import { CHANNELS, type DesktopSettings, type ServerInfo } from './shared/bridge.js'
 import { checkSettings, loadSettings, loadWindowState, saveJson } from './desktop/settings.js'
 import { mayNavigate, opensExternally, secureWebPreferences } from './desktop/window-policy.js'
@@ -29,13 +29,14 @@ let server: RunningServer | undefined
 let window: BrowserWindow | undefined
 
 async function startEmbeddedServer(settings: DesktopSettings): Promise<RunningServer> {
+  // The serve options from the environment (HOMEPORT_*), with what the desktop settings choose over them.
   const options = {
-    dataDir: settings.dataDir,
+    ...parseServeOptions([], process.env),
     host: DEFAULT_HOST,
+    dataDir: settings.dataDir,
     edition: settings.edition,
     tls: settings.tls,
-    rendererDir: join(here, '..', 'renderer'),
-    adminToken: process.env.HOMEPORT_ADMIN_TOKEN
+    rendererDir: join(here, '..', 'renderer')
   }
   try {
     return await startServer({ ...options, port: settings.port })

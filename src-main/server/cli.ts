@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from './create-server.js'
-import { isLoopback, parseServeOptions, parseTerraformConfigOptions, UsageError } from './options.js'
+import { isLoopback, parseServeOptions, parseTerraformConfigOptions, settingsUsage, UsageError } from './options.js'
 import { readAdminTokenFile } from './admin-token.js'
 import { writeFileAtomically } from './store/atomic-json-file.js'
 import { terraformCliConfig } from '../shared/terraform-config.js'
@@ -23,33 +23,15 @@ backup: a consistent snapshot of the data directory, taken from the running serv
 restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
          A backup this installation did not make (or that changed) restores only with --accept-unverified.
 
-Options of serve (each also an environment variable):
-  --port <n>           HOMEPORT_PORT      port to listen on; 0 picks a free one (default 4780)
-  --host <addr>        HOMEPORT_HOST      address to listen on (default 127.0.0.1, this machine only)
-  --data-dir <path>    HOMEPORT_DATA_DIR  where the registry lives (default: the desktop app's folder)
-  --edition <name>     HOMEPORT_EDITION   hosted | self-hosted (default hosted)
-  --base-url <url>     HOMEPORT_BASE_URL  public URL used in links, behind a proxy
-  --public-curation <on|off>  HOMEPORT_PUBLIC_CURATION  organizations may curate public modules (default on)
-  --max-archive-size <MB>     HOMEPORT_MAX_ARCHIVE_MB   largest module archive accepted (default 100)
-  --rate-limit <n>     HOMEPORT_RATE_LIMIT  requests per minute per client (default 6000; 0: none)
-  --tls                HOMEPORT_TLS       serve HTTPS, with a certificate Homeport makes (trust its ca.crt)
-  --tls-cert <file>    HOMEPORT_TLS_CERT  …or your own certificate
-  --tls-key <file>     HOMEPORT_TLS_KEY   …and its key
-  --registry-hostname <name>  HOMEPORT_REGISTRY_HOSTNAME  the host Terraform sources name (default homeport.localhost)
-  --upstream <url>     HOMEPORT_UPSTREAM  the public registry curated modules come from (default https://registry.terraform.io)
-  --upstream-token <t> HOMEPORT_UPSTREAM_TOKEN  a token for that registry, if it wants one
-  --vcs-poll-interval <s>     HOMEPORT_VCS_POLL_INTERVAL  seconds between checks for new tags (default 60)
-  --allowed-hosts <a,b>       HOMEPORT_ALLOWED_HOSTS      more host names to answer to (default: loopback names only)
-  --git-roots <dir:dir>       HOMEPORT_GIT_ROOTS          folders whose repositories organization owners may connect
-                                                          (default none: only the site admin creates VCS connections)
-                       HOMEPORT_ADMIN_TOKEN  the site-admin token (default: generated into the data dir)
+Options of serve (each also an environment variable; a flag wins over its variable):
+${settingsUsage()}
 `
 
 async function serve(args: string[]): Promise<void> {
   const options = parseServeOptions(args)
   // The built GUI sits beside this file's folder: out/main/cli.js → out/renderer.
   const rendererDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
-  const server = await startServer({ ...options, rendererDir, adminToken: process.env.HOMEPORT_ADMIN_TOKEN })
+  const server = await startServer({ ...options, rendererDir })
   const { source } = server.adminToken
   console.log(`Data directory: ${options.dataDir}`)
   console.log(

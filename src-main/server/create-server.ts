@@ -9,46 +9,24 @@ import { gracefulServer } from './http/graceful-close.js'
 import { isClientGone } from './http/errors.js'
 import { allowedHosts } from './http/doors.js'
 import { ProtocolCache, serveFromCache } from './http/protocol-cache.js'
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from './http/rate-limit.js'
+import { RateLimiter } from './http/rate-limit.js'
+import { parseServeOptions, type ServeOptions } from './options.js'
 import { resolveAdminToken, type AdminToken } from './admin-token.js'
-import type { Edition } from './domain/edition.js'
 import { createServices, type Services } from './services.js'
 import { Background } from './domain/background.js'
 import { openFileStore } from './store/file-store.js'
 import { resolveTls, type TlsMaterial } from './tls.js'
 
-export interface ServerOptions {
+/**
+ * What startServer takes: any of the serve options (options.ts, where each has its default),
+ * the data directory, and what only the desktop app and the tests set.
+ */
+export type ServerOptions = Partial<ServeOptions> & {
   dataDir: string
-  host: string
-  /** 0 picks any free port. */
-  port: number
-  edition: Edition
-  baseUrl?: string
+  /** The built GUI to serve at `/`; none: the API only. */
   rendererDir?: string
-  /** HOMEPORT_ADMIN_TOKEN; when absent the token lives in the data directory. */
-  adminToken?: string
-  /** Whether organizations may curate public modules (hosted edition); default true. */
-  publicCuration?: boolean
-  /** Largest archive upload accepted, in bytes. */
-  maxArchiveBytes?: number
-  /** Requests per minute per client; 0 turns the limit off. */
-  rateLimitPerMinute?: number
-  /** Serve HTTPS, with the user's certificate or one Homeport makes (see tls.ts). */
-  tls?: boolean
-  tlsCert?: string
-  tlsKey?: string
-  /** The hostname Terraform sources use for this registry; the certificate covers it too. */
-  registryHostname?: string
-  /** The upstream public registry, and a token for it. */
-  upstream?: string
-  upstreamToken?: string
+  /** How long an upstream answer is served without asking again (tests shorten it). */
   upstreamMaxAgeMs?: number
-  /** How often repositories of tag-based modules are checked for new tags. */
-  vcsPollIntervalMs?: number
-  /** More host names to answer to, beside loopback's (behind a proxy, on a LAN). */
-  allowedHosts?: string[]
-  /** Folders under which organization owners may connect repositories; the site admin may connect any. */
-  gitRoots?: string[]
 }
 
 export interface RunningServer {
@@ -66,29 +44,19 @@ export interface RunningServer {
 }
 
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
-export async function startServer(options: ServerOptions): Promise<RunningServer> {
+export async function startServer(given: ServerOptions): Promise<RunningServer> {
+  const options = { ...parseServeOptions([], {}), ...given }
   const store = await openFileStore(options.dataDir)
   const background = new Background()
   let server: Server | undefined
   try {
     const adminToken = await resolveAdminToken(options.dataDir, options.adminToken)
-    const services = createServices(store, background, {
-      edition: options.edition,
-      adminToken: adminToken.token,
-      publicCuration: options.publicCuration,
-      maxArchiveBytes: options.maxArchiveBytes,
-      upstream: options.upstream,
-      upstreamToken: options.upstreamToken,
-      upstreamMaxAgeMs: options.upstreamMaxAgeMs,
-      vcsPollIntervalMs: options.vcsPollIntervalMs,
-      gitRoots: options.gitRoots,
-      mirrorsDir: join(options.dataDir, 'vcs')
-    })
+    const services = createServices(store, background, { ...options, adminToken: adminToken.token, mirrorsDir: join(options.dataDir, 'vcs') })
     // Recovery writes; a read-only store has nothing it could finish.
     if (!store.writesRefused) await background.run('start-up recovery', () => services.recover())
-    const limiter = new RateLimiter(options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
+    const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision())
-    const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts ?? [])
+    const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts)
     const app = createApp(services, {
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
@@ -108,7 +76,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           keyPath: options.tlsKey,
           hostnames: [
             ...(options.registryHostname ? [options.registryHostname.split(':')[0]!] : []),
-            ...(options.allowedHosts ?? []),
+            ...options.allowedHosts,
             ...(options.baseUrl ? [new URL(options.baseUrl).hostname.replace(/^\[|\]$/g, '')] : [])
           ]
         })

@@ -2,6 +2,7 @@ import { Authenticator } from './domain/access.js'
 import type { Background } from './domain/background.js'
 import { DataRetentionService } from './domain/data-retention.js'
 import type { Edition } from './domain/edition.js'
+import type { ServeOptions } from './options.js'
 import { ModuleSharingService } from './domain/module-sharing.js'
 import { DocsCache } from './domain/docs-cache.js'
 import { DownloadCounter } from './domain/downloads.js'
@@ -9,10 +10,10 @@ import { IngestQueue } from './domain/ingest/ingest-queue.js'
 import { RegistryService } from './domain/registry.js'
 import { PackageFetcher } from './domain/package-fetcher.js'
 import { PublicRegistryService } from './domain/public-registry.js'
-import { DEFAULT_UPSTREAM, UpstreamRegistry } from './domain/upstream.js'
+import { UpstreamRegistry } from './domain/upstream.js'
 import { VcsConnectionService } from './domain/vcs/connections.js'
 import { VcsPublisher } from './domain/vcs/publisher.js'
-import { DEFAULT_POLL_INTERVAL_MS, VcsBuilds } from './domain/vcs/builds.js'
+import { VcsBuilds } from './domain/vcs/builds.js'
 import { ArchiveKeeper } from './domain/archive-keeper.js'
 import { DomainEvents } from './domain/events.js'
 import { recover } from './domain/recovery.js'
@@ -20,7 +21,7 @@ import { ModuleService } from './domain/modules.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
 import { TeamService } from './domain/teams.js'
-import { DEFAULT_MAX_ARCHIVE_BYTES, UploadService } from './domain/uploads.js'
+import { UploadService } from './domain/uploads.js'
 import type { Store } from './store/store.js'
 
 /** The domain services, shared by the management API, the registry protocol and the GUI. */
@@ -45,23 +46,13 @@ export interface Services {
   recover(): Promise<void>
 }
 
-export interface ServiceOptions {
-  edition: Edition
+/** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
+export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots'> & {
   adminToken: string
-  /** Whether organizations may curate public modules (hosted edition); default true. */
-  publicCuration?: boolean
-  maxArchiveBytes?: number
-  /** The public registry that curated public modules come from (default registry.terraform.io). */
-  upstream?: string
-  upstreamToken?: string
-  /** How long an upstream answer is served without asking again (default five minutes). */
-  upstreamMaxAgeMs?: number
-  /** How often repositories of tag-based modules are checked for new tags (default a minute). */
-  vcsPollIntervalMs?: number
-  /** Folders under which organization owners may connect repositories (none by default). */
-  gitRoots?: string[]
   /** A local folder for git mirrors of VCS modules (a cache). */
   mirrorsDir: string
+  /** How long an upstream answer is served without asking again (default five minutes). */
+  upstreamMaxAgeMs?: number
 }
 
 /**
@@ -74,23 +65,23 @@ export function createServices(store: Store, background: Background, options: Se
   const archives = new ArchiveKeeper(store)
   const organizations = new OrganizationService(store, events, options.edition)
   const downloads = new DownloadCounter(store, background)
-  const maxArchiveBytes = options.maxArchiveBytes ?? DEFAULT_MAX_ARCHIVE_BYTES
-  const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots ?? [])
+  const { maxArchiveBytes } = options
+  const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots)
   const vcsBuilds = new VcsBuilds(store, vcsConnections, archives, events, background, {
-    pollIntervalMs: options.vcsPollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    pollIntervalMs: options.vcsPollIntervalMs,
     maxArchiveBytes,
     mirrorsDir: options.mirrorsDir
   })
   const modules = new ModuleService(store, organizations, downloads, archives, events, vcsBuilds, {
     edition: options.edition,
-    publicCuration: options.publicCuration ?? true
+    publicCuration: options.publicCuration
   })
   const ingest = new IngestQueue(store, archives, background)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
   const docs = new DocsCache(store.archives)
-  const upstream = new UpstreamRegistry(store, { url: options.upstream ?? DEFAULT_UPSTREAM, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
+  const upstream = new UpstreamRegistry(store, { url: options.upstream, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
   const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
-  const publicCurationOn = options.edition === 'hosted' && (options.publicCuration ?? true)
+  const publicCurationOn = options.edition === 'hosted' && options.publicCuration
 
   // Who reacts to what.
   events.on('archiveStored', (job) => ingest.schedule(job))

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import type { Caller } from '../../src-main/server/domain/access.js'
 import { Background } from '../../src-main/server/domain/background.js'
+import { parseServeOptions } from '../../src-main/server/options.js'
 import { createServices, type Services } from '../../src-main/server/services.js'
 import { openMemoryStore } from '../../src-main/server/store/memory-store.js'
 import { moduleArchive } from '../helpers/archives.js'
@@ -22,7 +23,12 @@ export interface Domain {
 export async function domain(edition: 'hosted' | 'self-hosted' = 'hosted'): Promise<Domain> {
   const store = await openMemoryStore()
   const background = new Background(() => undefined)
-  const services = createServices(store, background, { edition, adminToken: 'domain-test-admin-token-0123456789', mirrorsDir: '/nonexistent' })
+  const services = createServices(store, background, {
+    ...parseServeOptions([], {}),
+    edition,
+    adminToken: 'domain-test-admin-token-0123456789',
+    mirrorsDir: '/nonexistent'
+  })
   const callerOf = (org: { id: string }, teamId: string): Caller => ({ kind: 'team', organizationId: org.id, teamId })
   return {
     services,

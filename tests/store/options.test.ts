@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { defaultDataDir } from '../../src-main/server/data-dir.js'
-import { parseServeOptions, UsageError } from '../../src-main/server/options.js'
+import { readFile } from 'node:fs/promises'
+import { parseServeOptions, SETTINGS, settingsUsage, UsageError } from '../../src-main/server/options.js'
 
 describe('serve options', () => {
   it('defaults to loopback, port 4780, the hosted edition and the desktop app’s folder', () => {
@@ -32,5 +33,25 @@ describe('serve options', () => {
     expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/xdg' }, '/home/u')).toBe('/xdg/Homeport/registry')
     expect(defaultDataDir('darwin', {}, '/Users/u')).toBe('/Users/u/Library/Application Support/Homeport/registry')
     expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'C:\\Users\\u')).toContain('Homeport')
+  })
+})
+
+describe('the one table of settings', () => {
+  it('is what the README’s options table says, row for row', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8')
+    const table = readme.slice(readme.indexOf('| Option | Environment | Default | Meaning |'))
+    const lines = table.split('\n').slice(2)
+    const rows = lines
+      .slice(0, lines.findIndex((line) => !line.startsWith('|')))
+      .map((line) => line.split('|').slice(1, 4).map((cell) => cell.trim().replace(/`/g, '')))
+    expect(rows).toEqual(SETTINGS.map((spec) => [spec.flag ? `--${spec.flag}` : '', spec.env, spec.shown]))
+  })
+
+  it('is what homeport --help lists', () => {
+    const usage = settingsUsage()
+    for (const spec of SETTINGS) {
+      expect(usage).toContain(spec.env)
+      if (spec.flag) expect(usage).toContain(`--${spec.flag}`)
+    }
   })
 })
