@@ -69,6 +69,17 @@ describe('the local server’s doors', () => {
     }
   })
 
+  it('keeps the same doors on the fast path: an answer already cached is not served past them', async () => {
+    const path = '/api/registry/v1/modules/acme'
+    const good = { ...auth(), Host: `127.0.0.1:${port}` }
+    for (let i = 0; i < 3; i++) expect((await raw('GET', path, good)).status).toBe(200)
+    expect((await raw('GET', path, { ...auth(), Host: `evil.example:${port}` })).status).toBe(403)
+    expect((await raw('GET', path, { ...auth(), Host: `localhost:80@evil.example` })).status).toBe(400)
+    expect((await raw('GET', path, { ...good, Origin: 'https://evil.example' })).status).toBe(403)
+    expect((await raw('GET', path, { ...good, 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403)
+    expect((await raw('GET', path, { Host: `127.0.0.1:${port}`, Authorization: 'Bearer hp1.not-a-token' })).status).toBe(401)
+  })
+
   it('refuses browser requests from other sites, and a cross-site form POST changes nothing', async () => {
     const before = await readdir(join(test.dataDir, 'organizations'))
     const form = await raw(
