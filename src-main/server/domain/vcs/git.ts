@@ -61,12 +61,15 @@ const ENV = {
 }
 const TIMEOUT_MS = 120_000
 
-async function git(args: string[], cwd?: string): Promise<string> {
+/** Runs git; a failure is logged, unless the command only asks a question whose answer may be no (`probe`). */
+async function git(args: string[], cwd?: string, probe = false): Promise<string> {
   try {
     const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
     return stdout
   } catch (error) {
-    throw failure(args[0]!, (error as { stderr?: string }).stderr?.trim() || (error as Error).message)
+    const stderr = (error as { stderr?: string }).stderr?.trim() || (error as Error).message
+    if (probe) throw new GitError(summarizeGitFailure(stderr))
+    throw failure(args[0]!, stderr)
   }
 }
 
@@ -122,7 +125,7 @@ export async function syncMirror(url: string, dir: string): Promise<void> {
 export async function resolveCommit(dir: string, ref: string): Promise<string | undefined> {
   if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith('-')) return undefined
   try {
-    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], dir)).trim() || undefined
+    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], dir, true)).trim() || undefined
   } catch {
     return undefined
   }
@@ -131,7 +134,7 @@ export async function resolveCommit(dir: string, ref: string): Promise<string | 
 /** Whether the commit has the folder (`""` is the root). */
 export async function hasFolder(dir: string, commit: string, folder: string): Promise<boolean> {
   try {
-    const type = await git(['cat-file', '-t', `${commit}:${folder}`], dir)
+    const type = await git(['cat-file', '-t', `${commit}:${folder}`], dir, true)
     return type.trim() === 'tree'
   } catch {
     return false
