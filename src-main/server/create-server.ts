@@ -43,6 +43,9 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+/** How often download counts gathered in memory are written. */
+const DOWNLOAD_FLUSH_MS = 2000
+
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
   const options = { ...parseServeOptions([], {}), ...given }
@@ -95,7 +98,9 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       listening.listen(options.port, options.host, () => resolve())
     })
     const { port } = listening.address() as AddressInfo
-    if (!store.writesRefused) await services.vcsBuilds.start()
+    // The background tasks, besides those the services start on demand (ingest, git syncs and builds).
+    background.every('download-count flush', DOWNLOAD_FLUSH_MS, () => services.downloads.flushPending())
+    if (!store.writesRefused) await services.vcsBuilds.start() // the git poll, and builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
     if (!store.writesRefused) await writeFileAtomically(join(options.dataDir, 'server.json'), JSON.stringify({ pid: process.pid, url }))

@@ -64,7 +64,7 @@ export function createServices(store: Store, background: Background, options: Se
   const events = new DomainEvents()
   const archives = new ArchiveKeeper(store)
   const organizations = new OrganizationService(store, events, options.edition)
-  const downloads = new DownloadCounter(store, background)
+  const downloads = new DownloadCounter(store)
   const { maxArchiveBytes } = options
   const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots)
   const vcsBuilds = new VcsBuilds(store, vcsConnections, archives, events, background, {

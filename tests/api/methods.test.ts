@@ -34,6 +34,16 @@ describe('a method a path does not take', () => {
   })
 })
 
+describe('homeport terraform-config', () => {
+  it('uses HOMEPORT_ADMIN_TOKEN when it is set and no --token is given', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'terraform-config', '--data-dir', '/nonexistent-homeport'], {
+      cwd: ROOT,
+      env: { ...process.env, HOMEPORT_ADMIN_TOKEN: 'admin-token-from-the-environment' }
+    })
+    expect(stdout).toContain('token = "admin-token-from-the-environment"')
+  })
+})
+
 describe('homeport --help', () => {
   it('prints the usage for any command, and nothing else', async () => {
     for (const args of [['--help'], ['serve', '--help'], ['-h'], ['backup', '--help'], ['serve', '--port', '1', '--help']]) {

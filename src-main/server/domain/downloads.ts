@@ -1,7 +1,6 @@
 import type { DownloadRecord } from '../store/records.js'
 import { RecordMissingError } from '../store/errors.js'
 import type { Store } from '../store/store.js'
-import type { Background } from './background.js'
 
 export interface DownloadSummary {
   week: number
@@ -26,12 +25,8 @@ export class DownloadCounter {
 
   constructor(
     private readonly store: Store,
-    background: Background,
-    flushEveryMs = 2000,
     private readonly log: (message: string) => void = (message) => console.error(message)
-  ) {
-    background.every('download-count flush', flushEveryMs, () => this.flushPending())
-  }
+  ) {}
 
   count(moduleId: string, at = new Date(), times = 1): void {
     const day = dayOf(at)
@@ -40,8 +35,8 @@ export class DownloadCounter {
     days.set(day, (days.get(day) ?? 0) + times)
   }
 
-  /** The periodic flush: a write that fails (a full disk) keeps the counts for the next one, and the server goes on. */
-  private async flushPending(): Promise<void> {
+  /** The periodic flush (every few seconds, in the background): a write that fails (a full disk) keeps the counts for the next one, and the server goes on. */
+  async flushPending(): Promise<void> {
     if (this.pending.size === 0) return
     try {
       await this.flush()
