@@ -1,4 +1,4 @@
-import Koa from 'koa'
+import Koa, { type Middleware } from 'koa'
 import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import type { Services } from './services.js'
@@ -9,6 +9,9 @@ import { unmatched } from './http/unmatched.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes } from './api/admin.js'
+import { gpgKeyRoutes } from './api/gpg-keys.js'
+import { providerFilesRouter, providerProtocolRouter } from './api/provider-protocol.js'
+import { registryProviderRoutes } from './api/registry-providers.js'
 import { organizationRoutes } from './api/organizations.js'
 import { registryModuleRoutes } from './api/registry-modules.js'
 import { uploadRoutes } from './api/uploads.js'
@@ -43,6 +46,43 @@ export interface AppOptions {
 
 export const API_VERSION = '2.6'
 
+/**
+ * A router in the management API's conventions: JSON:API errors, the rate limit, a bearer token,
+ * JSON bodies up to a limit, and the media type checked. `/api/v2/ping` alone needs no token.
+ */
+function jsonApiRouter(prefix: string, services: Services, rateLimit: Middleware, jsonLimit = '1mb'): Router {
+  const router = new Router({ prefix })
+  router.use(jsonApiErrors)
+  router.use(rateLimit)
+  if (prefix === '/api/v2') {
+    // Readiness, and what go-tfe reads first from a new server; it needs no token.
+    router.get('/ping', (ctx) => {
+      ctx.set('TFP-API-Version', API_VERSION)
+      ctx.set('TFP-AppName', 'Homeport')
+      ctx.status = 204
+    })
+  }
+  router.use(requireBearer)
+  router.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit,
+      onError: (error) => {
+        const status = (error as { status?: number }).status
+        if (status === 413) throw new HttpError(413, 'payload too large', `The request body is larger than ${jsonLimit}.`)
+        throw new HttpError(400, 'bad request', `The request body is not valid JSON: ${error.message}`)
+      }
+    })
+  )
+  router.use(async (ctx, next) => {
+    if (['POST', 'PATCH', 'PUT'].includes(ctx.method) && ctx.request.length && !ctx.is('application/vnd.api+json', 'application/json')) {
+      throw new HttpError(415, 'unsupported media type', 'Send the request body as application/vnd.api+json.')
+    }
+    await next()
+  })
+  return router
+}
+
 /** The Koa application: the management API under /api/v2, and the GUI at `/`. */
 export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa()
@@ -58,48 +98,29 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(identify(services.authenticator))
 
   const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
-  const api = new Router({ prefix: '/api/v2' })
-  api.use(jsonApiErrors)
-  api.use(rateLimit)
-  // Readiness, and what go-tfe reads first from a new server; it needs no token.
-  api.get('/ping', (ctx) => {
-    ctx.set('TFP-API-Version', API_VERSION)
-    ctx.set('TFP-AppName', 'Homeport')
-    ctx.status = 204
-  })
-  api.use(requireBearer)
-  api.use(
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit: options.jsonLimit ?? '1mb',
-      onError: (error) => {
-        const status = (error as { status?: number }).status
-        if (status === 413) throw new HttpError(413, 'payload too large', `The request body is larger than ${options.jsonLimit ?? '1mb'}.`)
-        throw new HttpError(400, 'bad request', `The request body is not valid JSON: ${error.message}`)
-      }
-    })
-  )
-  api.use(async (ctx, next) => {
-    if (['POST', 'PATCH', 'PUT'].includes(ctx.method) && ctx.request.length && !ctx.is('application/vnd.api+json', 'application/json')) {
-      throw new HttpError(415, 'unsupported media type', 'Send the request body as application/vnd.api+json.')
-    }
-    await next()
-  })
+  const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)
   organizationRoutes(api, services, baseUrl)
   teamRoutes(api, services, baseUrl)
   registryModuleRoutes(api, services, baseUrl)
+  registryProviderRoutes(api, services, baseUrl)
   vcsConnectionRoutes(api, services)
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
   api.all('/{*rest}', unmatched(api, 'There is no such API endpoint.'))
+  // HCP's GPG keys live beside the registry protocol, in the management API's conventions.
+  const privateRegistry = jsonApiRouter('/api/registry/private/v2', services, rateLimit, options.jsonLimit)
+  gpgKeyRoutes(privateRegistry, services, baseUrl)
 
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(discoveryRouter().routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
-  // Downloads first: they need no token, and the protocol router answers all of /api/registry.
+  // Downloads first: they need no token, and the modules protocol router answers all of /api/registry.
   app.use(archiveDownloadRouter(services, rateLimit).routes())
+  app.use(providerFilesRouter(services, rateLimit).routes())
+  app.use(providerProtocolRouter(services, rateLimit).routes())
+  app.use(privateRegistry.routes())
   app.use(publicRegistryRouter(services, rateLimit).routes())
   app.use(registryProtocolRouter(services, rateLimit, options.protocolCache).routes())
   app.use(api.routes())

@@ -17,6 +17,10 @@ import { VcsBuilds } from './domain/vcs/builds.js'
 import { ArchiveKeeper } from './domain/archive-keeper.js'
 import { DomainEvents } from './domain/events.js'
 import { recover } from './domain/recovery.js'
+import { GpgKeyService } from './domain/providers/gpg-keys.js'
+import { ProviderRegistryService } from './domain/providers/provider-registry.js'
+import { ProviderUploadService } from './domain/providers/provider-uploads.js'
+import { ProviderService } from './domain/providers/providers.js'
 import { ModuleService } from './domain/modules.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
@@ -43,6 +47,10 @@ export interface Services {
   vcsBuilds: VcsBuilds
   vcsPublisher: VcsPublisher
   site: SiteService
+  providers: ProviderService
+  gpgKeys: GpgKeyService
+  providerUploads: ProviderUploadService
+  providerRegistry: ProviderRegistryService
   recover(): Promise<void>
 }
 
@@ -83,10 +91,15 @@ export function createServices(store: Store, background: Background, options: Se
   const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
 
+  const gpgKeys = new GpgKeyService(store)
+  const providers = new ProviderService(store, organizations, archives, publicCurationOn)
+
   // Who reacts to what.
   events.on('archiveStored', (job) => ingest.schedule(job))
   events.on('moduleRemoved', (module) => vcsBuilds.forget(module))
   events.on('organizationDestroyed', (org) => modules.removeOrganization(org))
+  events.on('organizationDestroyed', (org) => providers.removeOrganization(org))
+  events.on('organizationDestroyed', (org) => gpgKeys.removeOrganization(org))
 
   return {
     store,
@@ -106,6 +119,10 @@ export function createServices(store: Store, background: Background, options: Se
     vcsBuilds,
     vcsPublisher: new VcsPublisher(store, organizations, modules, vcsConnections, vcsBuilds),
     site: new SiteService(store),
+    providers,
+    gpgKeys,
+    providerUploads: new ProviderUploadService(store, gpgKeys, archives),
+    providerRegistry: new ProviderRegistryService(store, gpgKeys),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events)
   }

@@ -18,18 +18,19 @@ export function isRegistryHostname(hostname: string): boolean {
 
 /**
  * The Terraform CLI configuration that points a registry hostname at this Homeport: a `host`
- * block (so Terraform skips HTTPS discovery and talks to Homeport directly, over plain HTTP if
- * need be) and a `credentials` block with the token.
+ * block for its modules and providers (so Terraform skips HTTPS discovery and talks to Homeport
+ * directly, over plain HTTP if need be) and a `credentials` block with the token.
  */
 export function terraformCliConfig({ hostname, serverUrl, token }: TerraformConfigInput): string {
-  const modulesUrl = `${serverUrl.replace(/\/+$/, '')}/api/registry/v1/modules/`
+  const base = serverUrl.replace(/\/+$/, '')
   return `# Terraform CLI configuration for Homeport (${serverUrl}).
 # Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
 # It holds an API token: keep it private.
 
 host "${hostname}" {
   services = {
-    "modules.v1" = "${modulesUrl}"
+    "modules.v1" = "${base}/api/registry/v1/modules/"
+    "providers.v1" = "${base}/api/registry/v1/providers/"
   }
 }
 

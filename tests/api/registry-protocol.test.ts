@@ -38,12 +38,13 @@ afterAll(async () => {
 const get = (path: string, token?: string | null) => test.api('GET', `${PREFIX}${path}`, { token })
 
 describe('service discovery', () => {
-  it('names the module registry and the API', async () => {
+  it('names the module registry, the provider registry and the API', async () => {
     const response = await fetch(`${test.url}/.well-known/terraform.json`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     expect(await response.json()).toEqual({
       'modules.v1': '/api/registry/v1/modules/',
+      'providers.v1': '/api/registry/v1/providers/',
       'tfe.v2': '/api/v2/',
       'tfe.v2.1': '/api/v2/',
       'tfe.v2.2': '/api/v2/'

@@ -58,7 +58,10 @@ describe('terraform init over HTTP, with the CLI configuration `homeport terrafo
     )
     expect(stdout).toContain(`TF_CLI_CONFIG_FILE=${configPath}`)
     const config = await readCliConfig(configPath)
-    expect(config.hosts['homeport.localhost']).toEqual({ 'modules.v1': `${test.url}/api/registry/v1/modules/` })
+    expect(config.hosts['homeport.localhost']).toEqual({
+      'modules.v1': `${test.url}/api/registry/v1/modules/`,
+      'providers.v1': `${test.url}/api/registry/v1/providers/`
+    })
     client = new TerraformClient(config)
   })
   afterAll(async () => {

@@ -1,10 +1,12 @@
 import Router from '@koa/router'
+import { PROVIDERS_PREFIX } from './provider-protocol.js'
 import { PRIVATE_PREFIX } from './registry-protocol.js'
 
 /**
  * Service discovery (`/.well-known/terraform.json`): where Terraform finds the module registry
- * (`modules.v1`, the private prefix) and the API (`tfe.v2…`, as go-tfe and Terraform's
- * `cloud` block look it up). Homeport serves no providers, login or state, so it names none.
+ * (`modules.v1`, the private prefix), the provider registry (`providers.v1`, whose URL must end
+ * in `/`) and the API (`tfe.v2…`, as go-tfe and Terraform's `cloud` block look it up). Homeport
+ * serves no login or state, so it names none.
  */
 export function discoveryRouter(): Router {
   const router = new Router()
@@ -12,6 +14,7 @@ export function discoveryRouter(): Router {
     ctx.type = 'application/json'
     ctx.body = {
       'modules.v1': `${PRIVATE_PREFIX}/`,
+      'providers.v1': `${PROVIDERS_PREFIX}/`,
       'tfe.v2': '/api/v2/',
       'tfe.v2.1': '/api/v2/',
       'tfe.v2.2': '/api/v2/'

@@ -4,6 +4,7 @@ import type { Services } from '../services.js'
 import { jsonApiErrors } from '../http/errors.js'
 import { sendDocument } from '../http/jsonapi.js'
 import { versionResource } from './module-resources.js'
+import { ProviderUploadService } from '../domain/providers/provider-uploads.js'
 
 /**
  * Endpoint 5: `PUT {upload_url}/v1/object/<object id>`, where `{upload_url}` is
@@ -22,7 +23,15 @@ export function uploadRoutes(services: Services, rateLimit: Middleware): Router 
   router.use(rateLimit)
   router.put('/:objectId', async (ctx) => {
     const declared = ctx.get('content-length') ? ctx.request.length : undefined
-    const { view, version } = await services.uploads.receive(ctx.params.objectId!, ctx.req, declared)
+    const objectId = ctx.params.objectId!
+    // A provider release's file (HCP's archivist serves both): stored once checked, no document back.
+    if (ProviderUploadService.handles(objectId)) {
+      await services.providerUploads.receive(objectId, ctx.req, declared)
+      ctx.status = 200
+      ctx.body = ''
+      return
+    }
+    const { view, version } = await services.uploads.receive(objectId, ctx.req, declared)
     sendDocument(ctx, 200, { data: versionResource(view, version, undefined) })
   })
   return router

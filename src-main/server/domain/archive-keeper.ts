@@ -1,8 +1,8 @@
 import { BY_ARCHIVE, type Store } from '../store/store.js'
 
 /**
- * Decides when an archive may go. Archives are shared by content, so one goes only when no
- * version refers to it, and not while a version is about to (it is pinned between being stored
+ * Decides when an archive (a module's, or a provider's file) may go. Files are shared by content,
+ * so one goes only when no module or provider version refers to it, and not while a version is about to (it is pinned between being stored
  * and being named by a version).
  */
 export class ArchiveKeeper {
@@ -21,6 +21,7 @@ export class ArchiveKeeper {
     for (const sha256 of new Set(hashes)) {
       if (this.pinned.has(sha256)) continue
       if ((await this.store.modules.listBy(BY_ARCHIVE, sha256)).length > 0) continue
+      if ((await this.store.providers.listBy(BY_ARCHIVE, sha256)).length > 0) continue
       await this.store.archives.delete(sha256)
     }
   }

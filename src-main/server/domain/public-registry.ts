@@ -95,7 +95,7 @@ export class PublicRegistryService {
       throw new NotFoundError(`${namespace}/${name}/${provider} ${version} is not mirrored into this registry; mirror it to download it from here`)
     }
     this.downloads.count(view.module.id)
-    return signDownload(this.store.installation().signingKey, target)
+    return signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256)
   }
 
   /** Copies a version of a curated public module (its archive and documentation) into Homeport. */

@@ -108,7 +108,7 @@ export class RegistryService {
     const target = publishedVersion(view.module, version)
     if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
     this.downloads.count(view.module.id)
-    return { published: target, token: signDownload(this.store.installation().signingKey, target), moduleId: view.module.id }
+    return { published: target, token: signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256), moduleId: view.module.id }
   }
 
   /** The latest version, for the download-latest redirect. */
@@ -134,7 +134,7 @@ export class RegistryService {
     const module = await this.store.modules.findBy(VERSION_ID, token.versionId)
     const version = module?.versions.find((candidate) => candidate.id === token.versionId)
     if (!module || !version?.archive || version.status !== 'ok') return undefined
-    if (!verifyDownload(this.store.installation().signingKey, token, version)) return undefined
+    if (!verifyDownload(this.store.installation().signingKey, token, version.archive.sha256)) return undefined
     const { sha256, size } = version.archive
     return { size, file: `${module.name}-${module.provider}-${version.version}.tar.gz`, open: () => this.store.archives.read(sha256) }
   }

@@ -32,7 +32,8 @@ export interface ParsedObjectId {
   mac: string
 }
 
-const OBJECT_ID = /^(modver-[A-Za-z0-9]{1,64})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/
+/** A module version's id, or a provider file's: `provver-…+shasums`, `provver-…+shasums-sig`, `provpltfrm-…+binary`. */
+const OBJECT_ID = /^((?:modver|provver|provpltfrm)-[A-Za-z0-9]{1,64}(?:\+[a-z-]{1,20})?)\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/
 
 /** The parts of an object id, or undefined when it is not one Homeport could have made. */
 export function parseObjectId(objectId: string): ParsedObjectId | undefined {

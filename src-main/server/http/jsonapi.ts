@@ -52,6 +52,11 @@ export class Attributes {
     return this.read(name, (value): value is number | null => value === null || Number.isSafeInteger(value), 'a whole number or null')
   }
 
+  /** An array of strings; null (go-tfe's empty list) reads as null. */
+  nullableStringArray(name: string): string[] | null | undefined {
+    return this.read(name, (value): value is string[] | null => value === null || (Array.isArray(value) && value.every((item) => typeof item === 'string')), 'a list of strings or null')
+  }
+
   object(name: string): Attributes | undefined {
     const value = this.read(name, isObject, 'an object')
     return value === undefined ? undefined : new Attributes(value, `${this.pointer}/${name}`)
@@ -81,10 +86,14 @@ export function requestBody(ctx: Context): Json {
 }
 
 /** Reads `{data: {type, attributes, relationships}}`, insisting on the resource type. */
-export function readResource(ctx: Context, type: string): ResourceDocument {
+/**
+ * The `data` of a JSON:API document of `type`. `typeMayBeEmpty`: go-tfe sends `"type": ""` for
+ * some resources (its options types have no primary field), and HCP accepts it; so does Homeport.
+ */
+export function readResource(ctx: Context, type: string, { typeMayBeEmpty = false } = {}): ResourceDocument {
   const data = requestBody(ctx).data
   if (!isObject(data)) throw invalid('/data', 'The document needs a "data" object.')
-  if (data.type !== type) throw invalid('/data/type', `data.type must be "${type}".`)
+  if (data.type !== type && !(typeMayBeEmpty && (data.type === '' || data.type === undefined))) throw invalid('/data/type', `data.type must be "${type}".`)
   if (data.id !== undefined && typeof data.id !== 'string') throw invalid('/data/id', 'data.id must be a string.')
   const attributes = data.attributes ?? {}
   if (!isObject(attributes)) throw invalid('/data/attributes', 'data.attributes must be an object.')

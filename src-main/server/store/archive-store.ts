@@ -82,8 +82,8 @@ export class ArchiveStore {
     return join(this.archivesDir, sha256.slice(0, 2), `${sha256}.tar.gz`)
   }
 
-  read(sha256: string): ReadStream {
-    return createReadStream(this.pathOf(sha256))
+  read(sha256: string, range?: { start: number; end: number }): ReadStream {
+    return createReadStream(this.pathOf(sha256), range)
   }
 
   async size(sha256: string): Promise<number | undefined> {

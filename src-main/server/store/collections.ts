@@ -2,12 +2,18 @@ import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import type { WritesRefusedError } from './errors.js'
 import type { RecordBackend } from './record-backends.js'
-import { checkDownloads, checkModule, checkOrganization, checkUpstreamAnswer } from './record-checks.js'
-import type { DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
+import { checkDownloads, checkGpgKey, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
+import type { DownloadRecord, GpgKeyRecord, InstallationRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
 import { SCHEMAS } from './schema.js'
 import {
   BY_ARCHIVE,
   BY_ORGANIZATION,
+  GPG_KEY,
+  PROVIDER_KEY,
+  PROVIDER_PLATFORM_ID,
+  PROVIDER_VERSION_ID,
+  providerFiles,
+  providerKey,
   MODULE_KEY,
   ORGANIZATION_NAME,
   TEAM_ID,
@@ -67,6 +73,27 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
       schema: SCHEMAS.upstreamCache,
       check: checkUpstreamAnswer,
       writesRefused
+    }),
+    providers: new Collection<ProviderRecord>('providers', backendFor('providers'), {
+      schema: SCHEMAS.providers,
+      check: checkProvider,
+      writesRefused,
+      unique: {
+        [PROVIDER_KEY]: providerKey,
+        [PROVIDER_VERSION_ID]: (provider) => provider.versions.map((version) => version.id),
+        [PROVIDER_PLATFORM_ID]: (provider) => provider.versions.flatMap((version) => version.platforms.map((platform) => platform.id))
+      },
+      groups: {
+        [BY_ORGANIZATION]: (provider) => provider.organizationId,
+        [BY_ARCHIVE]: providerFiles
+      }
+    }),
+    gpgKeys: new Collection<GpgKeyRecord>('gpg-keys', backendFor('gpg-keys'), {
+      schema: SCHEMAS.gpgKeys,
+      check: checkGpgKey,
+      writesRefused,
+      unique: { [GPG_KEY]: (key) => `${key.organizationId}/${key.keyId}` },
+      groups: { [BY_ORGANIZATION]: (key) => key.organizationId }
     })
   }
 }
@@ -103,6 +130,8 @@ export async function storeOver(
     modules: collections.modules,
     downloads: collections.downloads,
     upstreamCache: collections.upstreamCache,
+    providers: collections.providers,
+    gpgKeys: collections.gpgKeys,
     archives,
     installation: () => current,
     revision: () => installation.revision + collections.organizations.revision + collections.modules.revision,

@@ -41,8 +41,9 @@ export class MemoryArchives implements Archives {
     return { sha256, size }
   }
 
-  read(sha256: string): Readable {
-    const content = this.archives.get(sha256)
+  read(sha256: string, range?: { start: number; end: number }): Readable {
+    const whole = this.archives.get(sha256)
+    const content = whole && range ? whole.subarray(range.start, range.end + 1) : whole
     if (!content) {
       const missing = new Readable({ read: () => undefined })
       process.nextTick(() => missing.destroy(Object.assign(new Error(`no archive ${sha256}`), { code: 'ENOENT' })))

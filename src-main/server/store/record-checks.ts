@@ -1,4 +1,4 @@
-import type { DownloadRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
+import type { DownloadRecord, GpgKeyRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from './records.js'
 
 /**
  * What a record must look like to be loaded: the ids, hashes and paths that other code builds
@@ -51,3 +51,30 @@ export const checkDownloads: RecordCheck<DownloadRecord> = (record) =>
 
 export const checkUpstreamAnswer: RecordCheck<UpstreamCacheRecord> = (record) =>
   first(!/^up-[0-9a-f]{64}$/.test(record.id) && 'its id is not an upstream cache id', typeof record.url !== 'string' && 'it has no URL')
+
+const storedFile = (file: StoredFile | null | undefined, what: string) =>
+  file !== null && (!SHA256.test(file?.sha256 ?? '') || !Number.isSafeInteger(file?.size)) && `${what} is not a SHA-256 with a size`
+
+export const checkProvider: RecordCheck<ProviderRecord> = (provider) =>
+  first(
+    !id('prov').test(provider.id) && 'its id is not a provider id',
+    !ORG_ID.test(provider.organizationId) && 'its organization id is not one',
+    !Array.isArray(provider.versions) && 'it has no versions list',
+    ...(Array.isArray(provider.versions) ? provider.versions : []).flatMap((version) => [
+      !id('provver').test(version?.id) && `version ${JSON.stringify(version?.id)} has no valid id`,
+      storedFile(version.shasums, `version ${version.id}'s SHA256SUMS`),
+      storedFile(version.shasumsSig, `version ${version.id}'s signature`),
+      !Array.isArray(version.platforms) && `version ${version.id} has no platforms list`,
+      ...(Array.isArray(version.platforms) ? version.platforms : []).map(
+        (platform) => (!id('provpltfrm').test(platform?.id) && `platform ${JSON.stringify(platform?.id)} has no valid id`) || storedFile(platform.binary, `platform ${platform.id}'s zip`)
+      )
+    ])
+  )
+
+export const checkGpgKey: RecordCheck<GpgKeyRecord> = (key) =>
+  first(
+    !id('gpg').test(key.id) && 'its id is not a GPG key id',
+    !ORG_ID.test(key.organizationId) && 'its organization id is not one',
+    !/^[0-9A-F]{16}$/.test(key.keyId) && 'its key id is not 16 hexadecimal digits',
+    typeof key.asciiArmor !== 'string' && 'it has no key'
+  )

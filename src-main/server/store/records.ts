@@ -194,3 +194,63 @@ export interface UpstreamCacheRecord {
   status: number
   body: unknown
 }
+
+/** A file of a provider release (SHA256SUMS, its signature, a platform's zip), stored by content. */
+export type StoredFile = ArchiveRef
+
+/**
+ * A provider of an organization: HCP Terraform's `registry-providers` resource, with its versions
+ * and their platforms. A private provider's namespace is its organization's name.
+ */
+export interface ProviderRecord {
+  /** `prov-…` */
+  id: string
+  organizationId: string
+  registryName: RegistryName
+  /** Public providers only: the upstream namespace. A private provider's is its organization's current name. */
+  namespace: string | null
+  name: string
+  createdAt: string
+  updatedAt: string
+  versions: ProviderVersionRecord[]
+}
+
+export interface ProviderVersionRecord {
+  /** `provver-…` */
+  id: string
+  version: string
+  /** The GPG key (in the provider's namespace) that signs SHA256SUMS. */
+  keyId: string
+  protocols: string[]
+  createdAt: string
+  updatedAt: string
+  shasums: StoredFile | null
+  /** The binary detached signature of SHA256SUMS (armored uploads are stored de-armored). */
+  shasumsSig: StoredFile | null
+  platforms: ProviderPlatformRecord[]
+}
+
+export interface ProviderPlatformRecord {
+  /** `provpltfrm-…` */
+  id: string
+  os: string
+  arch: string
+  filename: string
+  /** SHA-256 of the zip, hex, as SHA256SUMS lists it. */
+  shasum: string
+  createdAt: string
+  updatedAt: string
+  binary: StoredFile | null
+}
+
+/** An ASCII-armored OpenPGP public key, scoped to a namespace (an organization's name): HCP's `gpg-keys`. */
+export interface GpgKeyRecord {
+  /** `gpg-…`; the API shows the key by namespace and key id. */
+  id: string
+  organizationId: string
+  /** The primary key's long id, 16 upper-case hex digits. */
+  keyId: string
+  asciiArmor: string
+  createdAt: string
+  updatedAt: string
+}

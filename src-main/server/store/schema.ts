@@ -47,5 +47,7 @@ export const SCHEMAS = {
     }
   },
   downloads: UNCHANGED,
-  upstreamCache: UNCHANGED
+  upstreamCache: UNCHANGED,
+  providers: UNCHANGED,
+  gpgKeys: UNCHANGED
 } satisfies Record<string, Schema>

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, DownloadRecord, InstallationRecord, ModuleRecord, OrganizationRecord, UpstreamCacheRecord } from './records.js'
+import type { ArchiveRef, DownloadRecord, GpgKeyRecord, InstallationRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -28,7 +28,8 @@ export interface RecordStore<T> {
 export interface Archives {
   /** Stores `source`, hashing it on the way; past `maxBytes` it stores nothing and fails with TooLargeError. */
   put(source: Readable, maxBytes: number): Promise<ArchiveRef>
-  read(sha256: string): Readable
+  /** The file, or the bytes from `start` to `end` (both included) of it. */
+  read(sha256: string, range?: { start: number; end: number }): Readable
   writeDocs(sha256: string, docs: unknown): Promise<void>
   readDocs<T>(sha256: string): Promise<T | undefined>
   /** Removes an archive and its documentation. */
@@ -53,6 +54,10 @@ export interface Store {
   readonly downloads: RecordStore<DownloadRecord>
   /** Answers of the upstream public registry, for offline use. */
   readonly upstreamCache: RecordStore<UpstreamCacheRecord>
+  /** Providers of organizations, with their versions and platforms. */
+  readonly providers: RecordStore<ProviderRecord>
+  /** The GPG keys that sign providers, per namespace (organization). */
+  readonly gpgKeys: RecordStore<GpgKeyRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
   installation(): InstallationRecord
@@ -81,6 +86,14 @@ export const VERSION_ID = 'version-id'
 export const BY_ORGANIZATION = 'organization'
 export const BY_ARCHIVE = 'archive'
 export const WEBHOOK_ID = 'webhook-id'
+
+/** Indexes of the providers store (BY_ORGANIZATION and BY_ARCHIVE too). */
+export const PROVIDER_KEY = 'provider-key'
+export const PROVIDER_VERSION_ID = 'provider-version-id'
+export const PROVIDER_PLATFORM_ID = 'provider-platform-id'
+
+/** The unique index of the GPG keys store: one key id per organization (BY_ORGANIZATION too). */
+export const GPG_KEY = 'gpg-key'
 export const VCS_MODULES = 'vcs'
 
 /**
@@ -95,4 +108,19 @@ export function moduleKey(module: Pick<ModuleRecord, 'organizationId' | 'registr
 /** Organization names are unique without regard to case, so `Acme` and `acme` cannot both exist. */
 export function organizationNameKey(name: string): string {
   return name.toLowerCase()
+}
+
+/** What makes a provider unique in its organization (a private provider's namespace is the organization). */
+export function providerKey(provider: Pick<ProviderRecord, 'organizationId' | 'registryName' | 'namespace' | 'name'>): string {
+  const namespace = provider.registryName === 'private' ? '' : (provider.namespace ?? '').toLowerCase()
+  return [provider.organizationId, provider.registryName, namespace, provider.name.toLowerCase()].join('/')
+}
+
+/** Every stored file of a provider: the sums, their signatures and the zips. */
+export function providerFiles(provider: ProviderRecord): string[] {
+  return provider.versions.flatMap((version) => [
+    ...(version.shasums ? [version.shasums.sha256] : []),
+    ...(version.shasumsSig ? [version.shasumsSig.sha256] : []),
+    ...version.platforms.flatMap((platform) => (platform.binary ? [platform.binary.sha256] : []))
+  ])
 }

@@ -1,0 +1,82 @@
+import Router from '@koa/router'
+import type { Middleware } from 'koa'
+import type { Services } from '../services.js'
+import { parseDownloadToken } from '../domain/download-links.js'
+import { callerOf, requireBearer } from '../http/auth.js'
+import { HttpError, protocolErrors } from '../http/errors.js'
+import { pathParams } from '../http/query.js'
+
+export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
+export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
+
+/**
+ * The provider registry protocol (`providers.v1`, shared/research/providers.md §3) over private
+ * providers, with the same bearer tokens as the API. Errors are `{"errors": ["…"]}`.
+ */
+export function providerProtocolRouter(services: Services, rateLimit: Middleware): Router {
+  const router = new Router({ prefix: PROVIDERS_PREFIX })
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.use(requireBearer)
+  router.get('/:namespace/:type/versions', async (ctx) => {
+    const { namespace, type } = pathParams(ctx, 'namespace', 'type')
+    ctx.body = { versions: await services.providerRegistry.versions(callerOf(ctx), namespace, type) }
+  })
+  router.get('/:namespace/:type/:version/download/:os/:arch', async (ctx) => {
+    const { namespace, type, version, os, arch } = pathParams(ctx, 'namespace', 'type', 'version', 'os', 'arch')
+    const found = await services.providerRegistry.download(callerOf(ctx), namespace, type, version, os, arch)
+    // Relative to this URL's origin: Terraform resolves them against the URL it called.
+    const file = (token: string, name: string) => `${PROVIDER_FILES_PREFIX}/${token}/${encodeURIComponent(name)}`
+    ctx.body = {
+      protocols: found.protocols,
+      os: found.os,
+      arch: found.arch,
+      filename: found.filename,
+      download_url: file(found.tokens.binary, found.filename),
+      shasums_url: file(found.tokens.shasums, found.shasumsName),
+      shasums_signature_url: file(found.tokens.signature, `${found.shasumsName}.sig`),
+      shasum: found.shasum,
+      signing_keys: {
+        gpg_public_keys: [{ key_id: found.key.keyId, ascii_armor: found.key.asciiArmor, trust_signature: '', source: 'Homeport', source_url: null }]
+      }
+    }
+  })
+  return router
+}
+
+/**
+ * A provider release's files at their signed, short-lived locations: no token (Terraform sends
+ * none to them), HEAD as well as GET, byte ranges, never gzip-encoded.
+ */
+export function providerFilesRouter(services: Services, rateLimit: Middleware): Router {
+  const router = new Router({ prefix: PROVIDER_FILES_PREFIX })
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.get('/:token/:file', async (ctx) => {
+    const token = parseDownloadToken(pathParams(ctx, 'token').token)
+    const file = token && (await services.providerRegistry.fileFor(token))
+    if (!file) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
+    ctx.type = pathParams(ctx, 'file').file.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'
+    ctx.set('Accept-Ranges', 'bytes')
+    ctx.set('Cache-Control', 'private, max-age=600, immutable')
+    const range = byteRange(ctx.get('range'), file.size)
+    if (range === 'unsatisfiable') {
+      ctx.set('Content-Range', `bytes */${file.size}`)
+      throw new HttpError(416, 'range not satisfiable', `The file has ${file.size} bytes.`)
+    }
+    ctx.status = range ? 206 : 200
+    if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+    ctx.length = range ? range.end - range.start + 1 : file.size
+    if (ctx.method !== 'HEAD') ctx.body = file.open(range)
+  })
+  return router
+}
+
+/** A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range, clamped to the file; undefined for none (or one Homeport does not serve, answered whole). */
+function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
+  if (!match || (match[1] === '' && match[2] === '')) return undefined
+  const [start, end] = match[1] === '' ? [Math.max(0, size - Number(match[2])), size - 1] : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)]
+  if (start >= size || start > end) return 'unsatisfiable'
+  return { start, end }
+}

@@ -1,0 +1,107 @@
+import type { Readable } from 'node:stream'
+import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, StoredFile } from '../../store/records.js'
+import { ORGANIZATION_NAME, PROVIDER_KEY, PROVIDER_PLATFORM_ID, PROVIDER_VERSION_ID, organizationNameKey, providerKey, type Store } from '../../store/store.js'
+import { canRead, type Caller } from '../access.js'
+import { signDownload, verifyDownload, type DownloadToken } from '../download-links.js'
+import { NotFoundError } from '../errors.js'
+import type { GpgKeyService } from './gpg-keys.js'
+import { findProviderVersion } from './providers.js'
+
+/** A version as the protocol lists it. */
+export interface ListedProviderVersion {
+  version: string
+  protocols: string[]
+  platforms: Array<{ os: string; arch: string }>
+}
+
+/** What the protocol's download endpoint answers: the package, and signed locations of its three files. */
+export interface ProviderPackage {
+  protocols: string[]
+  os: string
+  arch: string
+  filename: string
+  shasum: string
+  /** Signed tokens for the zip, SHA256SUMS and its signature (see download-links.ts). */
+  tokens: { binary: string; shasums: string; signature: string }
+  /** File names for the two sums files, as a release names them. */
+  shasumsName: string
+  key: { keyId: string; asciiArmor: string }
+}
+
+/**
+ * The provider registry protocol (`providers.v1`) over private providers: the namespace is the
+ * organization (matched without regard to case: Terraform lower-cases it). A version is offered
+ * once its SHA256SUMS and signature are in, with the platforms whose zip is in. The three files
+ * are fetched without a token (Terraform sends none), so their locations are signed, short-lived.
+ */
+export class ProviderRegistryService {
+  constructor(
+    private readonly store: Store,
+    private readonly keys: GpgKeyService
+  ) {}
+
+  async versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
+    const { provider } = await this.provider(caller, namespace, type)
+    return provider.versions.filter(isPublished).map((version) => ({
+      version: version.version,
+      protocols: version.protocols,
+      platforms: version.platforms.filter((platform) => platform.binary).map(({ os, arch }) => ({ os, arch }))
+    }))
+  }
+
+  async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {
+    const { org, provider } = await this.provider(caller, namespace, type)
+    const target = findProviderVersion(provider, version)
+    const platform = target && isPublished(target) ? target.platforms.find((candidate) => candidate.os === os && candidate.arch === arch && candidate.binary) : undefined
+    if (!target || !platform) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`)
+    const key = await this.keys.keyOf(org, target.keyId)
+    if (!key) throw new NotFoundError(`the key that signs ${namespace}/${type} ${version} was removed`)
+    const signingKey = this.store.installation().signingKey
+    return {
+      protocols: target.protocols,
+      os,
+      arch,
+      filename: platform.filename,
+      shasum: platform.shasum,
+      tokens: {
+        binary: signDownload(signingKey, `${platform.id}+binary`, platform.binary!.sha256),
+        shasums: signDownload(signingKey, `${target.id}+shasums`, target.shasums!.sha256),
+        signature: signDownload(signingKey, `${target.id}+shasums-sig`, target.shasumsSig!.sha256)
+      },
+      shasumsName: `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
+      key: { keyId: key.keyId, asciiArmor: key.asciiArmor }
+    }
+  }
+
+  /** The file a signed location names, while the location is valid. */
+  async fileFor(token: DownloadToken): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | undefined> {
+    const [id, file] = token.versionId.split('+')
+    const provider = await this.store.providers.findBy(file === 'binary' ? PROVIDER_PLATFORM_ID : PROVIDER_VERSION_ID, id ?? '')
+    const stored = provider && storedFile(provider, id!, file)
+    if (!stored || !verifyDownload(this.store.installation().signingKey, token, stored.sha256)) return undefined
+    return { size: stored.size, open: (range) => this.store.archives.read(stored.sha256, range) }
+  }
+
+  private async provider(caller: Caller, namespace: string, type: string): Promise<{ org: OrganizationRecord; provider: ProviderRecord }> {
+    const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
+    const provider =
+      org && canRead(caller, org)
+        ? await this.store.providers.findBy(PROVIDER_KEY, providerKey({ organizationId: org.id, registryName: 'private', namespace: null, name: type }))
+        : undefined
+    if (!org || !provider) throw new NotFoundError(`no provider ${namespace}/${type}`)
+    return { org, provider }
+  }
+}
+
+function isPublished(version: ProviderVersionRecord): boolean {
+  return version.shasums !== null && version.shasumsSig !== null && version.platforms.some((platform) => platform.binary)
+}
+
+function storedFile(provider: ProviderRecord, id: string, file: string | undefined): StoredFile | null | undefined {
+  for (const version of provider.versions) {
+    if (version.id === id) return file === 'shasums' ? version.shasums : file === 'shasums-sig' ? version.shasumsSig : undefined
+    const platform: ProviderPlatformRecord | undefined = version.platforms.find((candidate) => candidate.id === id)
+    if (platform && file === 'binary') return platform.binary
+  }
+  return undefined
+}

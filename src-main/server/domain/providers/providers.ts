@@ -1,0 +1,296 @@
+import semver from 'semver'
+import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, RegistryName } from '../../store/records.js'
+import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
+import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/store.js'
+import type { ArchiveKeeper } from '../archive-keeper.js'
+import { canManageModules, type Caller } from '../access.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../errors.js'
+import { newId, now } from '../ids.js'
+import type { OrganizationService } from '../organizations.js'
+import { uploadObjectId } from '../upload-links.js'
+
+/** Where a provider sits: the path segments of HCP's provider endpoints. */
+export interface ProviderAddress {
+  organization: string
+  registryName: string
+  namespace: string
+  name: string
+}
+
+export interface ProviderView {
+  org: OrganizationRecord
+  provider: ProviderRecord
+}
+
+export interface ProviderFilter {
+  q?: string
+  registryName?: string
+  organizationName?: string
+}
+
+export interface ProviderVersionInput {
+  version?: string
+  keyId?: string
+  protocols?: string[] | null
+}
+
+export interface PlatformInput {
+  os?: string
+  arch?: string
+  shasum?: string
+  filename?: string
+}
+
+/** The files of a provider release a link uploads. */
+export type ProviderFile = 'shasums' | 'shasums-sig' | 'binary'
+
+const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
+/** What Terraform accepts as a provider namespace: letters, digits and single dashes (no `_`). */
+const TERRAFORM_NAMESPACE = /^[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]$|^[a-z0-9]$/i
+const PLATFORM_PART = /^[a-z0-9_]{1,32}$/
+const PROTOCOLS = ['4.0', '5.0', '6.0']
+/** Versions of one provider waiting for their files, at most (as for modules). */
+export const MAX_INCOMPLETE_VERSIONS = 100
+
+/**
+ * Private providers (HCP Terraform's registry-providers, their versions and platforms): created
+ * and deleted by teams that manage modules (and owners), read by every team of the organization.
+ * A version is published, to the provider registry protocol, once its SHA256SUMS and signature are
+ * uploaded and checked, with each platform whose zip is uploaded and checked (provider-uploads.ts).
+ */
+export class ProviderService {
+  constructor(
+    private readonly store: Store,
+    private readonly organizations: OrganizationService,
+    private readonly archives: ArchiveKeeper,
+    private readonly publicCuration: boolean
+  ) {}
+
+  async list(caller: Caller, orgName: string, filter: ProviderFilter = {}): Promise<ProviderView[]> {
+    const org = await this.organizations.read(caller, orgName)
+    const search = filter.q?.toLowerCase()
+    return (await this.store.providers.listBy(BY_ORGANIZATION, org.id))
+      .map((provider) => ({ org, provider }))
+      .filter(({ provider }) => {
+        const namespace = providerNamespace({ org, provider })
+        if (filter.registryName !== undefined && provider.registryName !== filter.registryName) return false
+        if (filter.organizationName !== undefined && namespace !== filter.organizationName) return false
+        return !search || provider.name.toLowerCase().includes(search) || namespace.toLowerCase().includes(search)
+      })
+      .sort((a, b) => providerNamespace(a).localeCompare(providerNamespace(b)) || a.provider.name.localeCompare(b.provider.name))
+  }
+
+  async create(caller: Caller, orgName: string, input: { name?: string; namespace?: string; registryName?: string }): Promise<ProviderView> {
+    const org = await this.organizations.read(caller, orgName)
+    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (input.registryName === undefined || input.registryName === '') throw new InvalidInputError("Registry name can't be blank", 'registryName')
+    if (input.registryName !== 'private' && input.registryName !== 'public') throw new InvalidInputError('Registry name is not included in the list', 'registryName')
+    const registryName: RegistryName = input.registryName
+    if (registryName === 'public' && !this.publicCuration) throw new ForbiddenError('Public provider curation is disabled on this Homeport installation.')
+    const name = checkName(input.name, 'name')
+    let namespace: string | null = null
+    if (registryName === 'private') {
+      if (input.namespace !== undefined && input.namespace.toLowerCase() !== org.name.toLowerCase()) {
+        throw new InvalidInputError('A private provider’s namespace is its organization.', 'namespace')
+      }
+      if (!TERRAFORM_NAMESPACE.test(org.name)) {
+        throw new InvalidInputError(
+          `Terraform cannot install providers from the namespace "${org.name}": a provider namespace may hold only letters, digits and single dashes. Rename the organization (for example to "${org.name.replace(/[^A-Za-z0-9-]+/g, '-').replace(/--+/g, '-').replace(/^-|-$/g, '')}") to publish private providers.`,
+          'namespace'
+        )
+      }
+    } else namespace = checkName(input.namespace, 'namespace')
+    const timestamp = now()
+    const provider: ProviderRecord = { id: newId('prov'), organizationId: org.id, registryName, namespace, name, createdAt: timestamp, updatedAt: timestamp, versions: [] }
+    try {
+      await this.store.providers.create(provider)
+    } catch (error) {
+      if (error instanceof UniqueConstraintError && error.index === PROVIDER_KEY) {
+        throw new InvalidInputError(`The ${registryName} provider ${namespace ?? org.name}/${name} already exists in this organization.`, 'name')
+      }
+      throw error
+    }
+    return { org, provider }
+  }
+
+  async read(caller: Caller, address: ProviderAddress): Promise<ProviderView> {
+    const org = await this.organizations.read(caller, address.organization)
+    if (address.registryName !== 'private' && address.registryName !== 'public') throw providerNotFound(address)
+    if (address.registryName === 'private' && address.namespace.toLowerCase() !== org.name.toLowerCase()) throw providerNotFound(address)
+    const provider = await this.store.providers.findBy(
+      PROVIDER_KEY,
+      providerKey({ organizationId: org.id, registryName: address.registryName, namespace: address.namespace, name: address.name })
+    )
+    if (!provider) throw providerNotFound(address)
+    return { org, provider }
+  }
+
+  async delete(caller: Caller, address: ProviderAddress): Promise<void> {
+    const view = await this.managed(caller, address)
+    await this.store.providers.delete(view.provider.id).catch(missingIsGone(address))
+    await this.archives.release(providerFiles(view.provider))
+  }
+
+  async createVersion(caller: Caller, address: ProviderAddress, input: ProviderVersionInput): Promise<{ view: ProviderView; version: ProviderVersionRecord }> {
+    const view = await this.managed(caller, address)
+    if (view.provider.registryName === 'public') throw new ForbiddenError('Versions of a public provider are published by its maintainers, not created here.')
+    const version = input.version === undefined ? undefined : semver.valid(input.version.trim().replace(/^v/, ''))
+    if (!version) throw new InvalidInputError(`"${input.version ?? ''}" is not a semantic version.`, 'version')
+    if (!input.keyId) throw new InvalidInputError('A provider version needs the key-id of the GPG key that signs its SHA256SUMS.', 'keyId')
+    const protocols = input.protocols ?? []
+    const unknown = protocols.find((protocol) => !PROTOCOLS.includes(protocol))
+    if (unknown !== undefined) throw new InvalidInputError(`"${unknown}" is not a provider protocol (${PROTOCOLS.join(', ')}).`, 'protocols')
+    const timestamp = now()
+    const record: ProviderVersionRecord = {
+      id: newId('provver'),
+      version,
+      keyId: input.keyId,
+      protocols: [...protocols],
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      shasums: null,
+      shasumsSig: null,
+      platforms: []
+    }
+    const { record: provider } = await this.store.providers.update(view.provider.id, (draft) => {
+      if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
+        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
+      }
+      if (draft.versions.filter((existing) => !existing.shasums || !existing.shasumsSig).length >= MAX_INCOMPLETE_VERSIONS) {
+        throw new InvalidInputError(`${label(address)} has ${MAX_INCOMPLETE_VERSIONS} versions waiting for their files, the most Homeport keeps; upload or delete some first.`, 'version')
+      }
+      draft.versions.push(record)
+      draft.updatedAt = timestamp
+    })
+    return { view: { org: view.org, provider }, version: record }
+  }
+
+  async readVersion(caller: Caller, address: ProviderAddress, version: string): Promise<{ view: ProviderView; version: ProviderVersionRecord }> {
+    const view = await this.read(caller, address)
+    const target = findProviderVersion(view.provider, version)
+    if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    return { view, version: target }
+  }
+
+  async deleteVersion(caller: Caller, address: ProviderAddress, version: string): Promise<void> {
+    const view = await this.managed(caller, address)
+    const target = findProviderVersion(view.provider, version)
+    if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    await this.store.providers
+      .update(view.provider.id, (draft) => {
+        if (!draft.versions.some((candidate) => candidate.id === target.id)) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+        draft.versions = draft.versions.filter((candidate) => candidate.id !== target.id)
+        draft.updatedAt = now()
+      })
+      .catch(missingIsGone(address))
+    await this.archives.release(providerFiles({ ...view.provider, versions: [target] }))
+  }
+
+  async createPlatform(caller: Caller, address: ProviderAddress, version: string, input: PlatformInput): Promise<{ view: ProviderView; version: ProviderVersionRecord; platform: ProviderPlatformRecord }> {
+    const view = await this.managed(caller, address)
+    const os = checkPlatformPart(input.os, 'os')
+    const arch = checkPlatformPart(input.arch, 'arch')
+    if (!input.filename) throw new InvalidInputError('A platform needs the filename of its zip, as SHA256SUMS lists it.', 'filename')
+    if (!input.shasum) throw new InvalidInputError('A platform needs the shasum (SHA-256) of its zip.', 'shasum')
+    const timestamp = now()
+    const platform: ProviderPlatformRecord = { id: newId('provpltfrm'), os, arch, filename: input.filename, shasum: input.shasum.toLowerCase(), createdAt: timestamp, updatedAt: timestamp, binary: null }
+    const { record: provider, result } = await this.store.providers
+      .update(view.provider.id, (draft) => {
+        const target = findProviderVersion(draft, version)
+        if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+        if (target.platforms.some((existing) => existing.os === os && existing.arch === arch)) {
+          throw new InvalidInputError(`Version ${target.version} has a ${os}_${arch} platform already.`, 'os')
+        }
+        target.platforms.push(platform)
+        target.updatedAt = timestamp
+        return target
+      })
+      .catch(missingIsGone(address))
+    return { view: { org: view.org, provider }, version: result, platform }
+  }
+
+  async readPlatform(caller: Caller, address: ProviderAddress, version: string, os: string, arch: string) {
+    const found = await this.readVersion(caller, address, version)
+    const platform = found.version.platforms.find((candidate) => candidate.os === os && candidate.arch === arch)
+    if (!platform) throw new NotFoundError(`platform ${os}_${arch} of ${label(address)} ${version} not found`)
+    return { ...found, platform }
+  }
+
+  async deletePlatform(caller: Caller, address: ProviderAddress, version: string, os: string, arch: string): Promise<void> {
+    const { view, platform } = await this.readPlatform(caller, address, version, os, arch)
+    if (!canManageModules(caller, view.org)) throw providerNotFound(address)
+    await this.store.providers
+      .update(view.provider.id, (draft) => {
+        const target = findProviderVersion(draft, version)
+        if (!target?.platforms.some((candidate) => candidate.id === platform.id)) throw new NotFoundError(`platform ${os}_${arch} not found`)
+        target.platforms = target.platforms.filter((candidate) => candidate.id !== platform.id)
+        target.updatedAt = now()
+      })
+      .catch(missingIsGone(address))
+    await this.archives.release(platform.binary ? [platform.binary.sha256] : [])
+  }
+
+  /** The upload link's object id of a file not yet uploaded, for a caller who may publish; undefined otherwise. */
+  uploadObjectId(caller: Caller, view: ProviderView, targetId: string, file: ProviderFile, uploaded: boolean): string | undefined {
+    if (uploaded || !canManageModules(caller, view.org)) return undefined
+    return uploadObjectId(this.store.installation().signingKey, { id: `${targetId}+${file}`, linkGeneration: 0 })
+  }
+
+  /** Whether the caller may delete the provider and its versions (the `permissions` HCP shows). */
+  mayManage(caller: Caller, view: ProviderView): boolean {
+    return canManageModules(caller, view.org)
+  }
+
+  /** Drops an organization's providers (it is being destroyed). */
+  async removeOrganization(org: OrganizationRecord): Promise<void> {
+    for (const provider of await this.store.providers.listBy(BY_ORGANIZATION, org.id)) {
+      await this.store.providers.delete(provider.id).catch(() => undefined)
+      await this.archives.release(providerFiles(provider))
+    }
+  }
+
+  private async managed(caller: Caller, address: ProviderAddress): Promise<ProviderView> {
+    const view = await this.read(caller, address)
+    if (!canManageModules(caller, view.org)) throw providerNotFound(address)
+    return view
+  }
+}
+
+/** The namespace a provider is addressed by: its organization's name for a private one. */
+export function providerNamespace({ org, provider }: ProviderView): string {
+  return provider.registryName === 'private' ? org.name : (provider.namespace ?? '')
+}
+
+/** A version by its semantic version, a leading `v` accepted. */
+export function findProviderVersion(provider: ProviderRecord, version: string): ProviderVersionRecord | undefined {
+  const wanted = semver.valid(version.trim().replace(/^v/, ''))
+  return wanted ? provider.versions.find((candidate) => semver.eq(candidate.version, wanted)) : undefined
+}
+
+function checkName(value: string | undefined, attribute: 'name' | 'namespace'): string {
+  if (!value) throw new InvalidInputError(`A provider needs a ${attribute}.`, attribute)
+  if (value.length > 64 || !NAME.test(value)) {
+    throw new InvalidInputError(`"${value}" is not a valid provider ${attribute}: letters and digits, with "-" and "_" allowed except at either end.`, attribute)
+  }
+  return value
+}
+
+function checkPlatformPart(value: string | undefined, attribute: 'os' | 'arch'): string {
+  if (!value || !PLATFORM_PART.test(value)) throw new InvalidInputError(`A platform needs its ${attribute}: lower-case letters, digits and "_", like linux and amd64.`, attribute)
+  return value
+}
+
+function label(address: ProviderAddress): string {
+  return `${address.namespace}/${address.name}`
+}
+
+function providerNotFound(address: ProviderAddress): NotFoundError {
+  return new NotFoundError(`registry provider ${label(address)} not found`)
+}
+
+function missingIsGone(address: ProviderAddress) {
+  return (error: unknown): never => {
+    if (error instanceof RecordMissingError) throw providerNotFound(address)
+    throw error
+  }
+}
