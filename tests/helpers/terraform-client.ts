@@ -1,5 +1,8 @@
-import { mkdir, stat } from 'node:fs/promises'
-import { join, posix } from 'node:path'
+import { createHash } from 'node:crypto'
+import { mkdir, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, posix } from 'node:path'
+import { unzipSync } from 'fflate'
+import * as openpgp from 'openpgp'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { extract } from 'tar'
@@ -102,9 +105,76 @@ export class TerraformClient {
     return { version, dir: moduleDir, location }
   }
 
+  /**
+   * `required_providers { x = { source = "<host>/<ns>/<type>", version = … } }` → the provider
+   * installed under `into` for `platform`, as `terraform init` does it (shared/research/providers.md
+   * §3): the versions, the package, SHA256SUMS and its signature fetched without a token, every
+   * check in Terraform's order, then the zip, unpacked; and the lock file's hashes.
+   */
+  async installProvider(source: string, constraint: string | undefined, platform: string, into: string): Promise<InstalledProvider> {
+    const [host, namespace, type] = source.toLowerCase().split('/') as [string, string, string]
+    const base = await this.service(host, 'providers.v1')
+    const headers = this.headers(host)
+    const versions = await this.http(new URL(`${namespace}/${type}/versions`, base), { headers })
+    if (versions.status === 404) throw new TerraformError('Failed to query available provider packages', `provider registry ${host} does not have a provider named ${source}`)
+    if (versions.status === 401 || versions.status === 403) throw new TerraformError('Failed to query available provider packages', `host ${host} rejected the given authentication credentials`)
+    if (versions.status !== 200) throw new TerraformError('Failed to query available provider packages', `could not query provider registry for ${source}: ${versions.status}`)
+    const listed = ((await versions.json()) as { versions: Array<{ version: string }> }).versions.map(({ version }) => {
+      const parsed = parseVersion(version)
+      if (!parsed) throw new TerraformError('Failed to query available provider packages', `registry response includes invalid version string "${version}"`)
+      return parsed
+    })
+    const chosen = listed.filter((version) => meets(version, constraint)).sort(compare).pop()
+    if (!chosen) throw new TerraformError('Failed to query available provider packages', `no available releases match the given constraints ${constraint ?? ''}`)
+    const version = canonical(chosen)
+    const [os, arch] = platform.split('_') as [string, string]
+    const downloadUrl = new URL(`${namespace}/${type}/${version}/download/${os}/${arch}`, base)
+    const response = await this.http(downloadUrl, { headers })
+    if (response.status === 404) throw new TerraformError('Incompatible provider version', `Provider ${source} v${version} does not have a package available for your current platform, ${platform}.`)
+    if (response.status !== 200) throw new TerraformError('Failed to install provider', `could not query provider registry: ${response.status}`)
+    const meta = (await response.json()) as ProviderPackageMeta
+    if (meta.os !== os || meta.arch !== arch) throw new TerraformError('Failed to install provider', `registry response to request for ${platform} archive has incorrect target ${meta.os}_${meta.arch}`)
+    if (!/^[0-9a-f]{64}$/.test(meta.shasum)) throw new TerraformError('Failed to install provider', 'registry response includes invalid SHA256 hash')
+    const fetchFile = async (location: string, what: string) => {
+      // No token on any of the three files.
+      const file = await this.http(new URL(location, downloadUrl))
+      if (file.status !== 200) throw new TerraformError('Failed to install provider', `failed to retrieve ${what} for provider: ${file.status}`)
+      return Buffer.from(await file.arrayBuffer())
+    }
+    const sums = await fetchFile(meta.shasums_url, 'authentication checksums')
+    const signature = await fetchFile(meta.shasums_signature_url, 'authentication signature')
+    const line = sums.toString('utf8').split('\n').map((entry) => entry.trim().split(/\s+/)).find((fields) => fields[1] === meta.filename)
+    if (!line) throw new TerraformError('Failed to install provider', `checksum list has no SHA-256 hash for "${meta.filename}"`)
+    if (line[0] !== meta.shasum) throw new TerraformError('Failed to install provider', `checksum list has unexpected SHA-256 hash ${line[0]} (expected ${meta.shasum})`)
+    const zipUrl = new URL(meta.download_url, downloadUrl)
+    if ((await this.http(zipUrl, { method: 'HEAD' })).status !== 200) throw new TerraformError('Failed to install provider', 'bad response code on HEAD')
+    const zip = await fetchFile(zipUrl.toString(), 'the package')
+    const zh = createHash('sha256').update(zip).digest('hex')
+    if (zh !== meta.shasum) throw new TerraformError('Failed to install provider', `archive has incorrect checksum zh:${zh} (expected zh:${meta.shasum})`)
+    const signedBy = await verifiedBy(sums, signature, meta.signing_keys.gpg_public_keys.map((key) => key.ascii_armor))
+    const dir = join(into, host, namespace, type, version, platform)
+    await mkdir(dir, { recursive: true })
+    const files = unzipSync(new Uint8Array(zip))
+    for (const [name, content] of Object.entries(files)) {
+      if (name.endsWith('/')) continue
+      await mkdir(dirname(join(dir, name)), { recursive: true })
+      await writeFile(join(dir, name), content, { mode: 0o755 })
+    }
+    if (!Object.keys(files).some((name) => new RegExp(`^terraform-provider-${type}([_.].*)?$`).test(name))) {
+      throw new TerraformError('Failed to install provider', `provider binary not found: could not find executable file starting with terraform-provider-${type}`)
+    }
+    const zhs = sums.toString('utf8').split('\n').flatMap((entry) => (/^[0-9a-f]{64}\s/.test(entry) ? [`zh:${entry.slice(0, 64)}`] : []))
+    return { version, dir, signedBy, hashes: [dirHash(files), ...zhs].sort() }
+  }
+
   /** The `modules.v1` URL: a CLI-config `host` block wins; otherwise HTTPS discovery. */
-  private async modulesService(host: string): Promise<URL> {
-    const known = this.discovered.get(host)
+  private modulesService(host: string): Promise<URL> {
+    return this.service(host, 'modules.v1')
+  }
+
+  /** A discovered service's base URL: a CLI-config `host` block wins; otherwise HTTPS discovery. */
+  private async service(host: string, id: 'modules.v1' | 'providers.v1'): Promise<URL> {
+    const known = this.discovered.get(`${host} ${id}`)
     if (known) return known
     let services: Record<string, unknown> | undefined = this.config.hosts[host]
     let discoveryUrl = new URL(`https://${host}/.well-known/terraform.json`)
@@ -117,11 +187,12 @@ export class TerraformClient {
       discoveryUrl = new URL(response.url)
       services = (await response.json()) as Record<string, unknown>
     }
-    const value = services['modules.v1']
-    if (typeof value !== 'string') throw new TerraformError('Failed to discover', `host ${host} does not provide a modules service`)
+    const value = services[id]
+    if (typeof value !== 'string') throw new TerraformError('Failed to discover', `host ${host} does not provide a ${id === 'modules.v1' ? 'modules' : 'providers'} service`)
     const url = new URL(value, discoveryUrl)
-    if (!url.pathname.endsWith('/')) url.pathname += '/'
-    this.discovered.set(host, url)
+    // Terraform appends the slash for modules.v1 only; a providers.v1 without one loses its last segment.
+    if (id === 'modules.v1' && !url.pathname.endsWith('/')) url.pathname += '/'
+    this.discovered.set(`${host} ${id}`, url)
     return url
   }
 
@@ -155,6 +226,49 @@ export class TerraformClient {
     )
     return into
   }
+}
+
+export interface InstalledProvider {
+  version: string
+  dir: string
+  /** The primary key id of the key whose signature verified. */
+  signedBy: string
+  /** What `terraform init` writes to .terraform.lock.hcl: the unpacked package's `h1:`, and a `zh:` per SHA256SUMS line. */
+  hashes: string[]
+}
+
+interface ProviderPackageMeta {
+  os: string
+  arch: string
+  filename: string
+  download_url: string
+  shasums_url: string
+  shasums_signature_url: string
+  shasum: string
+  signing_keys: { gpg_public_keys: Array<{ ascii_armor: string }> }
+}
+
+/** The first key that verifies the detached signature of SHA256SUMS, by its primary key's id (Terraform tries each in turn). */
+async function verifiedBy(sums: Buffer, signature: Buffer, keys: string[]): Promise<string> {
+  const read = await openpgp.readSignature({ binarySignature: new Uint8Array(signature) }).catch((error: Error) => {
+    throw new TerraformError('Failed to install provider', `error checking signature: ${error.message}`)
+  })
+  for (const armor of keys) {
+    const key = await openpgp.readKey({ armoredKey: armor })
+    const { signatures } = await openpgp.verify({ message: await openpgp.createMessage({ binary: new Uint8Array(sums) }), signature: read, verificationKeys: key })
+    if (await signatures[0]!.verified.then(() => true, () => false)) return key.getKeyID().toHex().toUpperCase()
+  }
+  throw new TerraformError('Failed to install provider', 'authentication signature from unknown issuer')
+}
+
+/** Go's dirhash Hash1 over the unpacked files, as Terraform computes a lock file's `h1:`. */
+function dirHash(files: Record<string, Uint8Array>): string {
+  const summary = Object.keys(files)
+    .filter((name) => !name.endsWith('/'))
+    .sort()
+    .map((name) => `${createHash('sha256').update(files[name]!).digest('hex')}  ${name}\n`)
+    .join('')
+  return `h1:${createHash('sha256').update(summary).digest('base64')}`
 }
 
 /** A registry source address (`host/ns/name/system[//subdir]`), checked as Terraform checks it. */

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
+import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
+import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
+import { TerraformClient, TerraformError } from '../helpers/terraform-client.js'
+
+const run = promisify(execFile)
+/** A module that needs nothing but Homeport (a module calling the public registry is the air-gap issue's). */
+const NETWORK = {
+  'main.tf': 'variable "cidr" {\n  type    = string\n  default = "10.0.0.0/16"\n}\n\noutput "cidr" {\n  value = var.cidr\n}\n',
+  'README.md': '# Network\n'
+}
+const HOST = 'homeport.localhost'
+let test: TestServer
+let work: string
+let key: SigningKey
+let release: ProviderRelease
+let reader: { token: string }
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'homeport-providers-'))
+  test = await startTestServer()
+  await createOrganization(test, 'acme')
+  key = await makeSigningKey()
+  release = await providerRelease('widget', '0.1.0', ['linux_amd64', 'darwin_arm64'], key)
+  await publishProvider(test, 'acme', release, key)
+  await publish(test, 'acme', 'network', 'aws', '1.2.0', NETWORK)
+  // A team that may only read: what Terraform's credentials should be.
+  reader = await createTeamWithToken(test, 'acme', 'terraform-readers')
+})
+afterAll(async () => {
+  await test.close()
+  await rm(work, { recursive: true, force: true })
+})
+
+const client = () => new TerraformClient({ hosts: { [HOST]: { 'providers.v1': `${test.url}/api/registry/v1/providers/` } }, credentials: { [HOST]: reader.token } })
+
+describe('installing a private provider as terraform init does', () => {
+  it('verifies the checksums and the signature, and records every platform in the lock', async () => {
+    const installed = await client().installProvider(`${HOST}/acme/widget`, '~> 0.1', 'linux_amd64', join(work, 'client'))
+    expect(installed).toMatchObject({ version: '0.1.0', signedBy: key.keyId })
+    expect(installed.hashes.filter((hash) => hash.startsWith('zh:')).sort()).toEqual([...release.zips.values()].map((zip) => `zh:${zip.shasum}`).sort())
+    expect(installed.hashes.filter((hash) => hash.startsWith('h1:'))).toHaveLength(1)
+    await expect(readFile(join(installed.dir, 'terraform-provider-widget_v0.1.0'), 'utf8')).resolves.toMatch(/^#!\/bin\/sh/)
+  })
+
+  it('fails as Terraform fails: no such provider, no such platform, no version in range', async () => {
+    await expect(client().installProvider(`${HOST}/acme/nothing`, undefined, 'linux_amd64', join(work, 'x'))).rejects.toThrow(/does not have a provider named/)
+    await expect(client().installProvider(`${HOST}/acme/widget`, undefined, 'windows_amd64', join(work, 'x'))).rejects.toThrow(/does not have a package available for your current platform, windows_amd64/)
+    await expect(client().installProvider(`${HOST}/acme/widget`, '>= 1.0', 'linux_amd64', join(work, 'x'))).rejects.toBeInstanceOf(TerraformError)
+  })
+})
+
+/** The real binary, where the machine has one (some of these machines do; it is never installed by the suite). */
+const terraform = (() => {
+  try {
+    return execFileSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' } }) ? 'terraform' : undefined
+  } catch {
+    return undefined
+  }
+})()
+
+const SKIPPED = terraform ? '' : ' (skipped: no terraform binary on PATH, and the suite never installs one; the client above follows its source)'
+
+describe('terraform init with the real binary', () => {
+  it.skipIf(!terraform)(`installs a module and a private provider with the generated CLI configuration, the provider self-signed, every platform locked${SKIPPED}`, async () => {
+    const dir = join(work, 'real')
+    const home = join(work, 'home')
+    await mkdir(dir, { recursive: true })
+    await mkdir(home, { recursive: true })
+    const config = join(work, 'homeport.tfrc')
+    await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
+    await writeFile(
+      join(dir, 'main.tf'),
+      `terraform {\n  required_providers {\n    widget = {\n      source  = "${HOST}/acme/widget"\n      version = "~> 0.1"\n    }\n  }\n}\n\n` +
+        `module "network" {\n  source  = "${HOST}/acme/network/aws"\n  version = "~> 1.2"\n}\n`
+    )
+    const { stdout } = await run('terraform', ['init', '-input=false', '-no-color'], {
+      cwd: dir,
+      env: { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' }
+    })
+    expect(stdout).toContain(`Downloading ${HOST}/acme/network/aws 1.2.0 for network...`)
+    expect(stdout).toContain(`- Installed ${HOST}/acme/widget v0.1.0 (self-signed, key ID ${key.keyId})`)
+    await expect(readFile(join(dir, '.terraform', 'modules', 'network', 'main.tf'), 'utf8')).resolves.toBe(NETWORK['main.tf'])
+    const lock = await readFile(join(dir, '.terraform.lock.hcl'), 'utf8')
+    expect(lock).toContain(`provider "${HOST}/acme/widget" {`)
+    for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+    // Terraform's own h1: of the unpacked package is the one the suite's client computes.
+    const installed = await client().installProvider(`${HOST}/acme/widget`, '~> 0.1', 'linux_amd64', join(work, 'compare'))
+    expect(lock).toContain(`"${installed.hashes.find((hash) => hash.startsWith('h1:'))!}"`)
+  }, 120_000)
+})
