@@ -6,12 +6,12 @@ import { useSyncExternalStore } from 'react'
  */
 export type Route =
   | { page: 'organizations' }
-  | { page: 'organization'; org: string; tab: 'modules' | 'publish' | 'teams' | 'settings' | 'vcs' }
+  | { page: 'organization'; org: string; tab: 'modules' | 'providers' | 'publish' | 'teams' | 'settings' | 'vcs' }
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string }
   | { page: 'terraform' }
   | { page: 'app-settings' }
 
-const ORG_TABS = ['modules', 'publish', 'teams', 'settings', 'vcs'] as const
+const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs'] as const
 
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent)

@@ -33,6 +33,11 @@ export class ApiClient {
     return this.send<T>('GET', path)
   }
 
+  /** Any request outside /api/v2 (HCP's GPG keys live under /api/registry/private/v2). */
+  requestAbsolute<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return this.send<T>(method, path, body)
+  }
+
   private async send<T>(method: string, url: string, body?: unknown): Promise<T> {
     let response: Response
     try {

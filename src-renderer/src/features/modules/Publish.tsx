@@ -1,3 +1,4 @@
+import { upload } from '../../lib/upload'
 import { useState, type DragEvent } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
@@ -274,23 +275,4 @@ function Ingesting({ address, version }: { address: ModuleAddress; version: stri
       )}
     </div>
   )
-}
-
-/** PUT to the upload link with progress (fetch reports none for uploads). */
-function upload(url: string, body: Blob, onProgress: (share: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest()
-    request.open('PUT', url)
-    request.setRequestHeader('Content-Type', 'application/octet-stream')
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total)
-    }
-    request.onload = () => {
-      if (request.status >= 200 && request.status < 300) return resolve()
-      const detail = (JSON.parse(request.responseText || '{}') as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
-      reject(new Error(detail ?? `The upload was refused (HTTP ${request.status}).`))
-    }
-    request.onerror = () => reject(new Error('The upload did not reach Homeport.'))
-    request.send(body)
-  })
 }

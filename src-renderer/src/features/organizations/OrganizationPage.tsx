@@ -8,18 +8,24 @@ import { VcsPage } from '../vcs/VcsPage'
 import { organizationOptions } from './api'
 import { OrganizationSettings } from './OrganizationSettings'
 import { Teams } from './Teams'
+import { GpgKeys } from '../providers/GpgKeys'
+import { ProvidersPage } from '../providers/ProvidersPage'
+import { serverInfoOptions } from '../terraform/api'
 
 type OrgTab = Extract<Route, { page: 'organization' }>['tab']
 
-/** One organization: its modules, publishing, teams, VCS connections and settings. */
+/** One organization: its modules and providers, publishing, teams, VCS connections and settings (GPG keys among them). */
 export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
   const { client } = useSession()
   const organization = useQuery(organizationOptions(client, org))
+  const info = useQuery(serverInfoOptions(client))
   if (organization.isPending) return <Loading what={org} />
   if (organization.isError) return <ErrorMessage error={organization.error} action={`Could not open ${org}`} />
   const permissions = organization.data.data.attributes.permissions
+  const canPublish = permissions['can-create-module'] === true
   const tabs: Array<Tab<OrgTab>> = [
     { id: 'modules', label: 'Modules' },
+    { id: 'providers', label: 'Providers' },
     ...(permissions['can-create-module'] ? [{ id: 'publish' as const, label: 'Publish' }, { id: 'vcs' as const, label: 'Git' }] : []),
     { id: 'teams', label: 'Teams' },
     { id: 'settings', label: 'Settings' }
@@ -35,10 +41,16 @@ export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
       </header>
       <Tabs tabs={tabs} current={tab} hrefOf={(id) => hrefOf({ page: 'organization', org, tab: id })} />
       {tab === 'modules' && <ModuleList org={org} />}
+      {tab === 'providers' && <ProvidersPage org={org} canPublish={canPublish} registryHostname={info.data?.registryHostname ?? 'homeport.localhost'} />}
       {tab === 'publish' && <Publish org={org} />}
       {tab === 'vcs' && <VcsPage org={org} />}
       {tab === 'teams' && <Teams org={org} canManage={permissions['can-create-team'] === true} />}
-      {tab === 'settings' && <OrganizationSettings key={org} organization={organization.data.data} />}
+      {tab === 'settings' && (
+        <>
+          <OrganizationSettings key={org} organization={organization.data.data} />
+          <GpgKeys org={org} canManage={canPublish} />
+        </>
+      )}
     </div>
   )
 }

@@ -1,0 +1,49 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
+import { expect, test } from './support/fixtures'
+import { openOrganization, signIn } from './support/session'
+
+test('adds a signing key and publishes a provider release from its folder', async ({ page }) => {
+  const key = await makeSigningKey('E2E Providers')
+  const release = await providerRelease('dns', '1.4.0', ['linux_amd64', 'darwin_arm64'], key)
+  // The release folder as goreleaser writes it.
+  const dist = mkdtempSync(join(tmpdir(), 'homeport-e2e-dist-'))
+  const sums = join(dist, 'terraform-provider-dns_1.4.0_SHA256SUMS')
+  writeFileSync(sums, release.shasums)
+  writeFileSync(`${sums}.sig`, release.signature)
+  for (const [name, zip] of release.zips) writeFileSync(join(dist, name), zip.bytes)
+
+  await signIn(page)
+  await openOrganization(page, 'networking')
+  const sections = page.getByRole('navigation', { name: 'Sections' })
+  await sections.getByRole('link', { name: 'Settings' }).click()
+  await page.getByLabel(/^Public key/).fill(key.publicArmor)
+  await page.getByRole('button', { name: 'Add key' }).click()
+  await expect(page.getByRole('region', { name: 'GPG keys' }).getByText(key.keyId)).toBeVisible()
+
+  await sections.getByRole('link', { name: 'Providers' }).click()
+  await expect(page.getByText('No providers yet')).toBeVisible()
+  await page.getByLabel(/^Release files/).setInputFiles([sums, `${sums}.sig`, ...[...release.zips.keys()].map((name) => join(dist, name))])
+  await expect(page.getByText('terraform-provider-dns 1.4.0')).toBeVisible()
+  await page.getByRole('button', { name: 'Publish dns 1.4.0' }).click()
+  const status = page.getByRole('list', { name: 'Publishing status' })
+  await expect(status.getByText('darwin_arm64 zip: done')).toBeVisible({ timeout: 20_000 })
+  const provider = page.getByRole('region', { name: 'dns', exact: true })
+  await expect(provider.getByRole('cell', { name: /^1\.4\.0/ })).toBeVisible()
+  await expect(provider.getByText('uploaded and checked')).toBeVisible()
+  await expect(provider.getByText('linux_amd64', { exact: true })).toBeVisible()
+  await page.screenshot({ path: 'docs/screenshots/providers.png', fullPage: true })
+
+  // A signature by another key is refused in the server's words.
+  const stranger = await makeSigningKey('Stranger')
+  const forged = await providerRelease('dns', '1.5.0', ['linux_amd64'], stranger)
+  const sums2 = join(dist, 'terraform-provider-dns_1.5.0_SHA256SUMS')
+  writeFileSync(sums2, forged.shasums)
+  writeFileSync(`${sums2}.sig`, forged.signature)
+  for (const [name, zip] of forged.zips) writeFileSync(join(dist, name), zip.bytes)
+  await page.getByLabel(/^Release files/).setInputFiles([sums2, `${sums2}.sig`, join(dist, 'terraform-provider-dns_1.5.0_linux_amd64.zip')])
+  await page.getByRole('button', { name: 'Publish dns 1.5.0' }).click()
+  await expect(status.getByRole('alert')).toContainText(/not a valid signature of SHA256SUMS by key/)
+})
