@@ -16,7 +16,7 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   for (const [name, zip] of release.zips) writeFileSync(join(dist, name), zip.bytes)
 
   await signIn(page)
-  await openOrganization(page, 'networking')
+  await openOrganization(page, 'edge-providers')
   const sections = page.getByRole('navigation', { name: 'Sections' })
   await sections.getByRole('link', { name: 'Settings' }).click()
   await page.getByLabel(/^Public key/).fill(key.publicArmor)

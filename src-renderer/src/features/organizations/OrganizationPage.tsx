@@ -46,10 +46,9 @@ export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
       {tab === 'vcs' && <VcsPage org={org} />}
       {tab === 'teams' && <Teams org={org} canManage={permissions['can-create-team'] === true} />}
       {tab === 'settings' && (
-        <>
-          <OrganizationSettings key={org} organization={organization.data.data} />
+        <OrganizationSettings key={org} organization={organization.data.data}>
           <GpgKeys org={org} canManage={canPublish} />
-        </>
+        </OrganizationSettings>
       )}
     </div>
   )

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { navigate } from '../../app/router'
@@ -30,7 +31,8 @@ const FIELDS: Field[] = [
 ]
 
 /** The organization's settings, its entitlements, and deleting it. */
-export function OrganizationSettings({ organization }: { organization: Resource<OrganizationAttributes> }) {
+/** The organization's settings; `children` (the GPG keys) come before the danger zone. */
+export function OrganizationSettings({ organization, children }: { organization: Resource<OrganizationAttributes>; children?: ReactNode }) {
   const { client } = useSession()
   const name = organization.id
   const attributes = organization.attributes as unknown as Record<string, unknown>
@@ -124,6 +126,8 @@ export function OrganizationSettings({ organization }: { organization: Resource<
       </form>
 
       <Entitlements org={name} />
+
+      {children}
 
       {organization.attributes.permissions['can-destroy'] && (
         <div className="card padded danger-zone">

@@ -41,17 +41,15 @@ export function GpgKeys({ org, canManage }: { org: string; canManage: boolean })
       )}
       {canManage && (
         <form
-          className="stack"
+          className="stack-tight"
           onSubmit={(event) => {
             event.preventDefault()
             add.mutate()
           }}
         >
-          <label>
-            Public key (gpg --armor --export &lt;key id&gt;)
-            <textarea rows={6} value={armor} onChange={(event) => setArmor(event.target.value)} placeholder="-----BEGIN PGP PUBLIC KEY BLOCK-----" />
-          </label>
-          <button type="submit" disabled={!armor.trim() || add.isPending}>
+          <label htmlFor="gpg-key-armor">Public key (gpg --armor --export &lt;key id&gt;)</label>
+          <textarea id="gpg-key-armor" className="key-armor" rows={6} value={armor} onChange={(event) => setArmor(event.target.value)} placeholder="-----BEGIN PGP PUBLIC KEY BLOCK-----" />
+          <button type="submit" className="fit" disabled={!armor.trim() || add.isPending}>
             Add key
           </button>
           {add.isError && <ErrorMessage error={add.error} />}
