@@ -5,14 +5,14 @@ import { startServer } from './create-server.js'
 import { isLoopback, parseServeOptions, parseTerraformConfigOptions, settingsUsage, UsageError } from './options.js'
 import { readAdminTokenFile } from './admin-token.js'
 import { writeFileAtomically } from './store/atomic-json-file.js'
-import { terraformCliConfig } from '../shared/terraform-config.js'
+import { PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../shared/terraform-config.js'
 import { parseArgs } from 'node:util'
 import { backupToFile } from './backup-command.js'
 import { defaultDataDir } from './data-dir.js'
 import { restoreBackup } from './store/backup.js'
 
 const USAGE = `Usage: homeport [serve] [options]
-       homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>]
+       homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>] [--air-gapped]
        homeport backup <file> [--data-dir <path>] [--token <admin token>]
        homeport restore <file> [--data-dir <path>] [--accept-unverified]
 
@@ -77,7 +77,7 @@ async function writeTerraformConfig(args: string[]): Promise<void> {
   if (!token) {
     throw new UsageError(`No token: pass --token (a team token is best), or start Homeport once so ${options.dataDir} has its admin token.`)
   }
-  const text = terraformCliConfig({ hostname: options.hostname, serverUrl: options.url, token })
+  const text = terraformCliConfig({ hostname: options.hostname, serverUrl: options.url, token, publicHosts: options.airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
   if (!options.output) {
     process.stdout.write(text)
     return

@@ -179,6 +179,8 @@ export interface TerraformConfigOptions {
   token?: string
   dataDir: string
   output?: string
+  /** Point the public registries' hosts at Homeport too (its mirror). */
+  airGapped: boolean
 }
 
 /** `homeport terraform-config` options; the URL defaults to where `homeport serve` listens by default. */
@@ -190,7 +192,8 @@ export function parseTerraformConfigOptions(args: string[], env: NodeJS.ProcessE
       hostname: { type: 'string' },
       token: { type: 'string' },
       'data-dir': { type: 'string' },
-      output: { type: 'string', short: 'o' }
+      output: { type: 'string', short: 'o' },
+      'air-gapped': { type: 'boolean' }
     },
     strict: true,
     allowPositionals: false
@@ -205,6 +208,7 @@ export function parseTerraformConfigOptions(args: string[], env: NodeJS.ProcessE
     hostname,
     token: values.token ?? env.HOMEPORT_TOKEN,
     dataDir: values['data-dir'] ?? env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
-    output: values.output
+    output: values.output,
+    airGapped: values['air-gapped'] === true
   }
 }

@@ -21,6 +21,7 @@ import { GpgKeyService } from './domain/providers/gpg-keys.js'
 import { ProviderRegistryService } from './domain/providers/provider-registry.js'
 import { ProviderUploadService } from './domain/providers/provider-uploads.js'
 import { ProviderService } from './domain/providers/providers.js'
+import { ProviderMirror } from './domain/providers/provider-mirror.js'
 import { ModuleService } from './domain/modules.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
@@ -51,6 +52,7 @@ export interface Services {
   gpgKeys: GpgKeyService
   providerUploads: ProviderUploadService
   providerRegistry: ProviderRegistryService
+  providerMirror: ProviderMirror
   recover(): Promise<void>
 }
 
@@ -123,6 +125,7 @@ export function createServices(store: Store, background: Background, options: Se
     gpgKeys,
     providerUploads: new ProviderUploadService(store, gpgKeys, archives),
     providerRegistry: new ProviderRegistryService(store, gpgKeys),
+    providerMirror: new ProviderMirror(store, upstream, archives),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events)
   }

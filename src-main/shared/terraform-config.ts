@@ -7,7 +7,15 @@ export interface TerraformConfigInput {
   /** Where Homeport listens, as Terraform reaches it (`http://127.0.0.1:4780`). */
   serverUrl: string
   token: string
+  /**
+   * Public registry hosts to point at Homeport as well (`registry.terraform.io`), so that an
+   * unmodified configuration's public modules and providers come from Homeport's mirror.
+   */
+  publicHosts?: string[]
 }
+
+/** The public registry hosts the air-gapped configuration points at Homeport: Terraform's and OpenTofu's defaults. */
+export const PUBLIC_REGISTRY_HOSTS = ['registry.terraform.io', 'registry.opentofu.org']
 
 const HOSTNAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?$/
 
@@ -21,23 +29,32 @@ export function isRegistryHostname(hostname: string): boolean {
  * block for its modules and providers (so Terraform skips HTTPS discovery and talks to Homeport
  * directly, over plain HTTP if need be) and a `credentials` block with the token.
  */
-export function terraformCliConfig({ hostname, serverUrl, token }: TerraformConfigInput): string {
+export function terraformCliConfig({ hostname, serverUrl, token, publicHosts = [] }: TerraformConfigInput): string {
   const base = serverUrl.replace(/\/+$/, '')
+  const block = (host: string, prefix: string) => `host "${host}" {
+  services = {
+    "modules.v1" = "${base}${prefix}/modules/"
+    "providers.v1" = "${base}${prefix}/providers/"
+  }
+}
+
+credentials "${host}" {
+  token = "${token}"
+}
+`
+  const air = publicHosts.length
+    ? `
+# Air-gapped: the public registries' own names point at Homeport too, so an unmodified configuration
+# (source = "hashicorp/aws") installs from Homeport's mirror, with upstream's own signatures.
+# Remove these blocks (or this file) to reach the public registries directly again.
+
+${publicHosts.map((host) => block(host, '/api/registry/public/v1')).join('\n')}`
+    : ''
   return `# Terraform CLI configuration for Homeport (${serverUrl}).
 # Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
 # It holds an API token: keep it private.
 
-host "${hostname}" {
-  services = {
-    "modules.v1" = "${base}/api/registry/v1/modules/"
-    "providers.v1" = "${base}/api/registry/v1/providers/"
-  }
-}
-
-credentials "${hostname}" {
-  token = "${token}"
-}
-`
+${block(hostname, '/api/registry/v1')}${air}`
 }
 
 /** A `module` block that uses a module from Homeport. */

@@ -1,6 +1,7 @@
 import Router from '@koa/router'
 import type { Services } from '../services.js'
 import { callerOf } from '../http/auth.js'
+import { HttpError } from '../http/errors.js'
 import { readIdentifiers, readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { organizationReference } from './organization-resources.js'
@@ -18,6 +19,21 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     const names = readIdentifiers(ctx, 'organizations')
     await services.moduleSharing.setConsumers(callerOf(ctx), ctx.params.org!, names)
     ctx.status = 204
+  })
+
+  // Homeport's own: mirror public providers ahead of time, for use offline.
+  router.post('/admin/provider-mirror', async (ctx) => {
+    const attributes = readResource(ctx, 'provider-mirrors').attributes
+    const source = attributes.string('source') ?? ''
+    const [namespace, type, extra] = source.split('/')
+    if (!namespace || !type || extra !== undefined) {
+      throw new HttpError(422, 'invalid attribute', 'source is a public provider address: <namespace>/<type>, like hashicorp/null.', { pointer: '/data/attributes/source' })
+    }
+    const platforms = attributes.nullableStringArray('platforms') ?? []
+    const mirrored = await services.providerMirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
+    sendDocument(ctx, 201, {
+      data: { type: 'provider-mirrors', id: `${services.providerMirror.hostname}/${namespace}/${type}`, attributes: { source, mirrored } }
+    })
   })
 
   // The site-level switch that self-hosted organizations need before enabling cost estimation.

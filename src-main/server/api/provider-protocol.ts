@@ -1,6 +1,8 @@
 import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../services.js'
+import type { Caller } from '../domain/access.js'
+import type { ListedProviderVersion, ProviderPackage } from '../domain/providers/provider-registry.js'
 import { parseDownloadToken } from '../domain/download-links.js'
 import { callerOf, requireBearer } from '../http/auth.js'
 import { HttpError, protocolErrors } from '../http/errors.js'
@@ -8,23 +10,32 @@ import { pathParams } from '../http/query.js'
 
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
 export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
+export const PUBLIC_PROVIDERS_PREFIX = '/api/registry/public/v1/providers'
+
+/** What the protocol needs of a source of providers: the private registry, or the public mirror. */
+interface ProviderSource {
+  versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]>
+  download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage>
+}
 
 /**
- * The provider registry protocol (`providers.v1`, shared/research/providers.md §3) over private
- * providers, with the same bearer tokens as the API. Errors are `{"errors": ["…"]}`.
+ * The provider registry protocol (`providers.v1`, shared/research/providers.md §3), with the same
+ * bearer tokens as the API: over private providers (the namespace is the organization) at
+ * PROVIDERS_PREFIX, and over the public mirror at PUBLIC_PROVIDERS_PREFIX. Errors are
+ * `{"errors": ["…"]}`.
  */
-export function providerProtocolRouter(services: Services, rateLimit: Middleware): Router {
-  const router = new Router({ prefix: PROVIDERS_PREFIX })
+export function providerProtocolRouter(prefix: string, source: ProviderSource, rateLimit: Middleware): Router {
+  const router = new Router({ prefix })
   router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
   router.get('/:namespace/:type/versions', async (ctx) => {
     const { namespace, type } = pathParams(ctx, 'namespace', 'type')
-    ctx.body = { versions: await services.providerRegistry.versions(callerOf(ctx), namespace, type) }
+    ctx.body = { versions: await source.versions(callerOf(ctx), namespace, type) }
   })
   router.get('/:namespace/:type/:version/download/:os/:arch', async (ctx) => {
     const { namespace, type, version, os, arch } = pathParams(ctx, 'namespace', 'type', 'version', 'os', 'arch')
-    const found = await services.providerRegistry.download(callerOf(ctx), namespace, type, version, os, arch)
+    const found = await source.download(callerOf(ctx), namespace, type, version, os, arch)
     // Relative to this URL's origin: Terraform resolves them against the URL it called.
     const file = (token: string, name: string) => `${PROVIDER_FILES_PREFIX}/${token}/${encodeURIComponent(name)}`
     ctx.body = {
@@ -37,7 +48,13 @@ export function providerProtocolRouter(services: Services, rateLimit: Middleware
       shasums_signature_url: file(found.tokens.signature, `${found.shasumsName}.sig`),
       shasum: found.shasum,
       signing_keys: {
-        gpg_public_keys: [{ key_id: found.key.keyId, ascii_armor: found.key.asciiArmor, trust_signature: '', source: 'Homeport', source_url: null }]
+        gpg_public_keys: found.keys.map((key) => ({
+          key_id: key.keyId,
+          ascii_armor: key.asciiArmor,
+          trust_signature: key.trustSignature,
+          source: key.source,
+          source_url: key.sourceUrl
+        }))
       }
     }
   })
@@ -54,7 +71,7 @@ export function providerFilesRouter(services: Services, rateLimit: Middleware): 
   router.use(rateLimit)
   router.get('/:token/:file', async (ctx) => {
     const token = parseDownloadToken(pathParams(ctx, 'token').token)
-    const file = token && (await services.providerRegistry.fileFor(token))
+    const file = token && (await (token.versionId.startsWith('mirp') ? services.providerMirror : services.providerRegistry).fileFor(token))
     if (!file) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
     ctx.type = pathParams(ctx, 'file').file.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'
     ctx.set('Accept-Ranges', 'bytes')

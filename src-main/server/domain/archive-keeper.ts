@@ -22,6 +22,7 @@ export class ArchiveKeeper {
       if (this.pinned.has(sha256)) continue
       if ((await this.store.modules.listBy(BY_ARCHIVE, sha256)).length > 0) continue
       if ((await this.store.providers.listBy(BY_ARCHIVE, sha256)).length > 0) continue
+      if ((await this.store.providerMirror.listBy(BY_ARCHIVE, sha256)).length > 0) continue
       await this.store.archives.delete(sha256)
     }
   }

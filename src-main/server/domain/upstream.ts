@@ -32,8 +32,11 @@ const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
  * kept, so a demo that ran once online keeps working offline. Online, answers are refreshed
  * after `maxAgeMs`; offline, the last answer is served, marked stale.
  */
+/** The services of the upstream Homeport follows. */
+export type UpstreamService = 'modules.v1' | 'providers.v1'
+
 export class UpstreamRegistry {
-  private modulesBase: Promise<URL> | undefined
+  private readonly bases = new Map<UpstreamService, Promise<URL>>()
 
   constructor(
     private readonly store: Store,
@@ -44,9 +47,9 @@ export class UpstreamRegistry {
     return this.options.url
   }
 
-  /** A protocol path under the upstream's `modules.v1` (`hashicorp/consul/aws/versions`). */
-  async get(path: string): Promise<UpstreamAnswer> {
-    const key = `${this.options.url.replace(/\/+$/, '')}|modules.v1|${path}`
+  /** A protocol path under one of the upstream's services (`hashicorp/consul/aws/versions` under `modules.v1`). */
+  async get(path: string, service: UpstreamService = 'modules.v1'): Promise<UpstreamAnswer> {
+    const key = `${this.options.url.replace(/\/+$/, '')}|${service}|${path}`
     const id = `up-${createHash('sha256').update(key).digest('hex')}`
     const cached = await this.store.upstreamCache.get(id)
     const maxAge = this.options.maxAgeMs ?? DEFAULT_MAX_AGE_MS
@@ -55,11 +58,12 @@ export class UpstreamRegistry {
     }
     let fresh: { status: number; body: unknown }
     try {
-      fresh = await this.request(new URL(path, await this.base()))
+      fresh = await this.request(new URL(path, await this.base(service)))
     } catch (error) {
       if (cached) return { status: cached.status, body: cached.body, stale: true, fetchedAt: cached.fetchedAt }
+      const what = service === 'modules.v1' ? 'module' : 'provider'
       throw new UpstreamUnavailableError(
-        `The public registry at ${this.options.url} cannot be reached (${(error as Error).message}), and Homeport has no earlier answer for this module. It is offline: try again when connected, or mirror the module while online.`
+        `The public registry at ${this.options.url} cannot be reached (${(error as Error).message}), and Homeport has no earlier answer for this ${what}. It is offline: try again when connected, or mirror the ${what} while online.`
       )
     }
     const record = { id, url: key, fetchedAt: now(), status: fresh.status, body: fresh.body }
@@ -69,7 +73,7 @@ export class UpstreamRegistry {
 
   /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
   async downloadLocation(path: string): Promise<string> {
-    const url = new URL(path, await this.base())
+    const url = new URL(path, await this.base('modules.v1'))
     const response = await this.fetch(url)
     if (response.status === 404) throw new UpstreamUnavailableError(`The public registry has no ${path.replace(/\/download$/, '')}.`)
     const location = response.headers.get('x-terraform-get')
@@ -87,20 +91,25 @@ export class UpstreamRegistry {
     return response
   }
 
-  private base(): Promise<URL> {
-    this.modulesBase ??= this.discover().catch((error: unknown) => {
-      this.modulesBase = undefined
-      throw error
-    })
-    return this.modulesBase
+  /** The base URL of one of the upstream's services, from its discovery document (asked once). */
+  base(service: UpstreamService): Promise<URL> {
+    let base = this.bases.get(service)
+    if (!base) {
+      base = this.discover(service).catch((error: unknown) => {
+        this.bases.delete(service)
+        throw error
+      })
+      this.bases.set(service, base)
+    }
+    return base
   }
 
-  private async discover(): Promise<URL> {
+  private async discover(service: UpstreamService): Promise<URL> {
     const discovery = new URL('/.well-known/terraform.json', this.options.url)
     const { status, body } = await this.request(discovery)
-    const modules = (body as Record<string, unknown> | undefined)?.['modules.v1']
-    if (status !== 200 || typeof modules !== 'string') throw new Error(`${this.options.url} names no modules.v1 service`)
-    const base = new URL(modules, discovery)
+    const value = (body as Record<string, unknown> | undefined)?.[service]
+    if (status !== 200 || typeof value !== 'string') throw new Error(`${this.options.url} names no ${service} service`)
+    const base = new URL(value, discovery)
     if (!base.pathname.endsWith('/')) base.pathname += '/'
     return base
   }

@@ -9,7 +9,7 @@ import { CA_KEY_FILE } from '../tls.js'
 import { writeFileAtomically } from './atomic-json-file.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { openFileStore, type FileStore } from './file-store.js'
-import { providerFiles } from './store.js'
+import { mirroredFiles, providerFiles } from './store.js'
 import { SCHEMAS } from './schema.js'
 
 const MANIFEST = 'homeport-backup.json'
@@ -69,6 +69,7 @@ export async function writeBackup(store: FileStore, destination: Writable): Prom
       const archives = new Set<string>()
       for (const module of await store.modules.all()) for (const version of module.versions) if (version.archive) archives.add(version.archive.sha256)
       for (const provider of await store.providers.all()) for (const sha256 of providerFiles(provider)) archives.add(sha256)
+      for (const provider of await store.providerMirror.all()) for (const sha256 of mirroredFiles(provider)) archives.add(sha256)
       for (const sha256 of archives) {
         const archive = store.archives.pathOf(sha256)
         for (const file of [archive, archive.replace(/\.tar\.gz$/, '.docs.json')]) {

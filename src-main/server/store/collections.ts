@@ -2,13 +2,16 @@ import { randomBytes } from 'node:crypto'
 import { Collection } from './collection.js'
 import type { WritesRefusedError } from './errors.js'
 import type { RecordBackend } from './record-backends.js'
-import { checkDownloads, checkGpgKey, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
-import type { DownloadRecord, GpgKeyRecord, InstallationRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
+import { checkDownloads, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
+import type { DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
 import { SCHEMAS } from './schema.js'
 import {
   BY_ARCHIVE,
   BY_ORGANIZATION,
   GPG_KEY,
+  MIRRORED_FILE_ID,
+  MIRRORED_PROVIDER,
+  mirroredFiles,
   PROVIDER_KEY,
   PROVIDER_PLATFORM_ID,
   PROVIDER_VERSION_ID,
@@ -94,6 +97,16 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
       writesRefused,
       unique: { [GPG_KEY]: (key) => `${key.organizationId}/${key.keyId}` },
       groups: { [BY_ORGANIZATION]: (key) => key.organizationId }
+    }),
+    providerMirror: new Collection<MirroredProviderRecord>('provider-mirror', backendFor('provider-mirror'), {
+      schema: SCHEMAS.providerMirror,
+      check: checkMirroredProvider,
+      writesRefused,
+      unique: {
+        [MIRRORED_PROVIDER]: (provider) => `${provider.hostname}/${provider.namespace}/${provider.type}`,
+        [MIRRORED_FILE_ID]: (provider) => provider.versions.flatMap((version) => [version.id, ...version.platforms.map((platform) => platform.id)])
+      },
+      groups: { [BY_ARCHIVE]: mirroredFiles }
     })
   }
 }
@@ -132,6 +145,7 @@ export async function storeOver(
     upstreamCache: collections.upstreamCache,
     providers: collections.providers,
     gpgKeys: collections.gpgKeys,
+    providerMirror: collections.providerMirror,
     archives,
     installation: () => current,
     revision: () => installation.revision + collections.organizations.revision + collections.modules.revision,

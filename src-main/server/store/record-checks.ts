@@ -1,4 +1,4 @@
-import type { DownloadRecord, GpgKeyRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from './records.js'
+import type { DownloadRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from './records.js'
 
 /**
  * What a record must look like to be loaded: the ids, hashes and paths that other code builds
@@ -52,8 +52,8 @@ export const checkDownloads: RecordCheck<DownloadRecord> = (record) =>
 export const checkUpstreamAnswer: RecordCheck<UpstreamCacheRecord> = (record) =>
   first(!/^up-[0-9a-f]{64}$/.test(record.id) && 'its id is not an upstream cache id', typeof record.url !== 'string' && 'it has no URL')
 
-const storedFile = (file: StoredFile | null | undefined, what: string) =>
-  file !== null && (!SHA256.test(file?.sha256 ?? '') || !Number.isSafeInteger(file?.size)) && `${what} is not a SHA-256 with a size`
+const storedFile = (file: StoredFile | null | undefined, what: string): string | false =>
+  file !== null && file !== undefined && (!SHA256.test(file.sha256) || !Number.isSafeInteger(file.size)) && `${what} is not a SHA-256 with a size`
 
 export const checkProvider: RecordCheck<ProviderRecord> = (provider) =>
   first(
@@ -77,4 +77,22 @@ export const checkGpgKey: RecordCheck<GpgKeyRecord> = (key) =>
     !ORG_ID.test(key.organizationId) && 'its organization id is not one',
     !/^[0-9A-F]{16}$/.test(key.keyId) && 'its key id is not 16 hexadecimal digits',
     typeof key.asciiArmor !== 'string' && 'it has no key'
+  )
+
+export const checkMirroredProvider: RecordCheck<MirroredProviderRecord> = (provider) =>
+  first(
+    !id('mirp').test(provider.id) && 'its id is not a mirrored provider id',
+    !Array.isArray(provider.versions) && 'it has no versions list',
+    ...(Array.isArray(provider.versions) ? provider.versions : []).flatMap((version): Array<string | false> => [
+      !id('mirpv').test(version?.id) && `version ${JSON.stringify(version?.id)} has no valid id`,
+      storedFile(version.shasums, `version ${version.id}'s SHA256SUMS`),
+      !(version.shasums as StoredFile | undefined) && `version ${version.id} has no SHA256SUMS`,
+      storedFile(version.shasumsSig, `version ${version.id}'s signature`),
+      !(version.shasumsSig as StoredFile | undefined) && `version ${version.id} has no signature`,
+      ...(Array.isArray(version.platforms) ? version.platforms : []).flatMap((platform): Array<string | false> => [
+        !id('mirpp').test(platform?.id) && `platform ${JSON.stringify(platform?.id)} has no valid id`,
+        storedFile(platform.binary, `platform ${platform.id}'s zip`),
+        !(platform.binary as StoredFile | undefined) && `platform ${platform.id} has no zip`
+      ])
+    ])
   )

@@ -254,3 +254,33 @@ export interface GpgKeyRecord {
   createdAt: string
   updatedAt: string
 }
+
+/**
+ * A public provider mirrored from the upstream registry (`registry.terraform.io/hashicorp/null`),
+ * with exactly the files and keys upstream serves, so that Terraform verifies upstream's own
+ * signature offline.
+ */
+export interface MirroredProviderRecord {
+  /** `mirp-…` */
+  id: string
+  /** The provider's registry host, as Terraform names it (`registry.terraform.io`). */
+  hostname: string
+  namespace: string
+  type: string
+  createdAt: string
+  updatedAt: string
+  versions: MirroredProviderVersion[]
+}
+
+export interface MirroredProviderVersion {
+  /** `mirpv-…` */
+  id: string
+  version: string
+  protocols: string[]
+  shasumsName: string
+  shasums: StoredFile
+  shasumsSig: StoredFile
+  /** The keys upstream listed, as it listed them. */
+  keys: Array<{ keyId: string; asciiArmor: string; trustSignature: string; source: string; sourceUrl: string | null }>
+  platforms: Array<{ id: string; os: string; arch: string; filename: string; shasum: string; binary: StoredFile }>
+}

@@ -49,5 +49,6 @@ export const SCHEMAS = {
   downloads: UNCHANGED,
   upstreamCache: UNCHANGED,
   providers: UNCHANGED,
-  gpgKeys: UNCHANGED
+  gpgKeys: UNCHANGED,
+  providerMirror: UNCHANGED
 } satisfies Record<string, Schema>

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, DownloadRecord, GpgKeyRecord, InstallationRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
+import type { ArchiveRef, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -58,6 +58,8 @@ export interface Store {
   readonly providers: RecordStore<ProviderRecord>
   /** The GPG keys that sign providers, per namespace (organization). */
   readonly gpgKeys: RecordStore<GpgKeyRecord>
+  /** Public providers mirrored from the upstream registry, installation-wide. */
+  readonly providerMirror: RecordStore<MirroredProviderRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
   installation(): InstallationRecord
@@ -94,6 +96,10 @@ export const PROVIDER_PLATFORM_ID = 'provider-platform-id'
 
 /** The unique index of the GPG keys store: one key id per organization (BY_ORGANIZATION too). */
 export const GPG_KEY = 'gpg-key'
+
+/** Indexes of the provider mirror: `hostname/namespace/type`, and the ids of versions and platforms (BY_ARCHIVE too). */
+export const MIRRORED_PROVIDER = 'mirrored-provider'
+export const MIRRORED_FILE_ID = 'mirrored-file-id'
 export const VCS_MODULES = 'vcs'
 
 /**
@@ -123,4 +129,9 @@ export function providerFiles(provider: ProviderRecord): string[] {
     ...(version.shasumsSig ? [version.shasumsSig.sha256] : []),
     ...version.platforms.flatMap((platform) => (platform.binary ? [platform.binary.sha256] : []))
   ])
+}
+
+/** Every stored file of a mirrored provider. */
+export function mirroredFiles(provider: MirroredProviderRecord): string[] {
+  return provider.versions.flatMap((version) => [version.shasums.sha256, version.shasumsSig.sha256, ...version.platforms.map((platform) => platform.binary.sha256)])
 }

@@ -25,7 +25,8 @@ export interface ProviderPackage {
   tokens: { binary: string; shasums: string; signature: string }
   /** File names for the two sums files, as a release names them. */
   shasumsName: string
-  key: { keyId: string; asciiArmor: string }
+  /** The keys Terraform may verify the signature with (upstream's own, for a mirrored provider). */
+  keys: Array<{ keyId: string; asciiArmor: string; trustSignature: string; source: string; sourceUrl: string | null }>
 }
 
 /**
@@ -69,7 +70,7 @@ export class ProviderRegistryService {
         signature: signDownload(signingKey, `${target.id}+shasums-sig`, target.shasumsSig!.sha256)
       },
       shasumsName: `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
-      key: { keyId: key.keyId, asciiArmor: key.asciiArmor }
+      keys: [{ keyId: key.keyId, asciiArmor: key.asciiArmor, trustSignature: '', source: 'Homeport', sourceUrl: null }]
     }
   }
 

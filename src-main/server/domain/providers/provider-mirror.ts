@@ -1,0 +1,207 @@
+import { Readable } from 'node:stream'
+import semver from 'semver'
+import type { MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
+import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/store.js'
+import type { ArchiveKeeper } from '../archive-keeper.js'
+import type { Caller } from '../access.js'
+import { signDownload, verifyDownload, type DownloadToken } from '../download-links.js'
+import { ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
+import { newId, now } from '../ids.js'
+import type { UpstreamRegistry } from '../upstream.js'
+import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
+import type { ListedProviderVersion, ProviderPackage } from './provider-registry.js'
+import { checkSignature, parseShasums } from './release-files.js'
+
+interface UpstreamPackage {
+  protocols?: string[]
+  os: string
+  arch: string
+  filename: string
+  download_url: string
+  shasums_url: string
+  shasums_signature_url: string
+  shasum: string
+  signing_keys?: { gpg_public_keys?: Array<{ key_id?: string; ascii_armor: string; trust_signature?: string; source?: string; source_url?: string | null }> }
+}
+
+/**
+ * Public providers, mirrored from the upstream registry and served from here, online or not.
+ * Terraform asks for them under their own names (`registry.terraform.io/hashicorp/null`, through
+ * a `host` block that points that hostname at Homeport), so Homeport re-serves upstream's exact
+ * SHA256SUMS, signature and keys: Terraform verifies upstream's own signature, says "signed by
+ * HashiCorp" for HashiCorp's providers, and locks every platform.
+ *
+ * Pull-through: a package Homeport lacks is fetched from the upstream when Terraform asks for it,
+ * checked as Terraform checks it (the checksums, then the signature by one of upstream's keys),
+ * kept, and served; it is the one kind of read that writes, on purpose, like the upstream answer
+ * cache. Offline, only what is mirrored is offered.
+ */
+export class ProviderMirror {
+  constructor(
+    private readonly store: Store,
+    private readonly upstream: UpstreamRegistry,
+    private readonly archives: ArchiveKeeper
+  ) {}
+
+  /** The upstream's hostname, as Terraform names the providers it serves (`registry.terraform.io`). */
+  get hostname(): string {
+    return new URL(this.upstream.address).host
+  }
+
+  async versions(_caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
+    const answer = await this.upstream.get(`${namespace}/${type}/versions`, 'providers.v1').catch(() => undefined)
+    // Online, what upstream offers (a missing package is pulled through); offline, only what is here.
+    if (answer && !answer.stale && answer.status === 200) return (answer.body as { versions: ListedProviderVersion[] }).versions
+    const mirrored = await this.mirrored(namespace, type)
+    if (!mirrored || mirrored.versions.length === 0) {
+      throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here, and the upstream registry cannot be reached`, false)
+    }
+    return mirrored.versions.map((version) => ({
+      version: version.version,
+      protocols: version.protocols,
+      platforms: version.platforms.map(({ os, arch }) => ({ os, arch }))
+    }))
+  }
+
+  async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {
+    let found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
+    if (!found) {
+      await this.pull(namespace, type, version, os, arch)
+      found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
+    }
+    if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
+    const { version: mirrored, platform } = found
+    const signingKey = this.store.installation().signingKey
+    return {
+      protocols: mirrored.protocols,
+      os,
+      arch,
+      filename: platform.filename,
+      shasum: platform.shasum,
+      tokens: {
+        binary: signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256),
+        shasums: signDownload(signingKey, `${mirrored.id}+shasums`, mirrored.shasums.sha256),
+        signature: signDownload(signingKey, `${mirrored.id}+shasums-sig`, mirrored.shasumsSig.sha256)
+      },
+      shasumsName: mirrored.shasumsName,
+      keys: mirrored.keys
+    }
+  }
+
+  /**
+   * Mirrors the versions of `namespace/type` that meet `constraint` (all, without one), for each
+   * platform, ahead of time (the site admin's explicit mirror). Online only.
+   */
+  async mirror(caller: Caller, namespace: string, type: string, constraint: string | undefined, platforms: string[]): Promise<Array<{ version: string; platform: string }>> {
+    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin mirrors public providers.')
+    if (platforms.length === 0) throw new InvalidInputError('Name the platforms to mirror (linux_amd64, darwin_arm64…).', 'platforms')
+    if (constraint !== undefined && semver.validRange(constraint) === null) throw new InvalidInputError(`"${constraint}" is not a version constraint.`, 'versions')
+    const answer = await this.upstream.get(`${namespace}/${type}/versions`, 'providers.v1')
+    if (answer.stale || answer.status !== 200) throw new UnavailableError(`The upstream registry did not list ${namespace}/${type} (HTTP ${answer.status}${answer.stale ? ', offline' : ''}).`)
+    const versions = (answer.body as { versions: ListedProviderVersion[] }).versions.filter((entry) => constraint === undefined || semver.satisfies(entry.version, constraint))
+    if (versions.length === 0) throw new InvalidInputError(`The upstream registry has no version of ${namespace}/${type} in "${constraint ?? ''}".`, 'versions')
+    const done: Array<{ version: string; platform: string }> = []
+    for (const entry of versions) {
+      for (const platform of platforms) {
+        const [os, arch] = platform.split('_') as [string, string]
+        if (!entry.platforms?.some((candidate) => candidate.os === os && candidate.arch === arch)) continue
+        if (!this.packageOf(await this.mirrored(namespace, type), entry.version, os, arch)) await this.pull(namespace, type, entry.version, os, arch)
+        done.push({ version: entry.version, platform })
+      }
+    }
+    return done
+  }
+
+  /** A mirrored file at a signed location, while the location is valid. */
+  async fileFor(token: DownloadToken): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | undefined> {
+    const [id, file] = token.versionId.split('+') as [string, string | undefined]
+    const provider = await this.store.providerMirror.findBy(MIRRORED_FILE_ID, id)
+    let stored: StoredFile | undefined
+    for (const version of provider?.versions ?? []) {
+      if (version.id === id) stored = file === 'shasums' ? version.shasums : file === 'shasums-sig' ? version.shasumsSig : undefined
+      const platform = version.platforms.find((candidate) => candidate.id === id)
+      if (platform && file === 'binary') stored = platform.binary
+    }
+    if (!stored || !verifyDownload(this.store.installation().signingKey, token, stored.sha256)) return undefined
+    const { sha256, size } = stored
+    return { size, open: (range) => this.store.archives.read(sha256, range) }
+  }
+
+  private mirrored(namespace: string, type: string): Promise<MirroredProviderRecord | undefined> {
+    return this.store.providerMirror.findBy(MIRRORED_PROVIDER, `${this.hostname}/${namespace.toLowerCase()}/${type.toLowerCase()}`)
+  }
+
+  private packageOf(provider: MirroredProviderRecord | undefined, version: string, os: string, arch: string) {
+    const mirrored = provider?.versions.find((candidate) => candidate.version === version)
+    const platform = mirrored?.platforms.find((candidate) => candidate.os === os && candidate.arch === arch)
+    return mirrored && platform ? { version: mirrored, platform } : undefined
+  }
+
+  /** Fetches one package from the upstream, checks it as Terraform would, and keeps it. */
+  private async pull(namespace: string, type: string, version: string, os: string, arch: string): Promise<void> {
+    const path = `${namespace}/${type}/${version}/download/${os}/${arch}`
+    const answer = await this.upstream.get(path, 'providers.v1')
+    if (answer.stale) throw new UnavailableError(`The upstream registry cannot be reached, and ${namespace}/${type} ${version} for ${os}_${arch} is not mirrored here.`)
+    if (answer.status === 404) throw new NotFoundError(`the upstream registry has no ${namespace}/${type} ${version} for ${os}_${arch}`, false)
+    if (answer.status !== 200) throw new UnavailableError(`The upstream registry answered HTTP ${answer.status} for ${path}.`)
+    const meta = answer.body as UpstreamPackage
+    const invalid = (reason: string) => new UnavailableError(`The upstream registry's ${namespace}/${type} ${version} for ${os}_${arch} does not verify, so it was not mirrored: ${reason}`)
+    if (meta.os !== os || meta.arch !== arch || !/^[0-9a-f]{64}$/.test(meta.shasum ?? '')) throw invalid('its answer is not a provider package for this platform')
+    const at = new URL(path, await this.upstream.base('providers.v1'))
+    const fetchBytes = async (location: string) => Buffer.from(await (await this.upstream.fetchArchive(new URL(location, at).toString())).arrayBuffer())
+    const sumsBytes = await fetchBytes(meta.shasums_url)
+    const signature = await fetchBytes(meta.shasums_signature_url)
+    let sums: Map<string, string>
+    try {
+      sums = parseShasums(sumsBytes.toString('utf8'))
+    } catch (error) {
+      throw invalid((error as Error).message)
+    }
+    if (sums.get(meta.filename) !== meta.shasum) throw invalid(`SHA256SUMS does not list ${meta.filename} with ${meta.shasum}`)
+    const keys = meta.signing_keys?.gpg_public_keys ?? []
+    let verified = false
+    for (const key of keys) verified ||= await checkSignature(key.ascii_armor, sumsBytes, new Uint8Array(signature)).then(() => true, () => false)
+    if (!verified) throw invalid('the signature of SHA256SUMS verifies with none of its keys')
+
+    const zip = await this.upstream.fetchArchive(new URL(meta.download_url, at).toString())
+    const binary = await this.store.archives.put(Readable.fromWeb(zip.body! as never), MAX_PROVIDER_ZIP_BYTES)
+    const stored: StoredFile[] = [binary]
+    const unpins = [this.archives.pin(binary.sha256)]
+    try {
+      if (binary.sha256 !== meta.shasum) throw invalid(`the zip's SHA-256 is ${binary.sha256}, not ${meta.shasum}`)
+      const shasums = await this.store.archives.put(Readable.from([sumsBytes]), MAX_PROVIDER_ZIP_BYTES)
+      const shasumsSig = await this.store.archives.put(Readable.from([signature]), MAX_PROVIDER_ZIP_BYTES)
+      stored.push(shasums, shasumsSig)
+      unpins.push(this.archives.pin(shasums.sha256), this.archives.pin(shasumsSig.sha256))
+      const timestamp = now()
+      const platform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary }
+      const hostname = this.hostname
+      const id = (await this.mirrored(namespace, type))?.id ?? newId('mirp')
+      await this.store.providerMirror.upsert(
+        id,
+        () => ({ id, hostname, namespace: namespace.toLowerCase(), type: type.toLowerCase(), createdAt: timestamp, updatedAt: timestamp, versions: [] }),
+        (draft) => {
+          let target = draft.versions.find((candidate) => candidate.version === version)
+          if (!target) {
+            target = {
+              id: newId('mirpv'),
+              version,
+              protocols: meta.protocols ?? [],
+              shasumsName: new URL(meta.shasums_url, at).pathname.split('/').pop() ?? `terraform-provider-${type}_${version}_SHA256SUMS`,
+              shasums,
+              shasumsSig,
+              keys: keys.map((key) => ({ keyId: key.key_id ?? '', asciiArmor: key.ascii_armor, trustSignature: key.trust_signature ?? '', source: key.source ?? '', sourceUrl: key.source_url ?? null })),
+              platforms: []
+            } satisfies MirroredProviderVersion
+            draft.versions.push(target)
+          }
+          if (!target.platforms.some((candidate) => candidate.os === os && candidate.arch === arch)) target.platforms.push(platform)
+          draft.updatedAt = timestamp
+        }
+      )
+    } finally {
+      for (const unpin of unpins) unpin()
+      await this.archives.release(stored.map((file) => file.sha256))
+    }
+  }
+}

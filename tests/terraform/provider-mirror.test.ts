@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execFile, execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { makeSigningKey, providerRelease, publishProvider, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
+import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { TerraformClient } from '../helpers/terraform-client.js'
+
+const run = promisify(execFile)
+const PUBLIC = 'registry.terraform.io'
+let upstream: TestServer
+let homeport: TestServer
+let work: string
+let key: SigningKey
+let release: ProviderRelease
+
+/**
+ * A second Homeport stands in for the public registry: its organization `hashicorp` publishes
+ * `null`, signed by its own key, which is what registry.terraform.io/hashicorp/null is to Terraform.
+ */
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'homeport-mirror-'))
+  upstream = await startTestServer()
+  await createOrganization(upstream, 'hashicorp')
+  key = await makeSigningKey('Upstream Registry')
+  release = await providerRelease('null', '3.2.3', ['linux_amd64', 'darwin_arm64', 'windows_amd64'], key)
+  await publishProvider(upstream, 'hashicorp', release, key)
+  homeport = await startTestServer({ upstream: upstream.url, upstreamToken: upstream.adminToken, upstreamMaxAgeMs: 0 })
+})
+afterAll(async () => {
+  await homeport.close()
+  await upstream.close().catch(() => undefined)
+  await rm(work, { recursive: true, force: true })
+})
+
+/** Terraform pointed at Homeport for the public registry's own name, as the air-gapped configuration does. */
+const client = () =>
+  new TerraformClient({
+    hosts: { [PUBLIC]: { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
+    credentials: { [PUBLIC]: homeport.adminToken }
+  })
+
+const terraform = (() => {
+  try {
+    execFileSync('terraform', ['version'], { env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' }, stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+const SKIPPED = terraform ? '' : ' (skipped: no terraform binary on PATH, and the suite never installs one)'
+
+async function terraformInit(dir: string) {
+  const home = join(work, 'home')
+  await mkdir(home, { recursive: true })
+  await mkdir(dir, { recursive: true })
+  const config = join(work, 'air-gapped.tfrc')
+  await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: [PUBLIC] }))
+  // An unmodified configuration: the provider by its public name.
+  await writeFile(join(dir, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
+  const { stdout } = await run('terraform', ['init', '-input=false', '-no-color'], {
+    cwd: dir,
+    env: { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' }
+  })
+  return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8') }
+}
+
+describe('a mirror of public providers', () => {
+  it('pulls a package through on first use, verified by upstream’s own signature and keys', async () => {
+    const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'linux_amd64', join(work, 'online'))
+    expect(installed).toMatchObject({ version: '3.2.3', signedBy: key.keyId })
+    // Upstream's SHA256SUMS, re-served as it is: every platform can be locked.
+    expect(installed.hashes.filter((hash) => hash.startsWith('zh:')).sort()).toEqual([...release.zips.values()].map((zip) => `zh:${zip.shasum}`).sort())
+    const mirrored = await homeport.server.services.store.providerMirror.all()
+    expect(mirrored.map((provider) => `${provider.hostname}/${provider.namespace}/${provider.type}`)).toEqual([new URL(upstream.url).host + '/hashicorp/null'])
+    expect(mirrored[0]!.versions[0]!.platforms.map((platform) => `${platform.os}_${platform.arch}`)).toEqual(['linux_amd64'])
+  })
+
+  it('mirrors named versions and platforms ahead of time (site admin only)', async () => {
+    const body = doc('provider-mirrors', { source: 'hashicorp/null', versions: '~> 3.2', platforms: ['darwin_arm64', 'linux_amd64'] })
+    const mirrored = await homeport.api('POST', '/admin/provider-mirror', { body })
+    expect(mirrored.status).toBe(201)
+    expect(mirrored.body.data.attributes.mirrored).toEqual([
+      { version: '3.2.3', platform: 'darwin_arm64' },
+      { version: '3.2.3', platform: 'linux_amd64' }
+    ])
+    expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'hashicorp/null', platforms: [] }) })).status).toBe(422)
+    expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'nonsense' }) })).status).toBe(422)
+  })
+
+  it(`installs with the real terraform and the generated air-gapped configuration, online${SKIPPED}`, async () => {
+    if (!terraform) return
+    const { stdout, lock } = await terraformInit(join(work, 'real-online'))
+    expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
+    expect(lock).toContain(`provider "${PUBLIC}/hashicorp/null" {`)
+    for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+  }, 120_000)
+
+  it('keeps serving what it mirrored once the upstream is gone, and says plainly what it lacks', async () => {
+    await upstream.stop()
+    const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'darwin_arm64', join(work, 'offline'))
+    expect(installed).toMatchObject({ version: '3.2.3', signedBy: key.keyId })
+    // Offline, only mirrored versions and platforms are offered.
+    const versions = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/versions')
+    expect(versions.body.versions).toEqual([{ version: '3.2.3', protocols: ['5.0'], platforms: [{ os: 'linux', arch: 'amd64' }, { os: 'darwin', arch: 'arm64' }] }])
+    const missing = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/windows/amd64')
+    expect(missing.status).toBe(503)
+    expect(missing.body.errors[0]).toMatch(/cannot be reached.*no earlier answer for this provider/)
+    const unknown = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/random/versions')
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.errors[0]).toMatch(/is not mirrored here, and the upstream registry cannot be reached/)
+  })
+
+  it(`installs with the real terraform offline, from the mirror alone${SKIPPED}`, async () => {
+    if (!terraform) return
+    const { stdout, lock } = await terraformInit(join(work, 'real-offline'))
+    expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
+    for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+  }, 120_000)
+})
+
+describe('an upstream that cannot be trusted', () => {
+  it('never stores or serves a package whose checksums or signature do not verify', async () => {
+    const honest = await makeSigningKey('Honest')
+    const forger = await makeSigningKey('Forger')
+    const good = await providerRelease('evil', '1.0.0', ['linux_amd64'], honest)
+    const zip = good.zips.get('terraform-provider-evil_1.0.0_linux_amd64.zip')!
+    // What the fake registry serves for each kind of lie.
+    const lies: Record<string, { sums: Buffer; sig: Buffer; shasum: string }> = {
+      'bad-signature': { sums: good.shasums, sig: await sign(good.shasums, forger), shasum: zip.shasum },
+      'bad-checksum': { sums: good.shasums, sig: good.signature, shasum: 'f'.repeat(64) },
+      garbage: { sums: Buffer.from('<html>not sums</html>'), sig: Buffer.from('nope'), shasum: zip.shasum }
+    }
+    const fake = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://fake')
+      const [, , lie, file] = url.pathname.split('/')
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' })
+        res.end(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body))
+      }
+      if (url.pathname === '/.well-known/terraform.json') return send(200, { 'providers.v1': '/v1/providers/' })
+      const versions = /^\/v1\/providers\/acme\/([a-z-]+)\/versions$/.exec(url.pathname)
+      if (versions) return send(200, { versions: [{ version: '1.0.0', protocols: ['5.0'], platforms: [{ os: 'linux', arch: 'amd64' }] }] })
+      const download = /^\/v1\/providers\/acme\/([a-z-]+)\/1\.0\.0\/download\/linux\/amd64$/.exec(url.pathname)
+      if (download && lies[download[1]!]) {
+        return send(200, {
+          protocols: ['5.0'], os: 'linux', arch: 'amd64', filename: 'terraform-provider-evil_1.0.0_linux_amd64.zip',
+          download_url: `/files/${download[1]!}/zip`, shasums_url: `/files/${download[1]!}/sums`, shasums_signature_url: `/files/${download[1]!}/sig`,
+          shasum: lies[download[1]!]!.shasum,
+          signing_keys: { gpg_public_keys: [{ key_id: honest.keyId, ascii_armor: honest.publicArmor }] }
+        })
+      }
+      if (url.pathname.startsWith('/files/') && lie && lies[lie]) {
+        res.writeHead(200)
+        return res.end(file === 'zip' ? zip.bytes : file === 'sums' ? lies[lie].sums : lies[lie].sig)
+      }
+      send(404, { errors: ['not found'] })
+    })
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve))
+    const mirror = await startTestServer({ upstream: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, upstreamMaxAgeMs: 0 })
+    try {
+      for (const [lie, reason] of [
+        ['bad-signature', /verifies with none of its keys/],
+        ['bad-checksum', /SHA256SUMS does not list .* with f{64}/],
+        ['garbage', /SHA256SUMS line 1 is not/]
+      ] as const) {
+        const response = await mirror.api('GET', `/api/registry/public/v1/providers/acme/${lie}/1.0.0/download/linux/amd64`)
+        expect(response.status, lie).toBe(503)
+        expect(response.body.errors[0], lie).toMatch(/does not verify, so it was not mirrored/)
+        expect(response.body.errors[0], lie).toMatch(reason)
+      }
+      expect(await mirror.server.services.store.providerMirror.all()).toEqual([])
+    } finally {
+      await mirror.close()
+      fake.close()
+    }
+  })
+})
