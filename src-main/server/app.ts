@@ -10,7 +10,7 @@ import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes } from './api/admin.js'
 import { gpgKeyRoutes } from './api/gpg-keys.js'
-import { PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from './api/provider-protocol.js'
+import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from './api/provider-protocol.js'
 import { registryProviderRoutes } from './api/registry-providers.js'
 import { organizationRoutes } from './api/organizations.js'
 import { registryModuleRoutes } from './api/registry-modules.js'
@@ -121,6 +121,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(providerFilesRouter(services, rateLimit).routes())
   app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit).routes())
   app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit).routes())
+  app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
   app.use(privateRegistry.routes())
   app.use(publicRegistryRouter(services, rateLimit).routes())
   app.use(registryProtocolRouter(services, rateLimit, options.protocolCache).routes())

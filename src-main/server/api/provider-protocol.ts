@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../services.js'
 import type { Caller } from '../domain/access.js'
+import { PUBLIC_REGISTRY_HOSTS } from '../../shared/terraform-config.js'
 import type { ListedProviderVersion, ProviderPackage } from '../domain/providers/provider-registry.js'
 import { parseDownloadToken } from '../domain/download-links.js'
 import { callerOf, requireBearer } from '../http/auth.js'
@@ -11,6 +12,7 @@ import { pathParams } from '../http/query.js'
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
 export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
 export const PUBLIC_PROVIDERS_PREFIX = '/api/registry/public/v1/providers'
+export const NETWORK_MIRROR_PREFIX = '/api/registry/provider-mirror/v1'
 
 /** What the protocol needs of a source of providers: the private registry, or the public mirror. */
 interface ProviderSource {
@@ -57,6 +59,46 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
         }))
       }
     }
+  })
+  return router
+}
+
+/**
+ * The provider network mirror protocol (shared/research/providers.md §4), for users who configure
+ * `provider_installation { network_mirror { url = "https://…/api/registry/provider-mirror/v1/" } }`
+ * (Terraform allows it over HTTPS only). `:hostname` is the provider's own registry host: the
+ * public registries' names reach the public mirror, the registry hostname the private providers.
+ * The archives' hashes are their `zh:` (Terraform checks them, and records only its own `h1:`).
+ */
+export function networkMirrorRouter(services: Services, rateLimit: Middleware, registryHostname: string): Router {
+  const router = new Router({ prefix: NETWORK_MIRROR_PREFIX })
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.use(requireBearer)
+  const sourceFor = (hostname: string): ProviderSource => {
+    if (hostname === registryHostname.toLowerCase()) return services.providerRegistry
+    if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === services.providerMirror.hostname) return services.providerMirror
+    throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...PUBLIC_REGISTRY_HOSTS].join(', ')}, not of ${hostname}.`)
+  }
+  router.get('/:hostname/:namespace/:type/:file', async (ctx) => {
+    const { hostname, namespace, type, file } = pathParams(ctx, 'hostname', 'namespace', 'type', 'file')
+    const source = sourceFor(hostname.toLowerCase())
+    ctx.type = 'application/json'
+    if (file === 'index.json') {
+      const versions = await source.versions(callerOf(ctx), namespace, type)
+      ctx.body = { versions: Object.fromEntries(versions.map((version) => [version.version, {}])) }
+      return
+    }
+    const version = /^(.+)\.json$/.exec(file)?.[1]
+    if (!version) throw new HttpError(404, 'not found', 'A network mirror answers index.json and <version>.json.')
+    const listed = (await source.versions(callerOf(ctx), namespace, type)).find((entry) => entry.version === version)
+    if (!listed) throw new HttpError(404, 'not found', `${hostname}/${namespace}/${type} has no version ${version} here.`)
+    const archives: Record<string, { url: string; hashes: string[] }> = {}
+    for (const { os, arch } of listed.platforms ?? []) {
+      const found = await source.download(callerOf(ctx), namespace, type, version, os, arch)
+      archives[`${os}_${arch}`] = { url: `${PROVIDER_FILES_PREFIX}/${found.tokens.binary}/${encodeURIComponent(found.filename)}`, hashes: [`zh:${found.shasum}`] }
+    }
+    ctx.body = { archives }
   })
   return router
 }
