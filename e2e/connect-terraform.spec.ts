@@ -16,6 +16,14 @@ test('shows the Terraform CLI configuration for this server, to copy or download
   await page.screenshot({ path: 'docs/screenshots/connect-terraform.png' })
   await page.getByLabel('Show token').check()
   await expect(config).toContainText(`token = "${E2E_ADMIN_TOKEN}"`)
+  // The air-gapped form points the public registries' names at this Homeport too.
+  await expect(config).not.toContainText('host "registry.terraform.io"')
+  await page.getByLabel('Air-gapped').check()
+  await expect(config).toContainText('host "registry.terraform.io"')
+  await expect(config).toContainText(`"providers.v1" = "${new URL(page.url()).origin}/api/registry/public/v1/providers/"`)
+  await page.getByLabel('Show token').uncheck()
+  await expect(config).not.toContainText(E2E_ADMIN_TOKEN)
+  await page.getByLabel('Show token').check()
 
   await page.getByRole('button', { name: 'Copy' }).first().click()
   await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible()

@@ -21,7 +21,27 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     ctx.status = 204
   })
 
-  // Homeport's own: mirror public providers ahead of time, for use offline.
+  // Homeport's own: the public providers mirrored here, and mirroring more ahead of time, for use offline.
+  router.get('/admin/provider-mirror', async (ctx) => {
+    const providers = await services.providerMirror.list()
+    sendDocument(ctx, 200, {
+      data: providers.map((provider) => ({
+        type: 'mirrored-providers',
+        id: provider.id,
+        attributes: {
+          hostname: provider.hostname,
+          namespace: provider.namespace,
+          type: provider.type,
+          'updated-at': provider.updatedAt,
+          versions: provider.versions.map((version) => ({
+            version: version.version,
+            'key-ids': version.keys.map((key) => key.keyId),
+            platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`)
+          }))
+        }
+      }))
+    })
+  })
   router.post('/admin/provider-mirror', async (ctx) => {
     const attributes = readResource(ctx, 'provider-mirrors').attributes
     const source = attributes.string('source') ?? ''

@@ -4,6 +4,7 @@ import { OrganizationPage } from '../features/organizations/OrganizationPage'
 import { ModulePage } from '../features/modules/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
 import { AppSettings } from '../features/settings/AppSettings'
+import { MirrorPage } from '../features/mirror/MirrorPage'
 import { hrefOf, useRoute, type Route } from './router'
 
 function Page({ route }: { route: Route }) {
@@ -16,6 +17,8 @@ function Page({ route }: { route: Route }) {
       return <ModulePage key={`${route.registry}/${route.namespace}/${route.name}/${route.provider}`} address={route} version={route.version} />
     case 'terraform':
       return <ConnectTerraform />
+    case 'mirror':
+      return <MirrorPage />
     case 'app-settings':
       return <AppSettings />
   }
@@ -25,7 +28,7 @@ export function App() {
   const { embedded, signOut } = useSession()
   const route = useRoute()
   const section = route.page === 'organization' || route.page === 'module' ? 'organizations' : route.page
-  const link = (page: 'organizations' | 'terraform' | 'app-settings', label: string) => (
+  const link = (page: 'organizations' | 'terraform' | 'mirror' | 'app-settings', label: string) => (
     <a href={hrefOf({ page })} aria-current={section === page ? 'page' : undefined}>
       {label}
     </a>
@@ -43,6 +46,7 @@ export function App() {
         <div className="nav-links">
           {link('organizations', 'Organizations')}
           {link('terraform', 'Connect Terraform')}
+          {link('mirror', 'Mirror')}
           {link('app-settings', 'Settings')}
           {!embedded && (
             <button type="button" className="link" onClick={signOut}>

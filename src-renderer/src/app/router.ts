@@ -9,6 +9,7 @@ export type Route =
   | { page: 'organization'; org: string; tab: 'modules' | 'providers' | 'publish' | 'teams' | 'settings' | 'vcs' }
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string }
   | { page: 'terraform' }
+  | { page: 'mirror' }
   | { page: 'app-settings' }
 
 const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs'] as const
@@ -16,6 +17,7 @@ const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs']
 function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent)
   if (parts[0] === 'terraform') return { page: 'terraform' }
+  if (parts[0] === 'mirror') return { page: 'mirror' }
   if (parts[0] === 'settings') return { page: 'app-settings' }
   if (parts[0] === 'orgs' && parts[1]) {
     const org = parts[1]
@@ -36,6 +38,8 @@ export function hrefOf(route: Route): string {
       return '#/'
     case 'terraform':
       return '#/terraform'
+    case 'mirror':
+      return '#/mirror'
     case 'app-settings':
       return '#/settings'
     case 'organization':

@@ -112,6 +112,11 @@ export class ProviderMirror {
     return done
   }
 
+  /** What is mirrored: every provider, with its versions and platforms (any caller may see it: it is public). */
+  async list(): Promise<MirroredProviderRecord[]> {
+    return (await this.store.providerMirror.all()).sort((a, b) => `${a.namespace}/${a.type}`.localeCompare(`${b.namespace}/${b.type}`))
+  }
+
   /** A mirrored file at a signed location, while the location is valid. */
   async fileFor(token: DownloadToken): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | undefined> {
     const [id, file] = token.versionId.split('+') as [string, string | undefined]

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { moduleBlock, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
+import { moduleBlock, PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from './api'
@@ -12,13 +12,14 @@ export function ConnectTerraform() {
   const { client } = useSession()
   const info = useQuery(serverInfoOptions(client))
   const [showToken, setShowToken] = useState(false)
+  const [airGapped, setAirGapped] = useState(false)
 
   if (info.isPending) return <p className="muted">Loading…</p>
   if (info.isError) return <p role="alert" className="error">Could not read the server’s settings: {info.error.message}</p>
 
   const { registryHostname, serverUrl } = info.data
-  const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token })
-  const shown = showToken ? config : config.replace(client.token, `${client.token.slice(0, 8)}…`)
+  const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
+  const shown = showToken ? config : config.replaceAll(client.token, `${client.token.slice(0, 8)}…`)
   const download = () => {
     const url = URL.createObjectURL(new Blob([config], { type: 'text/plain' }))
     const link = document.createElement('a')
@@ -42,6 +43,9 @@ export function ConnectTerraform() {
         <div className="snippet-header">
           <h2>1. Save the CLI configuration</h2>
           <div className="actions">
+            <label className="inline">
+              <input type="checkbox" checked={airGapped} onChange={(event) => setAirGapped(event.target.checked)} /> Air-gapped (public providers and modules from this Homeport)
+            </label>
             <label className="inline">
               <input type="checkbox" checked={showToken} onChange={(event) => setShowToken(event.target.checked)} /> Show token
             </label>

@@ -1,0 +1,137 @@
+import { useState } from 'react'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { ApiClient } from '../../lib/api-client'
+import { formatDate } from '../../lib/format'
+import { useSession } from '../../lib/session'
+import { Empty, ErrorMessage, Loading } from '../../lib/ui'
+
+interface MirroredProvider {
+  id: string
+  attributes: {
+    hostname: string
+    namespace: string
+    type: string
+    'updated-at': string
+    versions: Array<{ version: string; 'key-ids': string[]; platforms: string[] }>
+  }
+}
+
+const mirrorKey = ['provider-mirror'] as const
+
+function mirrorOptions(client: ApiClient) {
+  return queryOptions({ queryKey: mirrorKey, queryFn: () => client.get<{ data: MirroredProvider[] }>('/admin/provider-mirror') })
+}
+
+const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64']
+
+/**
+ * Public providers mirrored from the upstream registry, for `terraform init` with the network off:
+ * what is here, and (for the site admin) mirroring more while online.
+ */
+export function MirrorPage() {
+  const { client } = useSession()
+  const queryClient = useQueryClient()
+  const mirror = useQuery(mirrorOptions(client))
+  const [source, setSource] = useState('')
+  const [versions, setVersions] = useState('')
+  const [platforms, setPlatforms] = useState<string[]>(['linux_amd64'])
+  const add = useMutation({
+    mutationFn: () =>
+      client.request<{ data: { attributes: { mirrored: Array<{ version: string; platform: string }> } } }>('POST', '/admin/provider-mirror', {
+        data: { type: 'provider-mirrors', attributes: { source: source.trim(), ...(versions.trim() ? { versions: versions.trim() } : {}), platforms } }
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: mirrorKey })
+  })
+  return (
+    <div className="stack">
+      <header>
+        <h1>Public provider mirror</h1>
+        <p className="muted">
+          Public providers kept here with their publishers’ own signatures, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable.
+        </p>
+      </header>
+      <form
+        className="card padded stack-tight"
+        aria-label="Mirror a provider"
+        onSubmit={(event) => {
+          event.preventDefault()
+          add.mutate()
+        }}
+      >
+        <h2>Mirror a provider</h2>
+        <label htmlFor="mirror-source">Provider (namespace/type)</label>
+        <input id="mirror-source" value={source} onChange={(event) => setSource(event.target.value)} placeholder="hashicorp/aws" />
+        <label htmlFor="mirror-versions">Versions (a constraint; empty for all)</label>
+        <input id="mirror-versions" value={versions} onChange={(event) => setVersions(event.target.value)} placeholder="~> 5.0" />
+        <fieldset>
+          <legend>Platforms</legend>
+          {PLATFORMS.map((platform) => (
+            <label key={platform} className="inline">
+              <input
+                type="checkbox"
+                checked={platforms.includes(platform)}
+                onChange={(event) => setPlatforms(event.target.checked ? [...platforms, platform] : platforms.filter((candidate) => candidate !== platform))}
+              />{' '}
+              {platform}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="primary fit" disabled={!source.trim() || platforms.length === 0 || add.isPending}>
+          {add.isPending ? 'Mirroring…' : 'Mirror'}
+        </button>
+        {add.isError && <ErrorMessage error={add.error} action="Could not mirror it" />}
+        {add.isSuccess && (
+          <p role="status">
+            Mirrored {add.data.data.attributes.mirrored.map((entry) => `${entry.version} ${entry.platform}`).join(', ')}.
+          </p>
+        )}
+      </form>
+      {mirror.isPending && <Loading what="the mirror" />}
+      {mirror.isError && <ErrorMessage error={mirror.error} action="Could not read the mirror" />}
+      {mirror.data && mirror.data.data.length === 0 && (
+        <Empty title="Nothing mirrored yet">
+          <p>Mirror a provider above, or run terraform init once online with the air-gapped configuration (Connect Terraform).</p>
+        </Empty>
+      )}
+      {mirror.data && mirror.data.data.length > 0 && (
+        <div className="table-scroll card" tabIndex={0} role="region" aria-label="Mirrored providers">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Version</th>
+                <th scope="col">Platforms</th>
+                <th scope="col">Signed by key</th>
+              </tr>
+            </thead>
+            <tbody>
+              {mirror.data.data.flatMap((provider) =>
+                provider.attributes.versions.map((version) => (
+                  <tr key={`${provider.id}-${version.version}`}>
+                    <td>
+                      <code>
+                        {provider.attributes.namespace}/{provider.attributes.type}
+                      </code>{' '}
+                      <span className="muted">updated {formatDate(provider.attributes['updated-at'])}</span>
+                    </td>
+                    <td>{version.version}</td>
+                    <td>
+                      {version.platforms.map((platform) => (
+                        <span key={platform} className="badge good">
+                          {platform}
+                        </span>
+                      ))}
+                    </td>
+                    <td>
+                      <code>{version['key-ids'].join(', ')}</code>
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  )
+}
