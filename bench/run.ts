@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { measureGui } from './gui.js'
 import { measureIngest } from './ingest.js'
 import { measureInstall } from './install.js'
+import { measureProviderDownload } from './provider-download.js'
 import { ROOT, startHomeport } from './lib.js'
 import { measureProtocol } from './protocol.js'
 import { measurePublish } from './publish.js'
@@ -109,6 +110,16 @@ async function main(): Promise<void> {
         result: `${ingest.msPerMb} ms/MB (${ingest.peakRssMb} MB)`,
         target: 'peak RSS ≤ 512 MB',
         met: ingest.peakRssMb <= 512
+      })
+
+      log('8. downloading a 100 MB provider zip against a static file server…')
+      const providerDownload = await measureProviderDownload(homeport, work)
+      results.providerDownload = providerDownload
+      rows.push({
+        figure: `8. download a ${providerDownload.zipMb} MB provider zip: MB/s (memory growth)`,
+        result: `${providerDownload.homeportMbPerS} = ${providerDownload.ratio} × static ${providerDownload.staticMbPerS} (${providerDownload.rssGrowthMb} MB)`,
+        target: '≥ 0.9 × static, flat memory',
+        met: providerDownload.ratio >= 0.9 && providerDownload.rssGrowthMb < 64
       })
     } finally {
       await homeport.stop()
