@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
 
-const run = promisify(execFile)
 let test: TestServer
 let work: string
 let key: SigningKey
@@ -46,16 +44,8 @@ describe('the provider network mirror protocol, over HTTPS', () => {
     expect((await test.api('GET', '/api/registry/provider-mirror/v1/elsewhere.example/acme/widget/index.json')).status).toBe(404)
   })
 
-  const terraform = (() => {
-    try {
-      execFileSync('terraform', ['version'], { env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' }, stdio: 'ignore' })
-      return true
-    } catch {
-      return false
-    }
-  })()
-  it(`installs through network_mirror with the real terraform, checksum verified${terraform ? '' : ' (skipped: no terraform binary on PATH, and the suite never installs one)'}`, async () => {
-    if (!terraform) return
+  it(`installs through network_mirror with the real terraform, checksum verified${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
     const dir = join(work, 'config')
     const home = join(work, 'home')
     await mkdir(dir, { recursive: true })
@@ -67,10 +57,7 @@ describe('the provider network mirror protocol, over HTTPS', () => {
       `provider_installation {\n  network_mirror {\n    url = "${test.url}/api/registry/provider-mirror/v1/"\n  }\n}\n\ncredentials "${host}" {\n  token = "${test.adminToken}"\n}\n`
     )
     await writeFile(join(dir, 'main.tf'), 'terraform {\n  required_providers {\n    widget = {\n      source = "homeport.localhost/acme/widget"\n    }\n  }\n}\n')
-    const { stdout } = await run('terraform', ['init', '-input=false', '-no-color'], {
-      cwd: dir,
-      env: { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: config, SSL_CERT_FILE: test.server.tls!.trustPath, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' }
-    })
+    const stdout = await terraformInit(dir, { config, home, extra: { SSL_CERT_FILE: test.server.tls!.trustPath } })
     expect(stdout).toContain('- Installed homeport.localhost/acme/widget v0.3.0 (verified checksum)')
     expect(await readFile(join(dir, '.terraform.lock.hcl'), 'utf8')).toMatch(/"h1:[A-Za-z0-9+/=]+"/)
   }, 120_000)

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile, execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { makeSigningKey, providerRelease, publishProvider, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
 
-const run = promisify(execFile)
 const PUBLIC = 'registry.terraform.io'
 let upstream: TestServer
 let homeport: TestServer
@@ -45,17 +43,7 @@ const client = () =>
     credentials: { [PUBLIC]: homeport.adminToken }
   })
 
-const terraform = (() => {
-  try {
-    execFileSync('terraform', ['version'], { env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' }, stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-const SKIPPED = terraform ? '' : ' (skipped: no terraform binary on PATH, and the suite never installs one)'
-
-async function terraformInit(dir: string) {
+async function initOffline(dir: string) {
   const home = join(work, 'home')
   await mkdir(home, { recursive: true })
   await mkdir(dir, { recursive: true })
@@ -63,10 +51,7 @@ async function terraformInit(dir: string) {
   await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: [PUBLIC] }))
   // An unmodified configuration: the provider by its public name.
   await writeFile(join(dir, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
-  const { stdout } = await run('terraform', ['init', '-input=false', '-no-color'], {
-    cwd: dir,
-    env: { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' }
-  })
+  const stdout = await terraformInit(dir, { config, home })
   return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8') }
 }
 
@@ -93,9 +78,9 @@ describe('a mirror of public providers', () => {
     expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'nonsense' }) })).status).toBe(422)
   })
 
-  it(`installs with the real terraform and the generated air-gapped configuration, online${SKIPPED}`, async () => {
-    if (!terraform) return
-    const { stdout, lock } = await terraformInit(join(work, 'real-online'))
+  it(`installs with the real terraform and the generated air-gapped configuration, online${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    const { stdout, lock } = await initOffline(join(work, 'real-online'))
     expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
     expect(lock).toContain(`provider "${PUBLIC}/hashicorp/null" {`)
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
@@ -116,9 +101,9 @@ describe('a mirror of public providers', () => {
     expect(unknown.body.errors[0]).toMatch(/is not mirrored here, and the upstream registry cannot be reached/)
   })
 
-  it(`installs with the real terraform offline, from the mirror alone${SKIPPED}`, async () => {
-    if (!terraform) return
-    const { stdout, lock } = await terraformInit(join(work, 'real-offline'))
+  it(`installs with the real terraform offline, from the mirror alone${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    const { stdout, lock } = await initOffline(join(work, 'real-offline'))
     expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
   }, 120_000)

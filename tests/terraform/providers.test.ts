@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile, execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient, TerraformError } from '../helpers/terraform-client.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
 
-const run = promisify(execFile)
 /** A module that needs nothing but Homeport (a module calling the public registry is the air-gap issue's). */
 const NETWORK = {
   'main.tf': 'variable "cidr" {\n  type    = string\n  default = "10.0.0.0/16"\n}\n\noutput "cidr" {\n  value = var.cidr\n}\n',
@@ -55,19 +53,8 @@ describe('installing a private provider as terraform init does', () => {
   })
 })
 
-/** The real binary, where the machine has one (some of these machines do; it is never installed by the suite). */
-const terraform = (() => {
-  try {
-    return execFileSync('terraform', ['version', '-json'], { encoding: 'utf8', env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' } }) ? 'terraform' : undefined
-  } catch {
-    return undefined
-  }
-})()
-
-const SKIPPED = terraform ? '' : ' (skipped: no terraform binary on PATH, and the suite never installs one; the client above follows its source)'
-
 describe('terraform init with the real binary', () => {
-  it.skipIf(!terraform)(`installs a module and a private provider with the generated CLI configuration, the provider self-signed, every platform locked${SKIPPED}`, async () => {
+  it.skipIf(!HAS_TERRAFORM)(`installs a module and a private provider with the generated CLI configuration, the provider self-signed, every platform locked${NEEDS_TERRAFORM}`, async () => {
     const dir = join(work, 'real')
     const home = join(work, 'home')
     await mkdir(dir, { recursive: true })
@@ -79,10 +66,7 @@ describe('terraform init with the real binary', () => {
       `terraform {\n  required_providers {\n    widget = {\n      source  = "${HOST}/acme/widget"\n      version = "~> 0.1"\n    }\n  }\n}\n\n` +
         `module "network" {\n  source  = "${HOST}/acme/network/aws"\n  version = "~> 1.2"\n}\n`
     )
-    const { stdout } = await run('terraform', ['init', '-input=false', '-no-color'], {
-      cwd: dir,
-      env: { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' }
-    })
+    const stdout = await terraformInit(dir, { config, home })
     expect(stdout).toContain(`Downloading ${HOST}/acme/network/aws 1.2.0 for network...`)
     expect(stdout).toContain(`- Installed ${HOST}/acme/widget v0.1.0 (self-signed, key ID ${key.keyId})`)
     await expect(readFile(join(dir, '.terraform', 'modules', 'network', 'main.tf'), 'utf8')).resolves.toBe(NETWORK['main.tf'])

@@ -4,12 +4,12 @@ import type { MirroredProviderRecord, MirroredProviderVersion, StoredFile } from
 import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/store.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
 import type { Caller } from '../access.js'
-import { signDownload, verifyDownload, type DownloadToken } from '../download-links.js'
+import { verifyDownload, type DownloadToken } from '../download-links.js'
 import { ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
 import { newId, now } from '../ids.js'
 import type { UpstreamRegistry } from '../upstream.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
-import type { ListedProviderVersion, ProviderPackage } from './provider-registry.js'
+import { packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
 import { checkSignature, parseShasums } from './release-files.js'
 
 interface UpstreamPackage {
@@ -71,18 +71,13 @@ export class ProviderMirror {
     }
     if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
     const { version: mirrored, platform } = found
-    const signingKey = this.store.installation().signingKey
     return {
       protocols: mirrored.protocols,
       os,
       arch,
       filename: platform.filename,
       shasum: platform.shasum,
-      tokens: {
-        binary: signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256),
-        shasums: signDownload(signingKey, `${mirrored.id}+shasums`, mirrored.shasums.sha256),
-        signature: signDownload(signingKey, `${mirrored.id}+shasums-sig`, mirrored.shasumsSig.sha256)
-      },
+      tokens: packageTokens(this.store.installation().signingKey, mirrored, platform),
       shasumsName: mirrored.shasumsName,
       keys: mirrored.keys
     }

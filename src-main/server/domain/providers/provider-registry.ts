@@ -57,18 +57,13 @@ export class ProviderRegistryService {
     if (!target || !platform) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`)
     const key = await this.keys.keyOf(org, target.keyId)
     if (!key) throw new NotFoundError(`the key that signs ${namespace}/${type} ${version} was removed`)
-    const signingKey = this.store.installation().signingKey
     return {
       protocols: target.protocols,
       os,
       arch,
       filename: platform.filename,
       shasum: platform.shasum,
-      tokens: {
-        binary: signDownload(signingKey, `${platform.id}+binary`, platform.binary!.sha256),
-        shasums: signDownload(signingKey, `${target.id}+shasums`, target.shasums!.sha256),
-        signature: signDownload(signingKey, `${target.id}+shasums-sig`, target.shasumsSig!.sha256)
-      },
+      tokens: packageTokens(this.store.installation().signingKey, { id: target.id, shasums: target.shasums!, shasumsSig: target.shasumsSig! }, { id: platform.id, binary: platform.binary! }),
       shasumsName: `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
       keys: [{ keyId: key.keyId, asciiArmor: key.asciiArmor, trustSignature: '', source: 'Homeport', sourceUrl: null }]
     }
@@ -91,6 +86,22 @@ export class ProviderRegistryService {
         : undefined
     if (!org || !provider) throw new NotFoundError(`no provider ${namespace}/${type}`)
     return { org, provider }
+  }
+}
+
+/**
+ * The signed locations of a package's three files: `<version id>+shasums`, `<version id>+shasums-sig`
+ * and `<platform id>+binary`, each bound to the file its record holds (see download-links.ts).
+ */
+export function packageTokens(
+  signingKey: string,
+  version: { id: string; shasums: StoredFile; shasumsSig: StoredFile },
+  platform: { id: string; binary: StoredFile }
+): ProviderPackage['tokens'] {
+  return {
+    binary: signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256),
+    shasums: signDownload(signingKey, `${version.id}+shasums`, version.shasums.sha256),
+    signature: signDownload(signingKey, `${version.id}+shasums-sig`, version.shasumsSig.sha256)
   }
 }
 

@@ -1,0 +1,29 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+/**
+ * Whether this machine has a real `terraform` on PATH. Some of the project's machines do; the
+ * suite never installs one, and the scenarios that use it say they are skipped where it is absent.
+ */
+export const HAS_TERRAFORM = (() => {
+  try {
+    execFileSync('terraform', ['version'], { env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' }, stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+
+/** Appended to the name of a test that needs the binary, so a skipped run says why. */
+export const NEEDS_TERRAFORM = HAS_TERRAFORM ? '' : ' (skipped: no terraform binary on PATH, and the suite never installs one)'
+
+/** `terraform init` in `dir`, with a CLI configuration file and a fresh home, as a user with nothing else set up. */
+export async function terraformInit(dir: string, env: { config: string; home: string; extra?: NodeJS.ProcessEnv }): Promise<string> {
+  const { stdout } = await run('terraform', ['init', '-input=false', '-no-color'], {
+    cwd: dir,
+    env: { ...process.env, HOME: env.home, TF_CLI_CONFIG_FILE: env.config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env.extra }
+  })
+  return stdout
+}
