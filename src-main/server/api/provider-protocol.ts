@@ -4,10 +4,10 @@ import type { Services } from '../services.js'
 import type { Caller } from '../domain/access.js'
 import { PUBLIC_REGISTRY_HOSTS } from '../../shared/terraform-config.js'
 import type { ListedProviderVersion, ProviderPackage } from '../domain/providers/provider-registry.js'
-import { parseDownloadToken } from '../domain/download-links.js'
 import { callerOf, requireBearer } from '../http/auth.js'
 import { HttpError, protocolErrors } from '../http/errors.js'
 import { pathParams } from '../http/query.js'
+import { signedFileRouter } from '../http/signed-files.js'
 
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
 export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
@@ -103,39 +103,10 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
   return router
 }
 
-/**
- * A provider release's files at their signed, short-lived locations: no token (Terraform sends
- * none to them), HEAD as well as GET, byte ranges, never gzip-encoded.
- */
+/** A provider release's files at their signed, short-lived locations (see http/signed-files.ts). */
 export function providerFilesRouter(services: Services, rateLimit: Middleware): Router {
-  const router = new Router({ prefix: PROVIDER_FILES_PREFIX })
-  router.use(protocolErrors)
-  router.use(rateLimit)
-  router.get('/:token/:file', async (ctx) => {
-    const token = parseDownloadToken(pathParams(ctx, 'token').token)
-    const file = token && (await (token.versionId.startsWith('mirp') ? services.providerMirror : services.providerRegistry).fileFor(token))
-    if (!file) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
-    ctx.type = pathParams(ctx, 'file').file.endsWith('.zip') ? 'application/zip' : 'application/octet-stream'
-    ctx.set('Accept-Ranges', 'bytes')
-    ctx.set('Cache-Control', 'private, max-age=600, immutable')
-    const range = byteRange(ctx.get('range'), file.size)
-    if (range === 'unsatisfiable') {
-      ctx.set('Content-Range', `bytes */${file.size}`)
-      throw new HttpError(416, 'range not satisfiable', `The file has ${file.size} bytes.`)
-    }
-    ctx.status = range ? 206 : 200
-    if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
-    ctx.length = range ? range.end - range.start + 1 : file.size
-    if (ctx.method !== 'HEAD') ctx.body = file.open(range)
+  return signedFileRouter(PROVIDER_FILES_PREFIX, rateLimit, async (token, name) => {
+    const file = await (token.versionId.startsWith('mirp') ? services.providerMirror : services.providerRegistry).fileFor(token)
+    return file && { ...file, type: name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream' }
   })
-  return router
-}
-
-/** A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range, clamped to the file; undefined for none (or one Homeport does not serve, answered whole). */
-function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim())
-  if (!match || (match[1] === '' && match[2] === '')) return undefined
-  const [start, end] = match[1] === '' ? [Math.max(0, size - Number(match[2])), size - 1] : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)]
-  if (start >= size || start > end) return 'unsatisfiable'
-  return { start, end }
 }

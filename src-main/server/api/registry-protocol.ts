@@ -6,8 +6,8 @@ import { HttpError, protocolErrors } from '../http/errors.js'
 import { unmatched } from '../http/unmatched.js'
 import { offsetMeta, offsetPage } from '../http/offset-pagination.js'
 import { pathParams, queryString } from '../http/query.js'
+import { signedFileRouter } from '../http/signed-files.js'
 import type { Published } from '../domain/registry.js'
-import { parseDownloadToken } from '../domain/download-links.js'
 import type { Cacheable, ProtocolCache } from '../http/protocol-cache.js'
 import { NotFoundError } from '../domain/errors.js'
 import { detailObject, moduleObject, versionEntry } from './protocol-resources.js'
@@ -136,24 +136,12 @@ function emptyForUnknownNamespace(error: unknown): Published[] {
 }
 
 /**
- * The signed archive downloads that `X-Terraform-Get` points at: no token (Terraform sends
- * none), a path ending in `.tar.gz` (how go-getter knows an archive), HEAD as well as GET, and
- * never `Content-Encoding: gzip` (Go would unzip the archive before the tar reader sees it).
+ * The signed archive downloads that `X-Terraform-Get` points at (see http/signed-files.ts), at a
+ * path ending in `.tar.gz`: how go-getter knows an archive.
  */
 export function archiveDownloadRouter(services: Services, rateLimit: Middleware): Router {
-  const router = new Router({ prefix: DOWNLOADS_PREFIX })
-  router.use(protocolErrors)
-  router.use(rateLimit)
-  router.get('/:token/:file', async (ctx) => {
-    const token = parseDownloadToken(pathParams(ctx, 'token').token)
-    const archive = token && (await services.registry.archiveFor(token))
-    if (!archive) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
-    ctx.status = 200
-    if (ctx.method !== 'HEAD') ctx.body = archive.open()
-    ctx.type = 'application/gzip'
-    ctx.length = archive.size
-    ctx.set('Content-Disposition', `attachment; filename="${archive.file}"`)
-    ctx.set('Cache-Control', 'private, max-age=600, immutable')
+  return signedFileRouter(DOWNLOADS_PREFIX, rateLimit, async (token) => {
+    const archive = await services.registry.archiveFor(token)
+    return archive && { size: archive.size, open: archive.open, type: 'application/gzip', attachment: archive.file }
   })
-  return router
 }

@@ -130,13 +130,13 @@ export class RegistryService {
 
   /** The archive a signed download token grants, when the token is valid. */
   /** The archive a signed download location names, with a way to read it; undefined for a location that is not (or no longer) valid. */
-  async archiveFor(token: DownloadToken): Promise<{ size: number; file: string; open: () => Readable } | undefined> {
+  async archiveFor(token: DownloadToken): Promise<{ size: number; file: string; open: (range?: { start: number; end: number }) => Readable } | undefined> {
     const module = await this.store.modules.findBy(VERSION_ID, token.versionId)
     const version = module?.versions.find((candidate) => candidate.id === token.versionId)
     if (!module || !version?.archive || version.status !== 'ok') return undefined
     if (!verifyDownload(this.store.installation().signingKey, token, version.archive.sha256)) return undefined
     const { sha256, size } = version.archive
-    return { size, file: `${module.name}-${module.provider}-${version.version}.tar.gz`, open: () => this.store.archives.read(sha256) }
+    return { size, file: `${module.name}-${module.provider}-${version.version}.tar.gz`, open: (range) => this.store.archives.read(sha256, range) }
   }
 
   private async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
