@@ -10,16 +10,20 @@ import { parseArgs } from 'node:util'
 import { backupToFile } from './backup-command.js'
 import { defaultDataDir } from './data-dir.js'
 import { restoreBackup } from './store/backup.js'
+import { bodyOf, runningServer } from './running-server.js'
 
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>] [--air-gapped]
        homeport backup <file> [--data-dir <path>] [--token <admin token>]
        homeport restore <file> [--data-dir <path>] [--accept-unverified]
+       homeport mirror-provider <namespace/type> --platform <os_arch>... [--versions <constraint>] [--data-dir <path>] [--token <admin token>]
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
   Homeport (use it with TF_CLI_CONFIG_FILE, or copy it into ~/.terraformrc).
 backup: a consistent snapshot of the data directory, taken from the running server if there is one.
+mirror-provider: has the running Homeport mirror a public provider's versions and platforms from its upstream,
+  so that terraform init finds them offline (hashicorp/aws --versions "~> 5.0" --platform linux_amd64).
 restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
          A backup this installation did not make (or that changed) restores only with --accept-unverified.
 
@@ -111,6 +115,27 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
   )
 }
 
+async function mirrorProvider(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, token: { type: 'string' }, versions: { type: 'string' }, platform: { type: 'string', multiple: true } },
+    allowPositionals: true,
+    strict: true
+  })
+  const [source] = positionals
+  if (!source || positionals.length > 1) throw new UsageError('homeport mirror-provider takes one provider, like hashicorp/aws.')
+  if (!values.platform?.length) throw new UsageError('Name at least one --platform (linux_amd64, darwin_arm64…).')
+  const dataDir = values['data-dir'] ?? process.env.HOMEPORT_DATA_DIR ?? defaultDataDir()
+  const running = await runningServer(dataDir, values.token)
+  if (!running) throw new Error(`No Homeport is running on ${dataDir}: start it (homeport serve), online, then mirror.`)
+  const response = await running.request('POST', '/api/v2/admin/provider-mirror', {
+    data: { type: 'provider-mirrors', attributes: { source, platforms: values.platform, ...(values.versions ? { versions: values.versions } : {}) } }
+  })
+  const document = JSON.parse(await bodyOf(response)) as { data?: { attributes: { mirrored: Array<{ version: string; platform: string }> } }; errors?: Array<{ detail?: string }> }
+  if (response.statusCode !== 201) throw new Error(document.errors?.[0]?.detail ?? `Homeport refused (HTTP ${response.statusCode}).`)
+  for (const entry of document.data!.attributes.mirrored) console.log(`Mirrored ${source} ${entry.version} for ${entry.platform}.`)
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   // `--help` anywhere, for any command, is a question, not an unknown option.
@@ -122,6 +147,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(rest)
   if (command === 'terraform-config') return writeTerraformConfig(rest)
   if (command === 'backup' || command === 'restore') return backupOrRestore(command, rest)
+  if (command === 'mirror-provider') return mirrorProvider(rest)
   throw new UsageError(`Unknown command "${command}".`)
 }
 

@@ -3,13 +3,17 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
+import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { makeSigningKey, providerRelease, publishProvider, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
 
+const run = promisify(execFile)
 const PUBLIC = 'registry.terraform.io'
 let upstream: TestServer
 let homeport: TestServer
@@ -78,6 +82,15 @@ describe('a mirror of public providers', () => {
     expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'nonsense' }) })).status).toBe(422)
   })
 
+  it('mirrors from the command line, through the running Homeport', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src-main/server/cli.ts', 'mirror-provider', 'hashicorp/null', '--versions', '~> 3.2', '--platform', 'windows_amd64', '--data-dir', homeport.dataDir],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)) }
+    )
+    expect(stdout).toContain('Mirrored hashicorp/null 3.2.3 for windows_amd64.')
+  })
+
   it(`installs with the real terraform and the generated air-gapped configuration, online${NEEDS_TERRAFORM}`, async () => {
     if (!HAS_TERRAFORM) return
     const { stdout, lock } = await initOffline(join(work, 'real-online'))
@@ -92,8 +105,10 @@ describe('a mirror of public providers', () => {
     expect(installed).toMatchObject({ version: '3.2.3', signedBy: key.keyId })
     // Offline, only mirrored versions and platforms are offered.
     const versions = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/versions')
-    expect(versions.body.versions).toEqual([{ version: '3.2.3', protocols: ['5.0'], platforms: [{ os: 'linux', arch: 'amd64' }, { os: 'darwin', arch: 'arm64' }] }])
-    const missing = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/windows/amd64')
+    expect(versions.body.versions).toEqual([
+      { version: '3.2.3', protocols: ['5.0'], platforms: [{ os: 'linux', arch: 'amd64' }, { os: 'darwin', arch: 'arm64' }, { os: 'windows', arch: 'amd64' }] }
+    ])
+    const missing = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/freebsd/amd64')
     expect(missing.status).toBe(503)
     expect(missing.body.errors[0]).toMatch(/cannot be reached.*no earlier answer for this provider/)
     const unknown = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/random/versions')

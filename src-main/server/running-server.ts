@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises'
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { join } from 'node:path'
+import { readAdminTokenFile } from './admin-token.js'
+
+/**
+ * The Homeport running on a data directory, for the commands that ask it to do something
+ * (`homeport backup`, `homeport mirror-provider`): where it listens, from `server.json`, and a
+ * site-admin token (given, from HOMEPORT_ADMIN_TOKEN, or from the data directory).
+ */
+export interface RunningServer {
+  url: string
+  token: string
+  /** A request to it, trusting its own CA when it serves HTTPS with one. */
+  request(method: string, path: string, body?: unknown): Promise<IncomingMessage>
+}
+
+export async function runningServer(dataDir: string, token?: string): Promise<RunningServer | undefined> {
+  let url: string
+  try {
+    const found = JSON.parse(await readFile(join(dataDir, 'server.json'), 'utf8')) as { pid: number; url: string }
+    process.kill(found.pid, 0)
+    url = found.url
+  } catch {
+    return undefined
+  }
+  const adminToken = token ?? process.env.HOMEPORT_ADMIN_TOKEN ?? (await readAdminTokenFile(dataDir))
+  if (!adminToken) throw new Error('Homeport is running but no admin token was found: pass --token.')
+  const https = url.startsWith('https:')
+  const ca = https ? await readFile(join(dataDir, 'tls', 'ca.crt'), 'utf8').catch(() => undefined) : undefined
+  return {
+    url,
+    token: adminToken,
+    request: (method, path, body) =>
+      new Promise((resolve, reject) => {
+        const payload = body === undefined ? undefined : JSON.stringify(body)
+        const headers: Record<string, string> = { Authorization: `Bearer ${adminToken}` }
+        if (payload !== undefined) headers['Content-Type'] = 'application/vnd.api+json'
+        const request = (https ? httpsRequest : httpRequest)(`${url}${path}`, { method, headers, ...(ca ? { ca } : {}) }, resolve)
+        request.on('error', reject)
+        request.end(payload)
+      })
+  }
+}
+
+/** The whole body of a response, as text. */
+export async function bodyOf(response: IncomingMessage): Promise<string> {
+  let text = ''
+  for await (const chunk of response as AsyncIterable<Buffer>) text += chunk.toString()
+  return text
+}
