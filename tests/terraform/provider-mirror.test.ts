@@ -108,6 +108,12 @@ describe('a mirror of public providers', () => {
     expect(versions.body.versions).toEqual([
       { version: '3.2.3', protocols: ['5.0'], platforms: [{ os: 'linux', arch: 'amd64' }, { os: 'darwin', arch: 'arm64' }, { os: 'windows', arch: 'amd64' }] }
     ])
+    // The network mirror protocol offers the same packages by the public name, from the mirror alone.
+    const index = await homeport.api('GET', `/api/registry/provider-mirror/v1/${PUBLIC}/hashicorp/null/index.json`)
+    expect(index.body).toEqual({ versions: { '3.2.3': {} } })
+    const archives = (await homeport.api('GET', `/api/registry/provider-mirror/v1/${PUBLIC}/hashicorp/null/3.2.3.json`)).body.archives as Record<string, { hashes: string[] }>
+    expect(Object.keys(archives).sort()).toEqual(['darwin_arm64', 'linux_amd64', 'windows_amd64'])
+    expect(archives.linux_amd64!.hashes).toEqual([`zh:${release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!.shasum}`])
     const missing = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/freebsd/amd64')
     expect(missing.status).toBe(503)
     expect(missing.body.errors[0]).toMatch(/cannot be reached.*no earlier answer for this provider/)

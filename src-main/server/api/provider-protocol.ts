@@ -77,7 +77,10 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
   router.use(requireBearer)
   const sourceFor = (hostname: string): ProviderSource => {
     if (hostname === registryHostname.toLowerCase()) return services.providerRegistry
-    if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === services.providerMirror.hostname) return services.providerMirror
+    // Only what is mirrored already: a version file lists every platform, and pulling them all through for one request would be too much.
+    if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === services.providerMirror.hostname) {
+      return { versions: (_caller, namespace, type) => services.providerMirror.localVersions(namespace, type), download: (...args) => services.providerMirror.download(...args) }
+    }
     throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...PUBLIC_REGISTRY_HOSTS].join(', ')}, not of ${hostname}.`)
   }
   router.get('/:hostname/:namespace/:type/:file', async (ctx) => {

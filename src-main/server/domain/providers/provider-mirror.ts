@@ -51,7 +51,15 @@ export class ProviderMirror {
   async versions(_caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
     const answer = await this.upstream.get(`${namespace}/${type}/versions`, 'providers.v1').catch(() => undefined)
     // Online, what upstream offers (a missing package is pulled through); offline, only what is here.
-    if (answer && !answer.stale && answer.status === 200) return (answer.body as { versions: ListedProviderVersion[] }).versions
+    if (answer && !answer.stale && answer.status === 200) {
+      // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
+      return ((answer.body as { versions?: ListedProviderVersion[] }).versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null)
+    }
+    return this.localVersions(namespace, type)
+  }
+
+  /** The versions and platforms mirrored here, whatever the upstream has. */
+  async localVersions(namespace: string, type: string): Promise<ListedProviderVersion[]> {
     const mirrored = await this.mirrored(namespace, type)
     if (!mirrored || mirrored.versions.length === 0) {
       throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here, and the upstream registry cannot be reached`, false)
