@@ -8,7 +8,7 @@ import { guardDoors } from './http/doors.js'
 import { unmatched } from './http/unmatched.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
-import { adminRoutes } from './api/admin.js'
+import { adminRoutes, providerImportRouter } from './api/admin.js'
 import { gpgKeyRoutes } from './api/gpg-keys.js'
 import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from './api/provider-protocol.js'
 import { registryProviderRoutes } from './api/registry-providers.js'
@@ -113,6 +113,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
 
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
+  app.use(providerImportRouter(services, rateLimit).routes())
   app.use(discoveryRouter().routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { readAdminTokenFile } from './admin-token.js'
 
 /**
@@ -12,7 +13,7 @@ import { readAdminTokenFile } from './admin-token.js'
 export interface RunningServer {
   url: string
   token: string
-  /** A request to it, trusting its own CA when it serves HTTPS with one. */
+  /** A request to it, trusting its own CA when it serves HTTPS with one: a JSON:API document, or a zip streamed. */
   request(method: string, path: string, body?: unknown): Promise<IncomingMessage>
 }
 
@@ -34,12 +35,12 @@ export async function runningServer(dataDir: string, token?: string): Promise<Ru
     token: adminToken,
     request: (method, path, body) =>
       new Promise((resolve, reject) => {
-        const payload = body === undefined ? undefined : JSON.stringify(body)
         const headers: Record<string, string> = { Authorization: `Bearer ${adminToken}` }
-        if (payload !== undefined) headers['Content-Type'] = 'application/vnd.api+json'
+        if (body !== undefined) headers['Content-Type'] = body instanceof Readable ? 'application/zip' : 'application/vnd.api+json'
         const request = (https ? httpsRequest : httpRequest)(`${url}${path}`, { method, headers, ...(ca ? { ca } : {}) }, resolve)
         request.on('error', reject)
-        request.end(payload)
+        if (body instanceof Readable) body.on('error', reject).pipe(request)
+        else request.end(body === undefined ? undefined : JSON.stringify(body))
       })
   }
 }

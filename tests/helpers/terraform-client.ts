@@ -262,7 +262,7 @@ async function verifiedBy(sums: Buffer, signature: Buffer, keys: string[]): Prom
 }
 
 /** Go's dirhash Hash1 over the unpacked files, as Terraform computes a lock file's `h1:`. */
-function dirHash(files: Record<string, Uint8Array>): string {
+export function dirHash(files: Record<string, Uint8Array>): string {
   const summary = Object.keys(files)
     .filter((name) => !name.endsWith('/'))
     .sort()

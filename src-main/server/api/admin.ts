@@ -1,11 +1,38 @@
 import Router from '@koa/router'
 import type { Services } from '../services.js'
-import { callerOf } from '../http/auth.js'
-import { HttpError } from '../http/errors.js'
+import type { Middleware } from 'koa'
+import { callerOf, requireBearer } from '../http/auth.js'
+import { HttpError, jsonApiErrors } from '../http/errors.js'
+import { closeUnreadBodies } from '../http/unread-bodies.js'
+import { pathParams } from '../http/query.js'
 import { readIdentifiers, readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { organizationReference } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
+
+/**
+ * `PUT /api/v2/admin/provider-mirror/packages/<hostname>/<namespace>/<type>/<version>/<os>_<arch>?hash=h1:…`:
+ * one zip of a `terraform providers mirror` folder, its body the zip (not JSON, hence a router of its
+ * own), checked against the hashes the folder lists (`homeport import-providers` sends them).
+ */
+export function providerImportRouter(services: Services, rateLimit: Middleware): Router {
+  const router = new Router({ prefix: '/api/v2/admin/provider-mirror/packages' })
+  router.use(closeUnreadBodies)
+  router.use(jsonApiErrors)
+  router.use(rateLimit)
+  router.use(requireBearer)
+  router.put('/:hostname/:namespace/:type/:version/:platform', async (ctx) => {
+    const { hostname, namespace, type, version, platform } = pathParams(ctx, 'hostname', 'namespace', 'type', 'version', 'platform')
+    const [os = '', arch = '', extra] = platform.split('_')
+    if (extra !== undefined) throw new HttpError(422, 'invalid attribute', `"${platform}" is not a platform (<os>_<arch>, like linux_amd64).`)
+    const hashes = [ctx.query.hash ?? []].flat()
+    const { present, signed } = await services.providerMirror.importPackage(callerOf(ctx), { hostname, namespace, type, version, os, arch, hashes }, ctx.req)
+    sendDocument(ctx, present ? 200 : 201, {
+      data: { type: 'mirrored-provider-packages', id: `${hostname}/${namespace}/${type}/${version}/${platform}`.toLowerCase(), attributes: { 'already-present': present, signed } }
+    })
+  })
+  return router
+}
 
 /** Site-admin endpoints, in Terraform Enterprise's shapes; any other caller gets 404. */
 export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
@@ -36,7 +63,9 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
           versions: provider.versions.map((version) => ({
             version: version.version,
             'key-ids': version.keys.map((key) => key.keyId),
-            platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`)
+            platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`),
+            // Imported without upstream's signature: the network mirror alone serves them.
+            'unsigned-platforms': version.platforms.filter((platform) => platform.unsigned).map((platform) => `${platform.os}_${platform.arch}`)
           }))
         }
       }))

@@ -4,6 +4,7 @@ import type { Services } from '../services.js'
 import type { Caller } from '../domain/access.js'
 import { PUBLIC_REGISTRY_HOSTS } from '../../shared/terraform-config.js'
 import type { ListedProviderVersion, ProviderPackage } from '../domain/providers/provider-registry.js'
+import type { MirrorArchive } from '../domain/providers/provider-mirror.js'
 import { callerOf, requireBearer } from '../http/auth.js'
 import { HttpError, protocolErrors } from '../http/errors.js'
 import { pathParams } from '../http/query.js'
@@ -18,6 +19,12 @@ export const NETWORK_MIRROR_PREFIX = '/api/registry/provider-mirror/v1'
 interface ProviderSource {
   versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]>
   download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage>
+}
+
+/** What the network mirror needs of a source: the versions, and each zip's name, hash and signed location. */
+interface MirrorSource {
+  versions: ProviderSource['versions']
+  archive(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive>
 }
 
 /**
@@ -75,11 +82,24 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
   router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
-  const sourceFor = (hostname: string): ProviderSource => {
-    if (hostname === registryHostname.toLowerCase()) return services.providerRegistry
-    // Only what is mirrored already: a version file lists every platform, and pulling them all through for one request would be too much.
+  const sourceFor = (hostname: string): MirrorSource => {
+    if (hostname === registryHostname.toLowerCase()) {
+      const registry = services.providerRegistry
+      return {
+        versions: (caller, namespace, type) => registry.versions(caller, namespace, type),
+        archive: async (...args) => {
+          const { filename, shasum, tokens } = await registry.download(...args)
+          return { filename, shasum, token: tokens.binary }
+        }
+      }
+    }
+    // Only what is mirrored already (imported packages too): a version file lists every platform, and pulling them all through for one request would be too much.
     if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === services.providerMirror.hostname) {
-      return { versions: (_caller, namespace, type) => services.providerMirror.localVersions(namespace, type), download: (...args) => services.providerMirror.download(...args) }
+      const mirror = services.providerMirror
+      return {
+        versions: (_caller, namespace, type) => mirror.localVersions(namespace, type, { unsigned: true }),
+        archive: (_caller, ...args) => mirror.archive(...args)
+      }
     }
     throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...PUBLIC_REGISTRY_HOSTS].join(', ')}, not of ${hostname}.`)
   }
@@ -98,8 +118,8 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     if (!listed) throw new HttpError(404, 'not found', `${hostname}/${namespace}/${type} has no version ${version} here.`)
     const archives: Record<string, { url: string; hashes: string[] }> = {}
     for (const { os, arch } of listed.platforms ?? []) {
-      const found = await source.download(callerOf(ctx), namespace, type, version, os, arch)
-      archives[`${os}_${arch}`] = { url: `${PROVIDER_FILES_PREFIX}/${found.tokens.binary}/${encodeURIComponent(found.filename)}`, hashes: [`zh:${found.shasum}`] }
+      const found = await source.archive(callerOf(ctx), namespace, type, version, os, arch)
+      archives[`${os}_${arch}`] = { url: `${PROVIDER_FILES_PREFIX}/${found.token}/${encodeURIComponent(found.filename)}`, hashes: [`zh:${found.shasum}`] }
     }
     ctx.body = { archives }
   })

@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../services.js'
 import { jsonApiErrors } from '../http/errors.js'
+import { closeUnreadBodies } from '../http/unread-bodies.js'
 import { sendDocument } from '../http/jsonapi.js'
 import { versionResource } from './module-resources.js'
 import { ProviderUploadService } from '../domain/providers/provider-uploads.js'
@@ -13,12 +14,7 @@ import { ProviderUploadService } from '../domain/providers/provider-uploads.js'
  */
 export function uploadRoutes(services: Services, rateLimit: Middleware): Router {
   const router = new Router({ prefix: '/archivist/v1/object' })
-  router.use(async (ctx, next) => {
-    await next()
-    // Refused before its body was read (too large, a used link): the connection still carries
-    // the rest of that body, so it cannot serve another request.
-    if (!ctx.req.complete) ctx.set('Connection', 'close')
-  })
+  router.use(closeUnreadBodies)
   router.use(jsonApiErrors)
   router.use(rateLimit)
   router.put('/:objectId', async (ctx) => {

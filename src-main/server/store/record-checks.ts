@@ -86,9 +86,9 @@ export const checkMirroredProvider: RecordCheck<MirroredProviderRecord> = (provi
     ...(Array.isArray(provider.versions) ? provider.versions : []).flatMap((version): Array<string | false> => [
       !id('mirpv').test(version?.id) && `version ${JSON.stringify(version?.id)} has no valid id`,
       storedFile(version.shasums, `version ${version.id}'s SHA256SUMS`),
-      !(version.shasums as StoredFile | undefined) && `version ${version.id} has no SHA256SUMS`,
       storedFile(version.shasumsSig, `version ${version.id}'s signature`),
-      !(version.shasumsSig as StoredFile | undefined) && `version ${version.id} has no signature`,
+      (version.shasums === undefined) !== (version.shasumsSig === undefined) && `version ${version.id} has SHA256SUMS or its signature, not both`,
+      !Array.isArray(version.keys) && `version ${version.id} has no keys list`,
       ...(Array.isArray(version.platforms) ? version.platforms : []).flatMap((platform): Array<string | false> => [
         !id('mirpp').test(platform?.id) && `platform ${JSON.stringify(platform?.id)} has no valid id`,
         storedFile(platform.binary, `platform ${platform.id}'s zip`),

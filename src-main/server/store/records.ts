@@ -277,10 +277,27 @@ export interface MirroredProviderVersion {
   id: string
   version: string
   protocols: string[]
-  shasumsName: string
-  shasums: StoredFile
-  shasumsSig: StoredFile
+  /**
+   * Upstream's SHA256SUMS and its signature, as upstream served them; absent for a version only
+   * imported (from a `terraform providers mirror` folder), which the network mirror alone serves.
+   */
+  shasumsName?: string
+  shasums?: StoredFile
+  shasumsSig?: StoredFile
   /** The keys upstream listed, as it listed them. */
   keys: Array<{ keyId: string; asciiArmor: string; trustSignature: string; source: string; sourceUrl: string | null }>
-  platforms: Array<{ id: string; os: string; arch: string; filename: string; shasum: string; binary: StoredFile }>
+  platforms: MirroredProviderPlatform[]
+}
+
+export interface MirroredProviderPlatform {
+  /** `mirpp-…` */
+  id: string
+  os: string
+  arch: string
+  filename: string
+  /** The zip's SHA-256 (its `zh:`). */
+  shasum: string
+  binary: StoredFile
+  /** Set when upstream's signed SHA256SUMS does not vouch for this zip (imported, not pulled): the network mirror alone serves it. */
+  unsigned?: true
 }

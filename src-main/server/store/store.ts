@@ -133,5 +133,8 @@ export function providerFiles(provider: ProviderRecord): string[] {
 
 /** Every stored file of a mirrored provider. */
 export function mirroredFiles(provider: MirroredProviderRecord): string[] {
-  return provider.versions.flatMap((version) => [version.shasums.sha256, version.shasumsSig.sha256, ...version.platforms.map((platform) => platform.binary.sha256)])
+  return provider.versions.flatMap((version) => [
+    ...[version.shasums, version.shasumsSig].flatMap((file) => (file ? [file.sha256] : [])),
+    ...version.platforms.map((platform) => platform.binary.sha256)
+  ])
 }

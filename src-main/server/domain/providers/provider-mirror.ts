@@ -1,16 +1,17 @@
 import { Readable } from 'node:stream'
 import semver from 'semver'
-import type { MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
+import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
+import type { MirroredProviderPlatform, MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
 import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/store.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
 import type { Caller } from '../access.js'
 import { verifyDownload, type DownloadToken } from '../download-links.js'
-import { ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
 import { newId, now } from '../ids.js'
 import type { UpstreamRegistry } from '../upstream.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
-import { packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
-import { checkSignature, parseShasums } from './release-files.js'
+import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
+import { archiveHash1, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
 
 interface UpstreamPackage {
   protocols?: string[]
@@ -22,6 +23,39 @@ interface UpstreamPackage {
   shasums_signature_url: string
   shasum: string
   signing_keys?: { gpg_public_keys?: Array<{ key_id?: string; ascii_armor: string; trust_signature?: string; source?: string; source_url?: string | null }> }
+}
+
+/** One package of a `terraform providers mirror` folder: where it belongs, and the hashes the folder lists for it. */
+export interface ImportedPackage {
+  /** The registry the folder names it under (`registry.terraform.io`). */
+  hostname: string
+  namespace: string
+  type: string
+  version: string
+  os: string
+  arch: string
+  hashes: string[]
+}
+
+/** A zip as the network mirror lists it. */
+export interface MirrorArchive {
+  filename: string
+  shasum: string
+  /** The signed token of its location (see download-links.ts). */
+  token: string
+}
+
+/** The package named in Terraform's terms, lower-cased as Terraform does, or the reason it cannot be. */
+function checkImport(target: ImportedPackage): ImportedPackage {
+  const name = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
+  const namespace = target.namespace.toLowerCase()
+  const type = target.type.toLowerCase()
+  if (!name.test(namespace) || !name.test(type)) throw new InvalidInputError(`"${target.namespace}/${target.type}" is not a provider address Terraform accepts.`, 'source')
+  if (semver.valid(target.version) !== target.version) throw new InvalidInputError(`"${target.version}" is not a version.`, 'version')
+  if (!/^[a-z0-9]+$/.test(target.os) || !/^[a-z0-9]+$/.test(target.arch)) throw new InvalidInputError(`"${target.os}_${target.arch}" is not a platform.`, 'platform')
+  const hashes = target.hashes.filter((hash) => /^h1:[A-Za-z0-9+/]{43}=$/.test(hash) || /^zh:[0-9a-f]{64}$/.test(hash))
+  if (hashes.length === 0) throw new InvalidInputError('Give the zip\'s h1: or zh: hash, as the folder\'s <version>.json lists it: an import is checked by hash.', 'hashes')
+  return { hostname: target.hostname.toLowerCase(), namespace, type, version: target.version, os: target.os, arch: target.arch, hashes }
 }
 
 /**
@@ -58,36 +92,118 @@ export class ProviderMirror {
     return this.localVersions(namespace, type)
   }
 
-  /** The versions and platforms mirrored here, whatever the upstream has. */
-  async localVersions(namespace: string, type: string): Promise<ListedProviderVersion[]> {
+  /**
+   * The versions and platforms mirrored here, whatever the upstream has: those upstream signed, or
+   * with `unsigned`, also those imported without upstream's signature (for the network mirror).
+   */
+  async localVersions(namespace: string, type: string, { unsigned = false } = {}): Promise<ListedProviderVersion[]> {
     const mirrored = await this.mirrored(namespace, type)
-    if (!mirrored || mirrored.versions.length === 0) {
+    const versions = (mirrored?.versions ?? [])
+      .map((version) => ({
+        version: version.version,
+        protocols: version.protocols,
+        platforms: version.platforms.filter((platform) => unsigned || !platform.unsigned).map(({ os, arch }) => ({ os, arch }))
+      }))
+      .filter((version) => version.platforms.length > 0)
+    if (versions.length === 0) {
       throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here, and the upstream registry cannot be reached`, false)
     }
-    return mirrored.versions.map((version) => ({
-      version: version.version,
-      protocols: version.protocols,
-      platforms: version.platforms.map(({ os, arch }) => ({ os, arch }))
-    }))
+    return versions
   }
 
   async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {
     let found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
-    if (!found) {
-      await this.pull(namespace, type, version, os, arch)
+    if (!found || found.platform.unsigned) {
+      // An imported zip is served to the registry protocol once upstream's signature vouches for it.
+      const pulled = this.pull(namespace, type, version, os, arch)
+      if (found) await pulled.catch(() => undefined)
+      else await pulled
       found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
     }
     if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
     const { version: mirrored, platform } = found
+    if (platform.unsigned || !mirrored.shasums || !mirrored.shasumsSig) {
+      throw new NotFoundError(
+        `${namespace}/${type} ${version} for ${os}_${arch} was imported without upstream's signed SHA256SUMS, so Terraform can install it only through the network mirror (provider_installation { network_mirror { … } }, over HTTPS)`,
+        false
+      )
+    }
     return {
       protocols: mirrored.protocols,
       os,
       arch,
       filename: platform.filename,
       shasum: platform.shasum,
-      tokens: packageTokens(this.store.installation().signingKey, mirrored, platform),
-      shasumsName: mirrored.shasumsName,
+      tokens: packageTokens(this.store.installation().signingKey, { id: mirrored.id, shasums: mirrored.shasums, shasumsSig: mirrored.shasumsSig }, platform),
+      shasumsName: mirrored.shasumsName ?? `terraform-provider-${type}_${version}_SHA256SUMS`,
       keys: mirrored.keys
+    }
+  }
+
+  /** A mirrored zip, signed by upstream or imported, as the network mirror offers it: its name, `zh:` and signed location. */
+  async archive(namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive> {
+    const found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
+    if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
+    const { filename, shasum } = found.platform
+    return { filename, shasum, token: binaryToken(this.store.installation().signingKey, found.platform) }
+  }
+
+  /**
+   * Imports one package of a `terraform providers mirror` folder (or any zip whose hash is known),
+   * checked against the hashes the folder lists for it (`h1:` over the archive, or `zh:`). Kept as
+   * signed when upstream's SHA256SUMS, mirrored already, lists this very zip; otherwise the network
+   * mirror alone serves it, since the registry protocol needs a signature Homeport cannot make up.
+   */
+  async importPackage(caller: Caller, target: ImportedPackage, zip: Readable): Promise<{ present: boolean; signed: boolean }> {
+    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
+    const { hostname, namespace, type, version, os, arch, hashes } = checkImport(target)
+    // The one mirror answers for the public registries' names, as the network mirror does.
+    if (hostname !== this.hostname && !PUBLIC_REGISTRY_HOSTS.includes(hostname)) {
+      throw new InvalidInputError(`This Homeport mirrors the providers of ${[...new Set([this.hostname, ...PUBLIC_REGISTRY_HOSTS])].join(', ')}, not of ${hostname}.`, 'hostname')
+    }
+    const binary = await this.store.archives.put(zip, MAX_PROVIDER_ZIP_BYTES)
+    const unpin = this.archives.pin(binary.sha256)
+    try {
+      const readRange = (start: number, end: number) => this.store.archives.read(binary.sha256, { start, end })
+      await checkProviderZip(type, binary.size, readRange)
+      const zh = `zh:${binary.sha256}`
+      const h1 = await archiveHash1(binary.size, readRange)
+      if (!hashes.includes(zh) && !hashes.includes(h1)) {
+        throw new InvalidInputError(`The zip's hashes are ${h1} and ${zh}, and the folder lists ${hashes.join(', ')}: the zip is not the one that was mirrored.`, 'hashes')
+      }
+      const filename = `terraform-provider-${type}_${version}_${os}_${arch}.zip`
+      const before = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums
+      const vouched = before !== undefined && (await this.shasumsOf(before)).get(filename) === binary.sha256
+      const id = (await this.mirrored(namespace, type))?.id ?? newId('mirp')
+      const timestamp = now()
+      const outcome = { present: false, signed: false }
+      await this.store.providerMirror.upsert(
+        id,
+        () => ({ id, hostname: this.hostname, namespace, type, createdAt: timestamp, updatedAt: timestamp, versions: [] }),
+        (draft) => {
+          let mirrored = draft.versions.find((candidate) => candidate.version === version)
+          if (!mirrored) {
+            mirrored = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] }
+            draft.versions.push(mirrored)
+          }
+          const present = mirrored.platforms.find((candidate) => candidate.os === os && candidate.arch === arch)
+          if (present?.binary.sha256 === binary.sha256) {
+            Object.assign(outcome, { present: true, signed: !present.unsigned })
+            return
+          }
+          if (present) {
+            throw new ConflictError(`${hostname}/${namespace}/${type} ${version} for ${os}_${arch} is mirrored here already, from another zip (SHA-256 ${present.shasum}): remove it before importing this one.`)
+          }
+          const signed = vouched && mirrored.shasums?.sha256 === before?.sha256
+          outcome.signed = signed
+          mirrored.platforms.push({ id: newId('mirpp'), os, arch, filename, shasum: binary.sha256, binary, ...(signed ? {} : { unsigned: true as const }) })
+          draft.updatedAt = timestamp
+        }
+      )
+      return outcome
+    } finally {
+      unpin()
+      await this.archives.release([binary.sha256])
     }
   }
 
@@ -135,6 +251,12 @@ export class ProviderMirror {
     return { size, open: (range) => this.store.archives.read(sha256, range) }
   }
 
+  private async shasumsOf(file: StoredFile): Promise<Map<string, string>> {
+    const chunks: Buffer[] = []
+    for await (const chunk of this.store.archives.read(file.sha256)) chunks.push(chunk as Buffer)
+    return parseShasums(Buffer.concat(chunks).toString('utf8'))
+  }
+
   private mirrored(namespace: string, type: string): Promise<MirroredProviderRecord | undefined> {
     return this.store.providerMirror.findBy(MIRRORED_PROVIDER, `${this.hostname}/${namespace.toLowerCase()}/${type.toLowerCase()}`)
   }
@@ -174,6 +296,7 @@ export class ProviderMirror {
     const zip = await this.upstream.fetchArchive(new URL(meta.download_url, at).toString())
     const binary = await this.store.archives.put(Readable.fromWeb(zip.body! as never), MAX_PROVIDER_ZIP_BYTES)
     const stored: StoredFile[] = [binary]
+    const superseded: string[] = []
     const unpins = [this.archives.pin(binary.sha256)]
     try {
       if (binary.sha256 !== meta.shasum) throw invalid(`the zip's SHA-256 is ${binary.sha256}, not ${meta.shasum}`)
@@ -182,7 +305,7 @@ export class ProviderMirror {
       stored.push(shasums, shasumsSig)
       unpins.push(this.archives.pin(shasums.sha256), this.archives.pin(shasumsSig.sha256))
       const timestamp = now()
-      const platform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary }
+      const platform: MirroredProviderPlatform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary }
       const hostname = this.hostname
       const id = (await this.mirrored(namespace, type))?.id ?? newId('mirp')
       await this.store.providerMirror.upsert(
@@ -191,25 +314,31 @@ export class ProviderMirror {
         (draft) => {
           let target = draft.versions.find((candidate) => candidate.version === version)
           if (!target) {
-            target = {
-              id: newId('mirpv'),
-              version,
-              protocols: meta.protocols ?? [],
-              shasumsName: new URL(meta.shasums_url, at).pathname.split('/').pop() ?? `terraform-provider-${type}_${version}_SHA256SUMS`,
-              shasums,
-              shasumsSig,
-              keys: keys.map((key) => ({ keyId: key.key_id ?? '', asciiArmor: key.ascii_armor, trustSignature: key.trust_signature ?? '', source: key.source ?? '', sourceUrl: key.source_url ?? null })),
-              platforms: []
-            } satisfies MirroredProviderVersion
+            target = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] } satisfies MirroredProviderVersion
             draft.versions.push(target)
           }
-          if (!target.platforms.some((candidate) => candidate.os === os && candidate.arch === arch)) target.platforms.push(platform)
+          if (!target.shasums) {
+            // The first signed package of this version (it may hold imported ones, which its SHA256SUMS may vouch for).
+            target.protocols = meta.protocols ?? []
+            target.shasumsName = new URL(meta.shasums_url, at).pathname.split('/').pop() ?? `terraform-provider-${type}_${version}_SHA256SUMS`
+            target.shasums = shasums
+            target.shasumsSig = shasumsSig
+            target.keys = keys.map((key) => ({ keyId: key.key_id ?? '', asciiArmor: key.ascii_armor, trustSignature: key.trust_signature ?? '', source: key.source ?? '', sourceUrl: key.source_url ?? null }))
+            for (const imported of target.platforms) if (imported.unsigned && sums.get(imported.filename) === imported.shasum) delete imported.unsigned
+          }
+          const index = target.platforms.findIndex((candidate) => candidate.os === os && candidate.arch === arch)
+          if (index === -1) target.platforms.push(platform)
+          else if (target.platforms[index]!.unsigned) {
+            // Upstream's signed zip supersedes an imported copy that its SHA256SUMS does not vouch for (a re-zipped one).
+            superseded.push(target.platforms[index]!.binary.sha256)
+            target.platforms[index] = platform
+          }
           draft.updatedAt = timestamp
         }
       )
     } finally {
       for (const unpin of unpins) unpin()
-      await this.archives.release(stored.map((file) => file.sha256))
+      await this.archives.release([...stored.map((file) => file.sha256), ...superseded])
     }
   }
 }

@@ -99,10 +99,15 @@ export function packageTokens(
   platform: { id: string; binary: StoredFile }
 ): ProviderPackage['tokens'] {
   return {
-    binary: signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256),
+    binary: binaryToken(signingKey, platform),
     shasums: signDownload(signingKey, `${version.id}+shasums`, version.shasums.sha256),
     signature: signDownload(signingKey, `${version.id}+shasums-sig`, version.shasumsSig.sha256)
   }
+}
+
+/** The signed location of a package's zip alone (the network mirror's archives). */
+export function binaryToken(signingKey: string, platform: { id: string; binary: StoredFile }): string {
+  return signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256)
 }
 
 function isPublished(version: ProviderVersionRecord): boolean {

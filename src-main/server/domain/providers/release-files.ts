@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import * as openpgp from 'openpgp'
 import yauzl from 'yauzl'
 import { InvalidInputError } from '../errors.js'
@@ -82,6 +83,33 @@ export async function checkProviderZip(type: string, size: number, readRange: (s
 }
 
 function zipEntryNames(size: number, readRange: (start: number, end: number) => NodeJS.ReadableStream): Promise<string[]> {
+  return readZip(size, readRange, (entry) => Promise.resolve(entry.fileName))
+}
+
+/**
+ * The `h1:` of a provider zip, as Terraform computes it over an archive (Go's dirhash Hash1 over the
+ * zip's entries, directories included: shared/research/providers.md §3.6): the SHA-256 of the
+ * sorted lines `<sha256 of the entry>  <name>`, in base64.
+ */
+export async function archiveHash1(size: number, readRange: (start: number, end: number) => NodeJS.ReadableStream): Promise<string> {
+  const lines = await readZip(size, readRange, async (entry, zip) => {
+    if (entry.fileName.includes('\n')) throw new Error(`an entry's name has a line break: ${JSON.stringify(entry.fileName)}`)
+    const hash = createHash('sha256')
+    if (!entry.fileName.endsWith('/')) {
+      const content = await new Promise<NodeJS.ReadableStream>((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream))))
+      for await (const chunk of content) hash.update(chunk as Buffer)
+    }
+    return `${hash.digest('hex')}  ${entry.fileName}\n`
+  }).catch((error: Error) => {
+    throw new InvalidInputError(`The file is not a zip archive Terraform can read: ${error.message}`)
+  })
+  const names = (line: string) => line.slice(66, -1)
+  lines.sort((a, b) => (names(a) < names(b) ? -1 : names(a) > names(b) ? 1 : 0))
+  return `h1:${createHash('sha256').update(lines.join('')).digest('base64')}`
+}
+
+/** Reads a zip's entries one at a time through `readRange`, and what `each` makes of them, in the zip's order. */
+function readZip<T>(size: number, readRange: (start: number, end: number) => NodeJS.ReadableStream, each: (entry: yauzl.Entry, zip: yauzl.ZipFile) => Promise<T>): Promise<T[]> {
   class Reader extends yauzl.RandomAccessReader {
     override _readStreamForRange(start: number, end: number) {
       // yauzl's end is exclusive; a read stream's is inclusive.
@@ -91,16 +119,21 @@ function zipEntryNames(size: number, readRange: (start: number, end: number) => 
   return new Promise((resolve, reject) => {
     yauzl.fromRandomAccessReader(new Reader(), size, { lazyEntries: true, autoClose: true }, (error, zip) => {
       if (error) return reject(error)
-      const names: string[] = []
+      const results: T[] = []
       zip.on('entry', (entry: yauzl.Entry) => {
-        names.push(entry.fileName)
-        if (names.length > 10_000) {
+        if (results.length >= 10_000) {
           zip.close()
           return reject(new Error('more than 10,000 entries'))
         }
-        zip.readEntry()
+        each(entry, zip).then((result) => {
+          results.push(result)
+          zip.readEntry()
+        }, (failure: Error) => {
+          zip.close()
+          reject(failure)
+        })
       })
-      zip.on('end', () => resolve(names))
+      zip.on('end', () => resolve(results))
       zip.on('error', reject)
       zip.readEntry()
     })

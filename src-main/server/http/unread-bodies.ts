@@ -1,0 +1,11 @@
+import type { Middleware } from 'koa'
+
+/**
+ * For routes whose body is a file streamed as it arrives: a request refused before its body was
+ * read (too large, a used link, no permission) leaves the rest of that body on the connection,
+ * so the connection cannot serve another request.
+ */
+export const closeUnreadBodies: Middleware = async (ctx, next) => {
+  await next()
+  if (!ctx.req.complete) ctx.set('Connection', 'close')
+}

@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { unzipSync, zipSync } from 'fflate'
+import { makeSigningKey, providerRelease, publishProvider, sha256, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
+import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
+import { dirHash } from '../helpers/terraform-client.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
+
+const run = promisify(execFile)
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const PUBLIC = 'registry.terraform.io'
+const NOWHERE = 'http://127.0.0.1:1'
+let upstream: TestServer
+let work: string
+let key: SigningKey
+let release: ProviderRelease
+
+/** A second Homeport stands in for the public registry (see provider-mirror.test.ts). */
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'homeport-import-'))
+  upstream = await startTestServer()
+  await createOrganization(upstream, 'hashicorp')
+  key = await makeSigningKey('Upstream Registry')
+  release = await providerRelease('null', '3.2.3', ['linux_amd64', 'darwin_arm64'], key)
+  await publishProvider(upstream, 'hashicorp', release, key)
+})
+afterAll(async () => {
+  await upstream.close()
+  await rm(work, { recursive: true, force: true })
+})
+
+/** The folder `terraform providers mirror` writes (shared/research/providers.md §6): zips, index.json, <version>.json with each zip's h1:. */
+async function mirrorFolder(dir: string): Promise<string> {
+  const folder = join(dir, PUBLIC, 'hashicorp', 'null')
+  await mkdir(folder, { recursive: true })
+  const archives: Record<string, { hashes: string[]; url: string }> = {}
+  for (const [name, zip] of release.zips) {
+    await writeFile(join(folder, name), zip.bytes)
+    archives[`${zip.os}_${zip.arch}`] = { hashes: [dirHash(unzipSync(new Uint8Array(zip.bytes)))], url: name }
+  }
+  await writeFile(join(folder, 'index.json'), JSON.stringify({ versions: { '3.2.3': {} } }, null, 2))
+  await writeFile(join(folder, '3.2.3.json'), JSON.stringify({ archives }, null, 2))
+  return dir
+}
+
+function importProviders(folder: string, homeport: TestServer) {
+  return run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'import-providers', folder, '--data-dir', homeport.dataDir], { cwd: ROOT })
+}
+
+/** PUTs a zip to the import endpoint, as `homeport import-providers` does. */
+async function put(homeport: TestServer, path: string, bytes: Uint8Array, hashes: string[], token = homeport.adminToken) {
+  const query = new URLSearchParams(hashes.map((hash) => ['hash', hash]))
+  const response = await homeport.fetch(`${homeport.url}/api/v2/admin/provider-mirror/packages/${path}?${query}`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/zip' },
+    body: new Uint8Array(bytes)
+  })
+  return { status: response.status, body: (await response.json()) as { data?: { attributes: Record<string, unknown> }; errors?: Array<{ detail: string }> } }
+}
+
+async function storedArchives(homeport: TestServer): Promise<number> {
+  return (await readdir(join(homeport.dataDir, 'archives'), { recursive: true })).filter((name) => name.endsWith('.tar.gz')).length
+}
+
+describe('importing a terraform providers mirror folder', () => {
+  let homeport: TestServer
+  beforeAll(async () => {
+    // Air-gapped: the upstream cannot be reached.
+    homeport = await startTestServer({ tls: true, upstream: NOWHERE, upstreamMaxAgeMs: 0 })
+  })
+  afterAll(() => homeport.close())
+
+  it('imports every package from the command line, each checked against its h1:, and serves them through the network mirror', async () => {
+    const folder = await mirrorFolder(join(work, 'folder'))
+    const { stdout } = await importProviders(folder, homeport)
+    expect(stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64 (unsigned: served through the network mirror).`)
+    expect(stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.2.3 for darwin_arm64 (unsigned: served through the network mirror).`)
+
+    const mirror = `/api/registry/provider-mirror/v1/${PUBLIC}/hashicorp/null`
+    expect((await homeport.api('GET', `${mirror}/index.json`)).body).toEqual({ versions: { '3.2.3': {} } })
+    const archives = (await homeport.api('GET', `${mirror}/3.2.3.json`)).body.archives as Record<string, { url: string; hashes: string[] }>
+    expect(Object.keys(archives).sort()).toEqual(['darwin_arm64', 'linux_amd64'])
+    const zip = release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!
+    expect(archives.linux_amd64!.hashes).toEqual([`zh:${zip.shasum}`])
+    const served = await homeport.fetch(new URL(archives.linux_amd64!.url, `${homeport.url}${mirror}/3.2.3.json`))
+    expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(zip.shasum)
+
+    // The registry protocol needs upstream's signature, which an import does not bring: it says where to go instead.
+    const download = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/linux/amd64')
+    expect(download.status).toBe(404)
+    expect(download.body.errors[0]).toMatch(/imported without upstream's signed SHA256SUMS.*network mirror/)
+
+    // Importing the same folder again changes nothing.
+    const again = await importProviders(folder, homeport)
+    expect(again.stdout).toContain(`Already mirrored: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64`)
+  })
+
+  it('refuses a zip that is not the one the folder lists, or not a provider zip, and keeps nothing of it', async () => {
+    const before = await storedArchives(homeport)
+    const other = await providerRelease('null', '3.2.4', ['linux_amd64'], key)
+    const otherZip = [...other.zips.values()][0]!.bytes
+    const listed = dirHash(unzipSync(new Uint8Array(release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!.bytes)))
+
+    const tampered = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.4/linux_amd64`, otherZip, [listed])
+    expect(tampered.status).toBe(422)
+    expect(tampered.body.errors![0]!.detail).toMatch(/^The zip's hashes are h1:\S+ and zh:[0-9a-f]{64}, and the folder lists h1:\S+: the zip is not the one that was mirrored\.$/)
+    const unhashed = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.4/linux_amd64`, otherZip, [])
+    expect(unhashed.body.errors![0]!.detail).toMatch(/checked by hash/)
+    const notZip = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.4/linux_amd64`, Buffer.from('not a zip'), [`zh:${sha256(Buffer.from('not a zip'))}`])
+    expect(notZip.status).toBe(422)
+    expect(notZip.body.errors![0]!.detail).toMatch(/not a zip archive/)
+    const elsewhere = await put(homeport, `example.com/hashicorp/null/3.2.4/linux_amd64`, otherZip, [`zh:${sha256(Buffer.from(otherZip))}`])
+    expect(elsewhere.status).toBe(422)
+    expect(elsewhere.body.errors![0]!.detail).toMatch(/not of example\.com/)
+    const wrongType = await put(homeport, `${PUBLIC}/hashicorp/random/3.2.4/linux_amd64`, otherZip, [`zh:${sha256(Buffer.from(otherZip))}`])
+    expect(wrongType.body.errors![0]!.detail).toMatch(/no file terraform-provider-random/)
+
+    // Another zip for a platform mirrored already is a conflict, not a silent swap.
+    const swapped = zipSync({ 'terraform-provider-null_v3.2.3': new TextEncoder().encode('#!/bin/sh\nexit 2\n') })
+    const conflict = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.3/linux_amd64`, swapped, [`zh:${sha256(Buffer.from(swapped))}`])
+    expect(conflict.status).toBe(409)
+
+    // Only the site admin imports.
+    await createOrganization(homeport, 'acme')
+    const { token } = await createTeamWithToken(homeport, 'acme', 'publishers', true)
+    const refused = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.4/linux_amd64`, otherZip, [`zh:${sha256(Buffer.from(otherZip))}`], token)
+    expect(refused.status).toBe(403)
+
+    expect(await storedArchives(homeport)).toBe(before)
+    const listedNow = (await homeport.api('GET', '/admin/provider-mirror')).body.data as Array<{ attributes: { versions: Array<{ version: string }> } }>
+    expect(listedNow.flatMap((provider) => provider.attributes.versions.map((version) => version.version))).toEqual(['3.2.3'])
+  })
+
+  it(`installs an imported folder with the real terraform through network_mirror, offline${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    // The folder as the real binary writes it, from the stand-in public registry.
+    const home = join(work, 'home')
+    const online = join(work, 'online.tfrc')
+    await mkdir(home, { recursive: true })
+    await writeFile(online, `host "${PUBLIC}" {\n  services = {\n    "providers.v1" = "${upstream.url}/api/registry/v1/providers/"\n  }\n}\ncredentials "${PUBLIC}" {\n  token = "${upstream.adminToken}"\n}\n`)
+    const config = join(work, 'real-config')
+    await mkdir(config, { recursive: true })
+    await writeFile(join(config, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
+    const written = join(work, 'real-folder')
+    await run('terraform', ['providers', 'mirror', '-platform=linux_amd64', '-platform=darwin_arm64', written], {
+      cwd: config,
+      env: { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: online, CHECKPOINT_DISABLE: '1' }
+    })
+    const fresh = await startTestServer({ tls: true, upstream: NOWHERE, upstreamMaxAgeMs: 0 })
+    try {
+      expect((await importProviders(written, fresh)).stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64`)
+      const offline = join(work, 'network-mirror.tfrc')
+      await writeFile(offline, `provider_installation {\n  network_mirror {\n    url = "${fresh.url}/api/registry/provider-mirror/v1/"\n  }\n}\ncredentials "${new URL(fresh.url).host}" {\n  token = "${fresh.adminToken}"\n}\n`)
+      const stdout = await terraformInit(config, { config: offline, home, extra: { SSL_CERT_FILE: fresh.server.tls!.trustPath } })
+      expect(stdout).toContain('- Installed hashicorp/null v3.2.3 (verified checksum)')
+    } finally {
+      await fresh.close()
+    }
+  }, 120_000)
+})
+
+describe('imported packages and upstream’s signature', () => {
+  it('serves an imported zip through the registry protocol once upstream’s signed SHA256SUMS lists it', async () => {
+    const homeport = await startTestServer({ upstream: upstream.url, upstreamToken: upstream.adminToken, upstreamMaxAgeMs: 0 })
+    try {
+      const darwin = release.zips.get('terraform-provider-null_3.2.3_darwin_arm64.zip')!
+      const imported = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.3/darwin_arm64`, darwin.bytes, [`zh:${darwin.shasum}`])
+      expect(imported.status).toBe(201)
+      expect(imported.body.data!.attributes).toEqual({ 'already-present': false, signed: false })
+      // Online, the registry protocol pulls upstream's SHA256SUMS and signature, which vouch for the zip imported.
+      const download = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/darwin/arm64')
+      expect(download.status).toBe(200)
+      expect(download.body.shasum).toBe(darwin.shasum)
+      // From now on, a zip upstream signed is imported as signed.
+      const linux = release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!
+      const signed = await put(homeport, `${PUBLIC}/hashicorp/null/3.2.3/linux_amd64`, linux.bytes, [`zh:${linux.shasum}`])
+      expect(signed.body.data!.attributes).toEqual({ 'already-present': false, signed: true })
+      await upstream.stop()
+      const offline = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/linux/amd64')
+      expect(offline.status).toBe(200)
+      expect(offline.body.signing_keys.gpg_public_keys[0].key_id).toBe(key.keyId)
+    } finally {
+      await upstream.restart()
+      await homeport.close()
+    }
+  })
+})
