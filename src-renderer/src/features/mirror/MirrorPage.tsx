@@ -12,7 +12,7 @@ interface MirroredProvider {
     namespace: string
     type: string
     'updated-at': string
-    versions: Array<{ version: string; 'key-ids': string[]; platforms: string[] }>
+    versions: Array<{ version: string; 'key-ids': string[]; platforms: string[]; 'unsigned-platforms': string[] }>
   }
 }
 
@@ -47,7 +47,7 @@ export function MirrorPage() {
       <header>
         <h1>Public provider mirror</h1>
         <p className="muted">
-          Public providers kept here with their publishers’ own signatures, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable.
+          Public providers kept here with their publishers’ own signatures, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code> is imported with <code>homeport import-providers</code>.
         </p>
       </header>
       <form
@@ -116,15 +116,19 @@ export function MirrorPage() {
                     </td>
                     <td>{version.version}</td>
                     <td>
-                      {version.platforms.map((platform) => (
-                        <span key={platform} className="badge good">
-                          {platform}
-                        </span>
-                      ))}
+                      {version.platforms.map((platform) =>
+                        version['unsigned-platforms'].includes(platform) ? (
+                          <span key={platform} className="badge warn" title="Imported without the publisher’s signature: Terraform installs it through the network mirror only">
+                            {platform} (unsigned)
+                          </span>
+                        ) : (
+                          <span key={platform} className="badge good">
+                            {platform}
+                          </span>
+                        )
+                      )}
                     </td>
-                    <td>
-                      <code>{version['key-ids'].join(', ')}</code>
-                    </td>
+                    <td>{version['key-ids'].length > 0 ? <code>{version['key-ids'].join(', ')}</code> : <span className="muted">none: imported, network mirror only</span>}</td>
                   </tr>
                 ))
               )}
