@@ -47,7 +47,7 @@ export function MirrorPage() {
       <header>
         <h1>Public provider mirror</h1>
         <p className="muted">
-          Public providers kept here with their publishers’ own signatures, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code> is imported with <code>homeport import-providers</code>.
+          Public providers kept here, with their publishers’ own signatures when fetched from the registry, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code> is imported with <code>homeport import-providers</code>.
         </p>
       </header>
       <form
@@ -90,7 +90,7 @@ export function MirrorPage() {
       {mirror.isError && <ErrorMessage error={mirror.error} action="Could not read the mirror" />}
       {mirror.data && mirror.data.data.length === 0 && (
         <Empty title="Nothing mirrored yet">
-          <p>Mirror a provider above, or run terraform init once online with the air-gapped configuration (Connect Terraform).</p>
+          <p>Mirror a provider above, run terraform init once online with the air-gapped configuration (Connect Terraform), or import a folder written by terraform providers mirror (homeport import-providers).</p>
         </Empty>
       )}
       {mirror.data && mirror.data.data.length > 0 && (
