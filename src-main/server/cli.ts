@@ -156,11 +156,15 @@ async function importProviders(args: string[]): Promise<void> {
     const name = `${found.hostname}/${found.namespace}/${found.type} ${found.version} for ${found.platform}`
     const query = new URLSearchParams(found.hashes.map((hash) => ['hash', hash]))
     const path = `/api/v2/admin/provider-mirror/packages/${[found.hostname, found.namespace, found.type, found.version, found.platform].map(encodeURIComponent).join('/')}`
-    const response = await running.request('PUT', `${path}?${query}`, createReadStream(found.path))
-    const document = JSON.parse(await bodyOf(response)) as { data?: { attributes: { 'already-present': boolean; signed: boolean } }; errors?: Array<{ detail?: string }> }
+    type Answer = { data?: { attributes: { 'already-present': boolean; signed: boolean } }; errors?: Array<{ detail?: string }> }
+    const document = await running.request('PUT', `${path}?${query}`, createReadStream(found.path)).then(
+      async (response): Promise<Answer> => ({ errors: [{ detail: `HTTP ${response.statusCode}` }], ...(JSON.parse(await bodyOf(response)) as Answer) }),
+      // A zip the folder lists but that cannot be read (missing, unreadable): this one fails, the others go on.
+      (error: Error): Answer => ({ errors: [{ detail: `cannot read ${found.path}: ${error.message}` }] })
+    )
     if (!document.data) {
       failures++
-      console.error(`Not imported: ${name}: ${document.errors?.[0]?.detail ?? `HTTP ${response.statusCode}`}`)
+      console.error(`Not imported: ${name}: ${document.errors?.[0]?.detail}`)
       continue
     }
     const { 'already-present': present, signed } = document.data.attributes

@@ -39,7 +39,10 @@ export async function runningServer(dataDir: string, token?: string): Promise<Ru
         if (body !== undefined) headers['Content-Type'] = body instanceof Readable ? 'application/zip' : 'application/vnd.api+json'
         const request = (https ? httpsRequest : httpRequest)(`${url}${path}`, { method, headers, ...(ca ? { ca } : {}) }, resolve)
         request.on('error', reject)
-        if (body instanceof Readable) body.on('error', reject).pipe(request)
+        if (body instanceof Readable) {
+          // A file that cannot be read to the end must not leave a request waiting for the rest.
+          body.on('error', (error) => request.destroy(error)).pipe(request)
+        }
         else request.end(body === undefined ? undefined : JSON.stringify(body))
       })
   }

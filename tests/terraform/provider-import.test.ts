@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -134,6 +134,22 @@ describe('importing a terraform providers mirror folder', () => {
     expect(await storedArchives(homeport)).toBe(before)
     const listedNow = (await homeport.api('GET', '/admin/provider-mirror')).body.data as Array<{ attributes: { versions: Array<{ version: string }> } }>
     expect(listedNow.flatMap((provider) => provider.attributes.versions.map((version) => version.version))).toEqual(['3.2.3'])
+  })
+
+  it('imports what it can of a folder with a missing zip, and says which one failed and why', async () => {
+    const folder = await mirrorFolder(join(work, 'partial'))
+    const version = join(folder, PUBLIC, 'hashicorp', 'null', '3.2.3.json')
+    const listed = JSON.parse(await readFile(version, 'utf8')) as { archives: Record<string, { url: string; hashes: string[] }> }
+    listed.archives.windows_amd64 = { url: 'terraform-provider-null_3.2.3_windows_amd64.zip', hashes: listed.archives.linux_amd64!.hashes }
+    await writeFile(version, JSON.stringify(listed))
+    const failed = await importProviders(folder, homeport).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error
+    )
+    expect(failed?.code).toBe(1)
+    expect(failed?.stderr).toMatch(/Not imported: registry\.terraform\.io\/hashicorp\/null 3\.2\.3 for windows_amd64: cannot read .*windows_amd64\.zip: ENOENT/)
+    expect(failed?.stderr).toContain('homeport: 1 of 3 packages were not imported.')
+    expect(failed?.stdout).toContain(`Already mirrored: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64`)
   })
 
   it(`installs an imported folder with the real terraform through network_mirror, offline${NEEDS_TERRAFORM}`, async () => {
