@@ -53,6 +53,25 @@ describe('installing a private provider as terraform init does', () => {
   })
 })
 
+describe('installing a private provider over HTTPS', () => {
+  it('discovers providers.v1 at the host itself and installs through Homeport’s own CA, without a host block', async () => {
+    const secure = await startTestServer({ tls: true })
+    try {
+      await createOrganization(secure, 'acme')
+      await publishProvider(secure, 'acme', release, key)
+      // A source address naming Homeport's own host and port, as a configuration without a host block does.
+      const host = new URL(secure.url).host
+      const installed = await new TerraformClient({ hosts: {}, credentials: { [host]: secure.adminToken } }, secure.fetch).installProvider(`${host}/acme/widget`, '0.1.0', 'darwin_arm64', join(work, 'https'))
+      expect(installed).toMatchObject({ version: '0.1.0', signedBy: key.keyId })
+      expect(installed.hashes).toContain(`zh:${release.zips.get('terraform-provider-widget_0.1.0_darwin_arm64.zip')!.shasum}`)
+      // Plain fetch, which trusts only the system's CAs, is refused as Terraform without SSL_CERT_FILE would be.
+      await expect(new TerraformClient({ hosts: {}, credentials: { [host]: secure.adminToken } }).installProvider(`${host}/acme/widget`, '0.1.0', 'darwin_arm64', join(work, 'untrusted'))).rejects.toThrow(/fetch failed/)
+    } finally {
+      await secure.close()
+    }
+  })
+})
+
 describe('terraform init with the real binary', () => {
   it.skipIf(!HAS_TERRAFORM)(`installs a module and a private provider with the generated CLI configuration, the provider self-signed, every platform locked${NEEDS_TERRAFORM}`, async () => {
     const dir = join(work, 'real')
