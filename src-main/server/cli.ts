@@ -159,8 +159,8 @@ async function importProviders(args: string[]): Promise<void> {
     type Answer = { data?: { attributes: { 'already-present': boolean; signed: boolean } }; errors?: Array<{ detail?: string }> }
     const document = await running.request('PUT', `${path}?${query}`, createReadStream(found.path)).then(
       async (response): Promise<Answer> => ({ errors: [{ detail: `HTTP ${response.statusCode}` }], ...(JSON.parse(await bodyOf(response)) as Answer) }),
-      // A zip the folder lists but that cannot be read (missing, unreadable): this one fails, the others go on.
-      (error: Error): Answer => ({ errors: [{ detail: `cannot read ${found.path}: ${error.message}` }] })
+      // A zip the folder lists but that cannot be read (missing, unreadable) fails alone; the others go on.
+      (error: Error): Answer => ({ errors: [{ detail: `could not send ${found.path}: ${error.message}` }] })
     )
     if (!document.data) {
       failures++

@@ -147,7 +147,7 @@ describe('importing a terraform providers mirror folder', () => {
       (error: { code: number; stdout: string; stderr: string }) => error
     )
     expect(failed?.code).toBe(1)
-    expect(failed?.stderr).toMatch(/Not imported: registry\.terraform\.io\/hashicorp\/null 3\.2\.3 for windows_amd64: cannot read .*windows_amd64\.zip: ENOENT/)
+    expect(failed?.stderr).toMatch(/Not imported: registry\.terraform\.io\/hashicorp\/null 3\.2\.3 for windows_amd64: could not send .*windows_amd64\.zip: ENOENT/)
     expect(failed?.stderr).toContain('homeport: 1 of 3 packages were not imported.')
     expect(failed?.stdout).toContain(`Already mirrored: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64`)
   })
