@@ -136,6 +136,18 @@ describe('importing a terraform providers mirror folder', () => {
     expect(listedNow.flatMap((provider) => provider.attributes.versions.map((version) => version.version))).toEqual(['3.2.3'])
   })
 
+  it('imports two platforms of a provider it has never seen at the same time, into one record', async () => {
+    const random = await providerRelease('random', '3.6.0', ['linux_amd64', 'darwin_arm64', 'windows_amd64'], key)
+    const answers = await Promise.all(
+      [...random.zips.values()].map((zip) => put(homeport, `${PUBLIC}/hashicorp/random/3.6.0/${zip.os}_${zip.arch}`, zip.bytes, [`zh:${zip.shasum}`]))
+    )
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201])
+    const listed = (await homeport.api('GET', '/admin/provider-mirror')).body.data as Array<{ attributes: { type: string; versions: Array<{ platforms: string[] }> } }>
+    const records = listed.filter((provider) => provider.attributes.type === 'random')
+    expect(records).toHaveLength(1)
+    expect(records[0]!.attributes.versions[0]!.platforms.sort()).toEqual(['darwin_arm64', 'linux_amd64', 'windows_amd64'])
+  })
+
   it('imports what it can of a folder with a missing zip, and says which one failed and why', async () => {
     const folder = await mirrorFolder(join(work, 'partial'))
     const version = join(folder, PUBLIC, 'hashicorp', 'null', '3.2.3.json')

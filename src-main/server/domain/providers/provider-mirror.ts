@@ -3,6 +3,7 @@ import semver from 'semver'
 import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { MirroredProviderPlatform, MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
 import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/store.js'
+import { UniqueConstraintError } from '../../store/errors.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
 import type { Caller } from '../access.js'
 import { verifyDownload, type DownloadToken } from '../download-links.js'
@@ -174,13 +175,8 @@ export class ProviderMirror {
       const filename = `terraform-provider-${type}_${version}_${os}_${arch}.zip`
       const before = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums
       const vouched = before !== undefined && (await this.shasumsOf(before)).get(filename) === binary.sha256
-      const id = (await this.mirrored(namespace, type))?.id ?? newId('mirp')
-      const timestamp = now()
       const outcome = { present: false, signed: false }
-      await this.store.providerMirror.upsert(
-        id,
-        () => ({ id, hostname: this.hostname, namespace, type, createdAt: timestamp, updatedAt: timestamp, versions: [] }),
-        (draft) => {
+      await this.change(namespace, type, (draft) => {
           let mirrored = draft.versions.find((candidate) => candidate.version === version)
           if (!mirrored) {
             mirrored = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] }
@@ -197,9 +193,7 @@ export class ProviderMirror {
           const signed = vouched && mirrored.shasums?.sha256 === before?.sha256
           outcome.signed = signed
           mirrored.platforms.push({ id: newId('mirpp'), os, arch, filename, shasum: binary.sha256, binary, ...(signed ? {} : { unsigned: true as const }) })
-          draft.updatedAt = timestamp
-        }
-      )
+        })
       return outcome
     } finally {
       unpin()
@@ -257,6 +251,28 @@ export class ProviderMirror {
     return parseShasums(Buffer.concat(chunks).toString('utf8'))
   }
 
+  /**
+   * Applies `change` to the mirrored provider's record inside the write queue, making the record
+   * if there is none. Two first writes of a new provider at once both pick a new id; the one that
+   * loses gets the store's unique-key refusal and is applied again to the record the other made.
+   */
+  private async change(namespace: string, type: string, change: (draft: MirroredProviderRecord) => void): Promise<void> {
+    const timestamp = now()
+    for (let attempt = 0; ; attempt++) {
+      const id = (await this.mirrored(namespace, type))?.id ?? newId('mirp')
+      const fresh = (): MirroredProviderRecord => ({ id, hostname: this.hostname, namespace: namespace.toLowerCase(), type: type.toLowerCase(), createdAt: timestamp, updatedAt: timestamp, versions: [] })
+      try {
+        await this.store.providerMirror.upsert(id, fresh, (draft) => {
+          change(draft)
+          draft.updatedAt = timestamp
+        })
+        return
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintError) || attempt > 0) throw error
+      }
+    }
+  }
+
   private mirrored(namespace: string, type: string): Promise<MirroredProviderRecord | undefined> {
     return this.store.providerMirror.findBy(MIRRORED_PROVIDER, `${this.hostname}/${namespace.toLowerCase()}/${type.toLowerCase()}`)
   }
@@ -304,14 +320,8 @@ export class ProviderMirror {
       const shasumsSig = await this.store.archives.put(Readable.from([signature]), MAX_PROVIDER_ZIP_BYTES)
       stored.push(shasums, shasumsSig)
       unpins.push(this.archives.pin(shasums.sha256), this.archives.pin(shasumsSig.sha256))
-      const timestamp = now()
       const platform: MirroredProviderPlatform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary }
-      const hostname = this.hostname
-      const id = (await this.mirrored(namespace, type))?.id ?? newId('mirp')
-      await this.store.providerMirror.upsert(
-        id,
-        () => ({ id, hostname, namespace: namespace.toLowerCase(), type: type.toLowerCase(), createdAt: timestamp, updatedAt: timestamp, versions: [] }),
-        (draft) => {
+      await this.change(namespace, type, (draft) => {
           let target = draft.versions.find((candidate) => candidate.version === version)
           if (!target) {
             target = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] } satisfies MirroredProviderVersion
@@ -333,9 +343,7 @@ export class ProviderMirror {
             superseded.push(target.platforms[index]!.binary.sha256)
             target.platforms[index] = platform
           }
-          draft.updatedAt = timestamp
-        }
-      )
+        })
     } finally {
       for (const unpin of unpins) unpin()
       await this.archives.release([...stored.map((file) => file.sha256), ...superseded])
