@@ -12,6 +12,7 @@ import { newId, now } from '../ids.js'
 import type { UpstreamRegistry } from '../upstream.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
+import { checkPlatformPart, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
 
 interface UpstreamPackage {
@@ -48,12 +49,13 @@ export interface MirrorArchive {
 
 /** The package named in Terraform's terms, lower-cased as Terraform does, or the reason it cannot be. */
 function checkImport(target: ImportedPackage): ImportedPackage {
-  const name = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/
   const namespace = target.namespace.toLowerCase()
   const type = target.type.toLowerCase()
-  if (!name.test(namespace) || !name.test(type)) throw new InvalidInputError(`"${target.namespace}/${target.type}" is not a provider address Terraform accepts.`, 'source')
+  const named = (part: string) => part.length <= 64 && isTerraformProviderPart(part)
+  if (!named(namespace) || !named(type)) throw new InvalidInputError(`"${target.namespace}/${target.type}" is not a provider address Terraform accepts.`, 'source')
   if (semver.valid(target.version) !== target.version) throw new InvalidInputError(`"${target.version}" is not a version.`, 'version')
-  if (!/^[a-z0-9]+$/.test(target.os) || !/^[a-z0-9]+$/.test(target.arch)) throw new InvalidInputError(`"${target.os}_${target.arch}" is not a platform.`, 'platform')
+  checkPlatformPart(target.os, 'os')
+  checkPlatformPart(target.arch, 'arch')
   const hashes = target.hashes.filter((hash) => /^h1:[A-Za-z0-9+/]{43}=$/.test(hash) || /^zh:[0-9a-f]{64}$/.test(hash))
   if (hashes.length === 0) throw new InvalidInputError('Give the zip\'s h1: or zh: hash, as the folder\'s <version>.json lists it: an import is checked by hash.', 'hashes')
   return { hostname: target.hostname.toLowerCase(), namespace, type, version: target.version, os: target.os, arch: target.arch, hashes }
@@ -115,10 +117,12 @@ export class ProviderMirror {
   async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {
     let found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
     if (!found || found.platform.unsigned) {
-      // An imported zip is served to the registry protocol once upstream's signature vouches for it.
-      const pulled = this.pull(namespace, type, version, os, arch)
-      if (found) await pulled.catch(() => undefined)
-      else await pulled
+      // An imported zip is served to the registry protocol once upstream's signature vouches for it;
+      // failing that, it is still here (and the answer below says where to get it).
+      const imported = found
+      await this.pull(namespace, type, version, os, arch).catch((error: unknown) => {
+        if (!imported) throw error
+      })
       found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
     }
     if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
@@ -168,9 +172,12 @@ export class ProviderMirror {
       const readRange = (start: number, end: number) => this.store.archives.read(binary.sha256, { start, end })
       await checkProviderZip(type, binary.size, readRange)
       const zh = `zh:${binary.sha256}`
-      const h1 = await archiveHash1(binary.size, readRange)
-      if (!hashes.includes(zh) && !hashes.includes(h1)) {
-        throw new InvalidInputError(`The zip's hashes are ${h1} and ${zh}, and the folder lists ${hashes.join(', ')}: the zip is not the one that was mirrored.`, 'hashes')
+      // The zh: is known from storing the zip; the h1: means unpacking it all, so only when needed.
+      if (!hashes.includes(zh)) {
+        const h1 = await archiveHash1(binary.size, readRange)
+        if (!hashes.includes(h1)) {
+          throw new InvalidInputError(`The zip's hashes are ${h1} and ${zh}, and the folder lists ${hashes.join(', ')}: the zip is not the one that was mirrored.`, 'hashes')
+        }
       }
       const filename = `terraform-provider-${type}_${version}_${os}_${arch}.zip`
       const before = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums

@@ -93,7 +93,7 @@ export class ProviderService {
       if (input.namespace !== undefined && input.namespace.toLowerCase() !== org.name.toLowerCase()) {
         throw new InvalidInputError('A private provider’s namespace is its organization.', 'namespace')
       }
-      if (!TERRAFORM_NAMESPACE.test(org.name)) {
+      if (!isTerraformProviderPart(org.name)) {
         throw new InvalidInputError(
           `Terraform cannot install providers from the namespace "${org.name}": a provider namespace may hold only letters, digits and single dashes. Rename the organization (for example to "${org.name.replace(/[^A-Za-z0-9-]+/g, '-').replace(/--+/g, '-').replace(/^-|-$/g, '')}") to publish private providers.`,
           'namespace'
@@ -275,9 +275,14 @@ function checkName(value: string | undefined, attribute: 'name' | 'namespace'): 
   return value
 }
 
-function checkPlatformPart(value: string | undefined, attribute: 'os' | 'arch'): string {
+export function checkPlatformPart(value: string | undefined, attribute: 'os' | 'arch'): string {
   if (!value || !PLATFORM_PART.test(value)) throw new InvalidInputError(`A platform needs its ${attribute}: lower-case letters, digits and "_", like linux and amd64.`, attribute)
   return value
+}
+
+/** Whether Terraform accepts `value` as a provider namespace or type (letters, digits, single dashes). */
+export function isTerraformProviderPart(value: string): boolean {
+  return TERRAFORM_NAMESPACE.test(value)
 }
 
 function label(address: ProviderAddress): string {
