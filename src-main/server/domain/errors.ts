@@ -22,11 +22,15 @@ export class NotFoundError extends DomainError {
   }
 }
 
-/** Input that breaks a rule. `attribute` names the offending input (camelCase path, `a.b`). */
+/**
+ * Input that breaks a rule. `attribute` names the offending input (camelCase path, `a.b`);
+ * `further` are more rules the same input breaks, each its own error in the answer (as HCP lists them).
+ */
 export class InvalidInputError extends DomainError {
   constructor(
     message: string,
-    readonly attribute?: string
+    readonly attribute?: string,
+    readonly further: string[] = []
   ) {
     super(message)
   }

@@ -21,7 +21,9 @@ export class HttpError extends Error {
     readonly title: string,
     detail: string,
     readonly source?: ErrorSource,
-    readonly headers: Record<string, string> = {}
+    readonly headers: Record<string, string> = {},
+    /** More problems of the same kind and source, each answered as an error of its own. */
+    readonly further: string[] = []
   ) {
     super(detail)
     this.name = 'HttpError'
@@ -40,7 +42,7 @@ export function toHttpError(error: unknown): HttpError {
     return new HttpError(404, 'not found', error.forCallers ? `${error.message}, or you are not authorized to see it` : `${error.message}.`)
   }
   if (error instanceof InvalidInputError) {
-    return new HttpError(422, 'invalid attribute', error.message, error.attribute ? pointerTo(error.attribute) : undefined)
+    return new HttpError(422, 'invalid attribute', error.message, error.attribute ? pointerTo(error.attribute) : undefined, {}, error.further)
   }
   if (error instanceof ForbiddenError) return new HttpError(403, 'forbidden', error.message)
   if (error instanceof ConflictError) return new HttpError(409, 'conflict', error.message)
@@ -128,11 +130,11 @@ function renderingErrors(type: string, render: (error: HttpError) => unknown) {
 
 /** Renders any error below it as a JSON:API error document (the management API's format). */
 export const jsonApiErrors = renderingErrors(JSON_API, (error) => ({
-  errors: [{ status: String(error.status), title: error.title, detail: error.message, ...(error.source ? { source: error.source } : {}) }]
+  errors: [error.message, ...error.further].map((detail) => ({ status: String(error.status), title: error.title, detail, ...(error.source ? { source: error.source } : {}) }))
 }))
 
 /** Renders any error below it as `{"errors": ["…"]}` (the registry protocol's format). */
-export const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message] }))
+export const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message, ...error.further] }))
 
 /** For middleware in front of every route: the registry protocol's format under /api/registry, JSON:API elsewhere. */
 export async function errorsByPath(ctx: Context, next: Next): Promise<void> {

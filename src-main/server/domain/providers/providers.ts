@@ -83,8 +83,10 @@ export class ProviderService {
   async create(caller: Caller, orgName: string, input: { name?: string; namespace?: string; registryName?: string }): Promise<ProviderView> {
     const org = await this.organizations.read(caller, orgName)
     if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
-    if (input.registryName === undefined || input.registryName === '') throw new InvalidInputError("Registry name can't be blank", 'registryName')
-    if (input.registryName !== 'private' && input.registryName !== 'public') throw new InvalidInputError('Registry name is not included in the list', 'registryName')
+    // HCP's words, which go-tfe's tests expect: a blank name breaks both rules, and says so twice.
+    const notListed = 'Registry name is not included in the list'
+    if (input.registryName === undefined || input.registryName === '') throw new InvalidInputError("Registry name can't be blank", 'registryName', [notListed])
+    if (input.registryName !== 'private' && input.registryName !== 'public') throw new InvalidInputError(notListed, 'registryName')
     const registryName: RegistryName = input.registryName
     if (registryName === 'public' && !this.publicCuration) throw new ForbiddenError('Public provider curation is disabled on this Homeport installation.')
     const name = checkName(input.name, 'name')
