@@ -6,14 +6,22 @@ import { BY_ARCHIVE, type Store } from '../store/store.js'
  * and being named by a version).
  */
 export class ArchiveKeeper {
-  private readonly pinned = new Set<string>()
+  /** How many writes are about to name each archive: two imports of the same zip may overlap. */
+  private readonly pinned = new Map<string, number>()
 
   constructor(private readonly store: Store) {}
 
   /** Keeps an archive from being swept while a version is about to refer to it; returns the unpin. */
   pin(sha256: string): () => void {
-    this.pinned.add(sha256)
-    return () => this.pinned.delete(sha256)
+    this.pinned.set(sha256, (this.pinned.get(sha256) ?? 0) + 1)
+    let unpinned = false
+    return () => {
+      if (unpinned) return
+      unpinned = true
+      const left = this.pinned.get(sha256)! - 1
+      if (left === 0) this.pinned.delete(sha256)
+      else this.pinned.set(sha256, left)
+    }
   }
 
   /** Deletes the archives (and their docs) that no version refers to any more. */
