@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto'
 import { zipSync } from 'fflate'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { signIn } from './support/session'
+import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
 
-test('shows the public provider mirror, says in the server’s words why mirroring fails offline, and marks an imported package unsigned', async ({ page }) => {
+test('shows the public provider mirror, says in the server’s words why mirroring fails offline, marks an imported package unsigned, and removes a version', async ({ page }) => {
   await signIn(page)
   await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Mirror' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Public provider mirror' })).toBeVisible()
@@ -25,8 +26,33 @@ test('shows the public provider mirror, says in the server’s words why mirrori
     data: Buffer.from(zip)
   })
   expect(imported.status()).toBe(201)
+
+  // A release folder imported with the key that signed it (as `homeport import-providers --key` sends it) is listed signed.
+  const key = await makeSigningKey('HashiCorp Stand-in')
+  const release = await providerRelease('random', '3.6.0', ['linux_amd64', 'darwin_arm64'], key)
+  const origin = new URL(page.url()).origin
+  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` }
+  const signed = await page.request.put(`${origin}/api/v2/admin/provider-mirror/releases/registry.terraform.io/hashicorp/random/3.6.0`, {
+    headers: { ...headers, 'Content-Type': 'application/vnd.api+json' },
+    data: { data: { type: 'provider-releases', attributes: { shasums: release.shasums.toString(), 'shasums-signature': release.signature.toString('base64'), 'signing-key': key.publicArmor, protocols: ['5.0'] } } }
+  })
+  expect(signed.status()).toBe(201)
+  for (const [name, file] of release.zips) {
+    const path = `registry.terraform.io/hashicorp/random/3.6.0/${file.os}_${file.arch}?hash=zh:${file.shasum}`
+    expect((await page.request.put(`${origin}/api/v2/admin/provider-mirror/packages/${path}`, { headers: { ...headers, 'Content-Type': 'application/zip' }, data: file.bytes })).status(), name).toBe(201)
+  }
+
   await page.reload()
   const table = page.getByRole('region', { name: 'Mirrored providers' })
-  await expect(table.getByRole('row', { name: /hashicorp\/null.*3\.2\.3.*linux_amd64 \(unsigned\).*network mirror only/ })).toBeVisible()
+  const unsigned = table.getByRole('row', { name: /hashicorp\/null.*3\.2\.3.*linux_amd64 \(unsigned\).*network mirror only/ })
+  await expect(unsigned).toBeVisible()
+  await expect(table.getByRole('row', { name: new RegExp(`hashicorp/random.*3\\.6\\.0.*linux_amd64.*darwin_arm64.*${key.keyId}`) })).toBeVisible()
   await page.screenshot({ path: 'docs/screenshots/mirror.png' })
+
+  // Removing a version asks first, then takes it away.
+  await unsigned.getByRole('button', { name: 'Remove 3.2.3' }).click()
+  await expect(unsigned.getByRole('group', { name: 'Confirm' })).toContainText('Remove hashicorp/null 3.2.3 and its files?')
+  await unsigned.getByRole('button', { name: 'Delete' }).click()
+  await expect(table.getByText('hashicorp/null')).toHaveCount(0)
+  await expect(table.getByText('hashicorp/random')).toBeVisible()
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
 import { expect, test } from './support/fixtures'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
 
 test('adds a signing key and publishes a provider release from its folder', async ({ page }) => {
@@ -13,6 +14,8 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   const sums = join(dist, 'terraform-provider-dns_1.4.0_SHA256SUMS')
   writeFileSync(sums, release.shasums)
   writeFileSync(`${sums}.sig`, release.signature)
+  const manifest = join(dist, 'terraform-provider-dns_1.4.0_manifest.json')
+  writeFileSync(manifest, JSON.stringify({ version: 1, metadata: { protocol_versions: ['6.0'] } }))
   for (const [name, zip] of release.zips) writeFileSync(join(dist, name), zip.bytes)
 
   await signIn(page)
@@ -25,7 +28,7 @@ test('adds a signing key and publishes a provider release from its folder', asyn
 
   await sections.getByRole('link', { name: 'Providers' }).click()
   await expect(page.getByText('No providers yet')).toBeVisible()
-  await page.getByLabel(/^Release files/).setInputFiles([sums, `${sums}.sig`, ...[...release.zips.keys()].map((name) => join(dist, name))])
+  await page.getByLabel(/^Release files/).setInputFiles([sums, `${sums}.sig`, manifest, ...[...release.zips.keys()].map((name) => join(dist, name))])
   await expect(page.getByText('terraform-provider-dns 1.4.0')).toBeVisible()
   await page.getByRole('button', { name: 'Publish dns 1.4.0' }).click()
   const status = page.getByRole('list', { name: 'Publishing status' })
@@ -34,6 +37,11 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   await expect(provider.getByRole('cell', { name: /^1\.4\.0/ })).toBeVisible()
   await expect(provider.getByText('uploaded and checked')).toBeVisible()
   await expect(provider.getByText('linux_amd64', { exact: true })).toBeVisible()
+  // The plugin protocols come from the release's manifest.
+  const published = await page.request.get(`${new URL(page.url()).origin}/api/v2/organizations/edge-providers/registry-providers/private/edge-providers/dns/versions/1.4.0`, {
+    headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` }
+  })
+  expect(((await published.json()) as { data: { attributes: { protocols: string[] } } }).data.attributes.protocols).toEqual(['6.0'])
   await page.screenshot({ path: 'docs/screenshots/providers.png', fullPage: true })
 
   // A signature by another key is refused in the server's words.

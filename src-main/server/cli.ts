@@ -11,15 +11,14 @@ import { backupToFile } from './backup-command.js'
 import { defaultDataDir } from './data-dir.js'
 import { restoreBackup } from './store/backup.js'
 import { bodyOf, runningServer } from './running-server.js'
-import { readMirrorFolder } from './mirror-folder.js'
-import { createReadStream } from 'node:fs'
+import { importProviderFolder } from './import-providers-command.js'
 
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>] [--air-gapped]
        homeport backup <file> [--data-dir <path>] [--token <admin token>]
        homeport restore <file> [--data-dir <path>] [--accept-unverified]
        homeport mirror-provider <namespace/type> --platform <os_arch>... [--versions <constraint>] [--data-dir <path>] [--token <admin token>]
-       homeport import-providers <folder> [--data-dir <path>] [--token <admin token>]
+       homeport import-providers <folder> [--namespace <namespace> --key <file.asc> [--hostname <host>]] [--data-dir <path>] [--token <admin token>]
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
@@ -27,9 +26,13 @@ terraform-config: writes the Terraform CLI configuration that points a registry 
 backup: a consistent snapshot of the data directory, taken from the running server if there is one.
 mirror-provider: has the running Homeport mirror a public provider's versions and platforms from its upstream,
   so that terraform init finds them offline (hashicorp/aws --versions "~> 5.0" --platform linux_amd64).
-import-providers: imports a folder written by terraform providers mirror into the running Homeport's mirror,
-  each zip checked against the hashes the folder lists. Terraform installs them through the network mirror
+import-providers: imports into the running Homeport's mirror a folder written by terraform providers mirror,
+  each zip checked against the hashes the folder lists: Terraform installs them through the network mirror
   (or the registry protocol too, where upstream's signed SHA256SUMS, mirrored already, lists the same zip).
+  Or a provider's release folder (goreleaser's dist/, or the files of releases.hashicorp.com), with
+  --namespace (whose provider: hashicorp) and --key (the public key that signed SHA256SUMS): the signature
+  and each zip are checked, and Terraform installs them through the registry protocol and the network mirror
+  under --hostname (registry.terraform.io unless told).
 restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
          A backup this installation did not make (or that changed) restores only with --accept-unverified.
 
@@ -143,34 +146,18 @@ async function mirrorProvider(args: string[]): Promise<void> {
 }
 
 async function importProviders(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, token: { type: 'string' } }, allowPositionals: true, strict: true })
+  const { values, positionals } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, token: { type: 'string' }, namespace: { type: 'string' }, key: { type: 'string' }, hostname: { type: 'string' } },
+    allowPositionals: true,
+    strict: true
+  })
   const [folder] = positionals
-  if (!folder || positionals.length > 1) throw new UsageError('homeport import-providers takes one folder, written by terraform providers mirror.')
-  const packages = await readMirrorFolder(folder)
-  if (packages.length === 0) throw new Error(`${folder} holds no <host>/<namespace>/<type>/<version>.json: is it a folder written by terraform providers mirror?`)
+  if (!folder || positionals.length > 1) throw new UsageError('homeport import-providers takes one folder: written by terraform providers mirror, or a provider release folder.')
   const dataDir = values['data-dir'] ?? process.env.HOMEPORT_DATA_DIR ?? defaultDataDir()
   const running = await runningServer(dataDir, values.token)
   if (!running) throw new Error(`No Homeport is running on ${dataDir}: start it (homeport serve), then import.`)
-  let failures = 0
-  for (const found of packages) {
-    const name = `${found.hostname}/${found.namespace}/${found.type} ${found.version} for ${found.platform}`
-    const query = new URLSearchParams(found.hashes.map((hash) => ['hash', hash]))
-    const path = `/api/v2/admin/provider-mirror/packages/${[found.hostname, found.namespace, found.type, found.version, found.platform].map(encodeURIComponent).join('/')}`
-    type Answer = { data?: { attributes: { 'already-present': boolean; signed: boolean } }; errors?: Array<{ detail?: string }> }
-    const document = await running.request('PUT', `${path}?${query}`, createReadStream(found.path)).then(
-      async (response): Promise<Answer> => ({ errors: [{ detail: `HTTP ${response.statusCode}` }], ...(JSON.parse(await bodyOf(response)) as Answer) }),
-      // A zip the folder lists but that cannot be read (missing, unreadable) fails alone; the others go on.
-      (error: Error): Answer => ({ errors: [{ detail: `could not send ${found.path}: ${error.message}` }] })
-    )
-    if (!document.data) {
-      failures++
-      console.error(`Not imported: ${name}: ${document.errors?.[0]?.detail}`)
-      continue
-    }
-    const { 'already-present': present, signed } = document.data.attributes
-    console.log(`${present ? 'Already mirrored' : 'Imported'}: ${name}${signed ? ' (signed by upstream)' : ' (unsigned: served through the network mirror)'}.`)
-  }
-  if (failures > 0) throw new Error(`${failures} of ${packages.length} packages were not imported.`)
+  await importProviderFolder(running, folder, { hostname: values.hostname, namespace: values.namespace, key: values.key })
 }
 
 async function main(argv: string[]): Promise<void> {

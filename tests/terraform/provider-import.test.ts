@@ -6,9 +6,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { unzipSync, zipSync } from 'fflate'
-import { makeSigningKey, providerRelease, publishProvider, sha256, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
+import { makeSigningKey, providerRelease, publishProvider, sha256, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
-import { dirHash } from '../helpers/terraform-client.js'
+import { dirHash, TerraformClient } from '../helpers/terraform-client.js'
+import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
@@ -48,8 +49,16 @@ async function mirrorFolder(dir: string): Promise<string> {
   return dir
 }
 
-function importProviders(folder: string, homeport: TestServer) {
-  return run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'import-providers', folder, '--data-dir', homeport.dataDir], { cwd: ROOT })
+function importProviders(folder: string, homeport: TestServer, ...options: string[]) {
+  return run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'import-providers', folder, '--data-dir', homeport.dataDir, ...options], { cwd: ROOT })
+}
+
+/** The exit code and output of a command that is expected to fail. */
+function failureOf(running: Promise<unknown>) {
+  return running.then(
+    () => undefined,
+    (error: { code: number; stdout: string; stderr: string }) => error
+  )
 }
 
 /** PUTs a zip to the import endpoint, as `homeport import-providers` does. */
@@ -154,10 +163,7 @@ describe('importing a terraform providers mirror folder', () => {
     const listed = JSON.parse(await readFile(version, 'utf8')) as { archives: Record<string, { url: string; hashes: string[] }> }
     listed.archives.windows_amd64 = { url: 'terraform-provider-null_3.2.3_windows_amd64.zip', hashes: listed.archives.linux_amd64!.hashes }
     await writeFile(version, JSON.stringify(listed))
-    const failed = await importProviders(folder, homeport).then(
-      () => undefined,
-      (error: { code: number; stdout: string; stderr: string }) => error
-    )
+    const failed = await failureOf(importProviders(folder, homeport))
     expect(failed?.code).toBe(1)
     expect(failed?.stderr).toMatch(/Not imported: registry\.terraform\.io\/hashicorp\/null 3\.2\.3 for windows_amd64: could not send .*windows_amd64\.zip: ENOENT/)
     expect(failed?.stderr).toContain('homeport: 1 of 3 packages were not imported.')
@@ -217,4 +223,153 @@ describe('imported packages and upstream’s signature', () => {
       await homeport.close()
     }
   })
+
+  it('keeps an imported release’s SHA256SUMS: upstream’s zip joins the version only if that SHA256SUMS lists it', async () => {
+    const homeport = await startTestServer({ upstream: upstream.url, upstreamToken: upstream.adminToken, upstreamMaxAgeMs: 0 })
+    try {
+      // A release of 3.2.3 for linux alone, signed by another key than upstream's.
+      const linux = release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!
+      const sums = Buffer.from(`${linux.shasum}  terraform-provider-null_3.2.3_linux_amd64.zip\n`)
+      const own = await makeSigningKey('Our Release Key')
+      const attributes = { shasums: sums.toString(), 'shasums-signature': (await sign(sums, own)).toString('base64'), 'signing-key': own.publicArmor }
+      expect((await homeport.api('PUT', `/admin/provider-mirror/releases/${PUBLIC}/hashicorp/null/3.2.3`, { body: { data: { type: 'provider-releases', attributes } } })).status).toBe(201)
+      // Upstream's darwin zip is not in that SHA256SUMS: serving it beside it would fail Terraform's check, so it is refused.
+      const darwin = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/darwin/arm64')
+      expect(darwin.status).toBe(409)
+      expect(darwin.body.errors[0]).toMatch(/from a release whose SHA256SUMS does not list upstream's terraform-provider-null_3\.2\.3_darwin_arm64\.zip/)
+      // The linux zip it lists joins, served with the release's own key.
+      const pulled = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/linux/amd64')
+      expect(pulled.status).toBe(200)
+      expect(pulled.body.signing_keys.gpg_public_keys.map((entry: { key_id: string }) => entry.key_id)).toEqual([own.keyId])
+    } finally {
+      await homeport.close()
+    }
+  })
+})
+
+/** A release folder as goreleaser writes it (and releases.hashicorp.com serves it): zips, SHA256SUMS, its signature, the manifest. */
+async function releaseFolder(dir: string, of: ProviderRelease): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  const stem = `terraform-provider-${of.type}_${of.version}`
+  for (const [name, zip] of of.zips) await writeFile(join(dir, name), zip.bytes)
+  await writeFile(join(dir, `${stem}_SHA256SUMS`), of.shasums)
+  await writeFile(join(dir, `${stem}_SHA256SUMS.sig`), of.signature)
+  await writeFile(join(dir, `${stem}_manifest.json`), JSON.stringify({ version: 1, metadata: { protocol_versions: ['6.0'] } }))
+  return dir
+}
+
+describe('importing a provider release folder', () => {
+  let homeport: TestServer
+  let keyFile: string
+  beforeAll(async () => {
+    homeport = await startTestServer({ upstream: NOWHERE, upstreamMaxAgeMs: 0 })
+    keyFile = join(work, 'upstream-key.asc')
+    await writeFile(keyFile, key.publicArmor)
+  })
+  afterAll(() => homeport.close())
+
+  const client = () =>
+    new TerraformClient({
+      hosts: { [PUBLIC]: { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
+      credentials: { [PUBLIC]: homeport.adminToken }
+    })
+
+  it('checks the signature by the key given and each zip against SHA256SUMS, then serves the release signed, offline', async () => {
+    const folder = await releaseFolder(join(work, 'release'), release)
+    const { stdout } = await importProviders(folder, homeport, '--namespace', 'hashicorp', '--key', keyFile)
+    expect(stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.2.3's SHA256SUMS, signed by key ${key.keyId}.`)
+    expect(stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64 (signed).`)
+    expect(stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.2.3 for darwin_arm64 (signed).`)
+
+    // Through the registry protocol, under the public name, signed by the key given: every platform lockable.
+    const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'darwin_arm64', join(work, 'release-install'))
+    expect(installed).toMatchObject({ version: '3.2.3', signedBy: key.keyId })
+    expect(installed.hashes.filter((hash) => hash.startsWith('zh:')).sort()).toEqual([...release.zips.values()].map((zip) => `zh:${zip.shasum}`).sort())
+    const versions = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/versions')
+    expect(versions.body.versions).toEqual([{ version: '3.2.3', protocols: ['6.0'], platforms: expect.arrayContaining([{ os: 'linux', arch: 'amd64' }, { os: 'darwin', arch: 'arm64' }]) }])
+    // And through the network mirror.
+    const index = await homeport.api('GET', `/api/registry/provider-mirror/v1/${PUBLIC}/hashicorp/null/index.json`)
+    expect(index.body).toEqual({ versions: { '3.2.3': {} } })
+
+    const again = await importProviders(folder, homeport, '--namespace', 'hashicorp', '--key', keyFile)
+    expect(again.stdout).toContain(`Already mirrored: ${PUBLIC}/hashicorp/null 3.2.3's SHA256SUMS`)
+    expect(again.stdout).toContain(`Already mirrored: ${PUBLIC}/hashicorp/null 3.2.3 for linux_amd64 (signed).`)
+  })
+
+  it('asks for what a release folder does not say: whose provider, and the key', async () => {
+    const folder = await releaseFolder(join(work, 'release-unnamed'), release)
+    const unnamed = await failureOf(importProviders(folder, homeport, '--key', keyFile))
+    expect(unnamed?.code).toBe(2)
+    expect(unnamed?.stderr).toContain('give --namespace')
+    const unkeyed = await failureOf(importProviders(folder, homeport, '--namespace', 'hashicorp'))
+    expect(unkeyed?.stderr).toContain('give that public key with --key <file.asc>')
+    const empty = join(work, 'empty')
+    await mkdir(empty, { recursive: true })
+    expect((await failureOf(importProviders(empty, homeport)))?.stderr).toContain('is neither a folder written by terraform providers mirror')
+  })
+
+  it('refuses a release signed by another key, and a zip SHA256SUMS does not vouch for, keeping nothing of either', async () => {
+    const before = await storedArchives(homeport)
+    const other = await providerRelease('null', '3.3.0', ['linux_amd64', 'darwin_arm64'], key)
+    const forged = await releaseFolder(join(work, 'release-forged'), { ...other, signature: await sign(other.shasums, await makeSigningKey('Stranger')) })
+    const refused = await failureOf(importProviders(forged, homeport, '--namespace', 'hashicorp', '--key', keyFile))
+    expect(refused?.stderr).toMatch(/registry\.terraform\.io\/hashicorp\/null 3\.3\.0 was not imported: SHA256SUMS\.sig is not a valid signature of SHA256SUMS by key/)
+    expect(await storedArchives(homeport)).toBe(before)
+
+    // A swapped zip fails alone; the platform SHA256SUMS vouches for is imported.
+    const swapped = await releaseFolder(join(work, 'release-swapped'), other)
+    await writeFile(join(swapped, 'terraform-provider-null_3.3.0_linux_amd64.zip'), zipSync({ 'terraform-provider-null_v3.3.0': new TextEncoder().encode('#!/bin/sh\nexit 3\n') }))
+    const partial = await failureOf(importProviders(swapped, homeport, '--namespace', 'hashicorp', '--key', keyFile))
+    expect(partial?.stderr).toMatch(/Not imported: registry\.terraform\.io\/hashicorp\/null 3\.3\.0 for linux_amd64: The zip's hashes are .* the zip is not the one that was mirrored/)
+    expect(partial?.stdout).toContain(`Imported: ${PUBLIC}/hashicorp/null 3.3.0 for darwin_arm64 (signed).`)
+    expect(await storedArchives(homeport)).toBe(before + 3)
+
+    // The API refuses a release of another provider's files and a key that is not a public key.
+    const body = (attributes: Record<string, unknown>) => ({ body: { data: { type: 'provider-releases', attributes: { shasums: other.shasums.toString(), 'shasums-signature': other.signature.toString('base64'), 'signing-key': key.publicArmor, ...attributes } } } })
+    const misnamed = await homeport.api('PUT', `/admin/provider-mirror/releases/${PUBLIC}/hashicorp/random/3.3.0`, body({}))
+    expect(misnamed.status).toBe(422)
+    expect(misnamed.body.errors[0].detail).toMatch(/lists terraform-provider-null_3\.3\.0_\w+\.zip, which is not a file of random 3\.3\.0/)
+    const privateKey = await homeport.api('PUT', `/admin/provider-mirror/releases/${PUBLIC}/hashicorp/null/3.3.0`, body({ 'signing-key': key.privateKey.armor() }))
+    expect(privateKey.body.errors[0]).toMatchObject({ detail: expect.stringMatching(/^signing-key holds a private key/), source: { pointer: '/data/attributes/signing-key' } })
+    // Another SHA256SUMS for a version mirrored already is a conflict.
+    const fewer = Buffer.from(release.shasums.toString().split('\n')[0]! + '\n')
+    const conflict = await homeport.api('PUT', `/admin/provider-mirror/releases/${PUBLIC}/hashicorp/null/3.2.3`, body({ shasums: fewer.toString(), 'shasums-signature': (await sign(fewer, key)).toString('base64') }))
+    expect(conflict.status).toBe(409)
+  })
+
+  it('removes a mirrored platform, then the version, and their files with them (site admin only)', async () => {
+    const before = await storedArchives(homeport)
+    await createOrganization(homeport, 'acme')
+    const { token } = await createTeamWithToken(homeport, 'acme', 'publishers', true)
+    const forbidden = await homeport.fetch(`${homeport.url}/api/v2/admin/provider-mirror/hashicorp/null/3.3.0`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } })
+    expect(forbidden.status).toBe(403)
+
+    expect((await homeport.api('DELETE', '/admin/provider-mirror/hashicorp/null/3.3.0/linux_amd64')).status).toBe(404)
+    expect((await homeport.api('DELETE', '/admin/provider-mirror/hashicorp/null/3.3.0/darwin_arm64')).status).toBe(204)
+    // The version's last platform took its SHA256SUMS and signature with it.
+    expect(await storedArchives(homeport)).toBe(before - 3)
+    const gone = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.3.0/download/darwin/arm64')
+    expect(gone.body.errors[0]).toMatch(/cannot be reached.*no earlier answer for this provider/)
+    expect((await homeport.api('DELETE', '/admin/provider-mirror/hashicorp/null/3.2.3')).status).toBe(204)
+    expect(await storedArchives(homeport)).toBe(before - 3 - 4)
+    const listed = (await homeport.api('GET', '/admin/provider-mirror')).body.data as unknown[]
+    expect(listed).toEqual([])
+  })
+
+  it(`installs an imported release with the real terraform and the generated air-gapped configuration, offline${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    const folder = await releaseFolder(join(work, 'release-real'), release)
+    await importProviders(folder, homeport, '--namespace', 'hashicorp', '--key', keyFile)
+    const home = join(work, 'home-release')
+    const config = join(work, 'release-config')
+    await mkdir(home, { recursive: true })
+    await mkdir(config, { recursive: true })
+    const cli = join(work, 'air-gapped-release.tfrc')
+    await writeFile(cli, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: [PUBLIC] }))
+    await writeFile(join(config, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
+    const stdout = await terraformInit(config, { config: cli, home })
+    expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
+    const lock = await readFile(join(config, '.terraform.lock.hcl'), 'utf8')
+    for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+  }, 120_000)
 })

@@ -85,6 +85,44 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     })
   })
 
+  // A release folder's signed files, vouched for by the signing key the site admin gives (`homeport import-providers`).
+  router.put('/admin/provider-mirror/releases/:hostname/:namespace/:type/:version', async (ctx) => {
+    const { hostname, namespace, type, version } = pathParams(ctx, 'hostname', 'namespace', 'type', 'version')
+    const attributes = readResource(ctx, 'provider-releases').attributes
+    const required = (name: string) => {
+      const value = attributes.string(name)
+      if (!value) throw new HttpError(422, 'invalid attribute', `${name} is required.`, { pointer: `/data/attributes/${name}` })
+      return value
+    }
+    const signature = required('shasums-signature')
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) {
+      throw new HttpError(422, 'invalid attribute', 'shasums-signature is the signature file in base64.', { pointer: '/data/attributes/shasums-signature' })
+    }
+    const { present, keyId } = await services.providerMirror.importRelease(callerOf(ctx), {
+      hostname,
+      namespace,
+      type,
+      version,
+      shasums: Buffer.from(required('shasums'), 'utf8'),
+      signature: Buffer.from(signature, 'base64'),
+      signingKey: required('signing-key'),
+      protocols: attributes.nullableStringArray('protocols') ?? []
+    })
+    sendDocument(ctx, present ? 200 : 201, {
+      data: { type: 'provider-releases', id: `${hostname}/${namespace}/${type}/${version}`.toLowerCase(), attributes: { 'already-present': present, 'key-id': keyId } }
+    })
+  })
+  router.delete('/admin/provider-mirror/:namespace/:type/:version', async (ctx) => {
+    const { namespace, type, version } = pathParams(ctx, 'namespace', 'type', 'version')
+    await services.providerMirror.remove(callerOf(ctx), namespace, type, version)
+    ctx.status = 204
+  })
+  router.delete('/admin/provider-mirror/:namespace/:type/:version/:platform', async (ctx) => {
+    const { namespace, type, version, platform } = pathParams(ctx, 'namespace', 'type', 'version', 'platform')
+    await services.providerMirror.remove(callerOf(ctx), namespace, type, version, platform)
+    ctx.status = 204
+  })
+
   // The site-level switch that self-hosted organizations need before enabling cost estimation.
   const settingsResource = (enabled: boolean) => ({ id: 'cost-estimation', type: 'cost-estimation-settings', attributes: { enabled } })
   router.get('/admin/cost-estimation-settings', (ctx) => {

@@ -13,7 +13,7 @@ import type { UpstreamRegistry } from '../upstream.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
 import { checkPlatformPart, isTerraformProviderPart } from './providers.js'
-import { archiveHash1, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
+import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
   protocols?: string[]
@@ -47,18 +47,48 @@ export interface MirrorArchive {
   token: string
 }
 
-/** The package named in Terraform's terms, lower-cased as Terraform does, or the reason it cannot be. */
-function checkImport(target: ImportedPackage): ImportedPackage {
+/** Where an imported package or release belongs. */
+export interface ImportedAddress {
+  /** The registry the folder names it under (`registry.terraform.io`). */
+  hostname: string
+  namespace: string
+  type: string
+  version: string
+}
+
+/** One package of a `terraform providers mirror` folder: where it belongs, and the hashes the folder lists for it. */
+export interface ImportedPackage extends ImportedAddress {
+  os: string
+  arch: string
+  hashes: string[]
+}
+
+/** A provider release folder's signed files (goreleaser's, or releases.hashicorp.com's), vouched for by `signingKey`. */
+export interface ImportedRelease extends ImportedAddress {
+  shasums: Buffer
+  signature: Buffer
+  /** The ASCII-armored public key that signed SHA256SUMS; Terraform is given it to verify the signature. */
+  signingKey: string
+  protocols: string[]
+}
+
+/** The address in Terraform's terms, lower-cased as Terraform does, or the reason it cannot be. */
+function checkAddress<T extends ImportedAddress>(target: T): T {
   const namespace = target.namespace.toLowerCase()
   const type = target.type.toLowerCase()
   const named = (part: string) => part.length <= 64 && isTerraformProviderPart(part)
   if (!named(namespace) || !named(type)) throw new InvalidInputError(`"${target.namespace}/${target.type}" is not a provider address Terraform accepts.`, 'source')
   if (semver.valid(target.version) !== target.version) throw new InvalidInputError(`"${target.version}" is not a version.`, 'version')
+  return { ...target, hostname: target.hostname.toLowerCase(), namespace, type }
+}
+
+/** The package named in Terraform's terms, with the hashes it is checked by. */
+function checkImport(target: ImportedPackage): ImportedPackage {
   checkPlatformPart(target.os, 'os')
   checkPlatformPart(target.arch, 'arch')
   const hashes = target.hashes.filter((hash) => /^h1:[A-Za-z0-9+/]{43}=$/.test(hash) || /^zh:[0-9a-f]{64}$/.test(hash))
   if (hashes.length === 0) throw new InvalidInputError('Give the zip\'s h1: or zh: hash, as the folder\'s <version>.json lists it: an import is checked by hash.', 'hashes')
-  return { hostname: target.hostname.toLowerCase(), namespace, type, version: target.version, os: target.os, arch: target.arch, hashes }
+  return { ...checkAddress(target), hashes }
 }
 
 /**
@@ -162,10 +192,7 @@ export class ProviderMirror {
   async importPackage(caller: Caller, target: ImportedPackage, zip: Readable): Promise<{ present: boolean; signed: boolean }> {
     if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
     const { hostname, namespace, type, version, os, arch, hashes } = checkImport(target)
-    // The one mirror answers for the public registries' names, as the network mirror does.
-    if (hostname !== this.hostname && !PUBLIC_REGISTRY_HOSTS.includes(hostname)) {
-      throw new InvalidInputError(`This Homeport mirrors the providers of ${[...new Set([this.hostname, ...PUBLIC_REGISTRY_HOSTS])].join(', ')}, not of ${hostname}.`, 'hostname')
-    }
+    this.checkHostname(hostname)
     const binary = await this.store.archives.put(zip, MAX_PROVIDER_ZIP_BYTES)
     const unpin = this.archives.pin(binary.sha256)
     try {
@@ -209,6 +236,57 @@ export class ProviderMirror {
   }
 
   /**
+   * Imports a release folder's signed files (SHA256SUMS and its signature), checked against the
+   * signing key the site admin gives: the key stands in for upstream's, so Terraform verifies the
+   * release by it through the registry protocol. The zips follow through `importPackage`, which
+   * finds them vouched for. Idempotent; another SHA256SUMS for a version mirrored already is a conflict.
+   */
+  async importRelease(caller: Caller, target: ImportedRelease): Promise<{ present: boolean; keyId: string }> {
+    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
+    const { hostname, namespace, type, version, shasums, signature, signingKey, protocols } = checkAddress(target)
+    this.checkHostname(hostname)
+    const bad = protocols.find((protocol) => !/^\d+\.\d+$/.test(protocol))
+    if (bad !== undefined) throw new InvalidInputError(`"${bad}" is not a plugin protocol version (like 5.0).`, 'protocols')
+    const keyId = await publicKeyId(signingKey, 'signingKey')
+    const sums = parseShasums(shasums.toString('utf8'))
+    const unlisted = [...sums.keys()].find((name) => !name.startsWith(`terraform-provider-${type}_${version}_`))
+    if (unlisted !== undefined) throw new InvalidInputError(`SHA256SUMS lists ${unlisted}, which is not a file of ${type} ${version}: is it the release of another provider?`, 'shasums')
+    const binary = await binarySignature(signature)
+    await checkSignature(signingKey, shasums, binary)
+
+    const files = [await this.store.archives.put(Readable.from([shasums]), MAX_PROVIDER_ZIP_BYTES), await this.store.archives.put(Readable.from([Buffer.from(binary)]), MAX_PROVIDER_ZIP_BYTES)]
+    const [storedSums, storedSig] = files as [StoredFile, StoredFile]
+    const unpins = files.map((file) => this.archives.pin(file.sha256))
+    const outcome = { present: false, keyId }
+    try {
+      await this.change(namespace, type, (draft) => {
+        let mirrored = draft.versions.find((candidate) => candidate.version === version)
+        if (mirrored?.shasums?.sha256 === storedSums.sha256) {
+          outcome.present = true
+          return
+        }
+        if (mirrored?.shasums) {
+          throw new ConflictError(`${hostname}/${namespace}/${type} ${version} is mirrored here already with another SHA256SUMS (SHA-256 ${mirrored.shasums.sha256}): remove it before importing this release.`)
+        }
+        if (!mirrored) {
+          mirrored = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] }
+          draft.versions.push(mirrored)
+        }
+        mirrored.protocols = protocols
+        mirrored.shasumsName = `terraform-provider-${type}_${version}_SHA256SUMS`
+        mirrored.shasums = storedSums
+        mirrored.shasumsSig = storedSig
+        mirrored.keys = [{ keyId, asciiArmor: signingKey, trustSignature: '', source: '', sourceUrl: null }]
+        for (const imported of mirrored.platforms) if (imported.unsigned && sums.get(imported.filename) === imported.shasum) delete imported.unsigned
+      })
+      return outcome
+    } finally {
+      for (const unpin of unpins) unpin()
+      await this.archives.release(files.map((file) => file.sha256))
+    }
+  }
+
+  /**
    * Mirrors the versions of `namespace/type` that meet `constraint` (all, without one), for each
    * platform, ahead of time (the site admin's explicit mirror). Online only.
    */
@@ -230,6 +308,34 @@ export class ProviderMirror {
       }
     }
     return done
+  }
+
+  /**
+   * Removes a mirrored version (every platform, its SHA256SUMS and signature), or one platform of it;
+   * the files go once nothing else refers to them. Online, a later request may pull it through again.
+   */
+  async remove(caller: Caller, namespace: string, type: string, version: string, platform?: string): Promise<void> {
+    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin removes mirrored providers.')
+    const name = `${this.hostname}/${namespace}/${type} ${version}${platform ? ` for ${platform}` : ''}`
+    const provider = await this.mirrored(namespace, type)
+    if (!provider) throw new NotFoundError(`${name} is not mirrored here`, false)
+    const released: string[] = []
+    await this.store.providerMirror.update(provider.id, (draft) => {
+      const index = draft.versions.findIndex((candidate) => candidate.version === version)
+      const mirrored = draft.versions[index]
+      const platforms = mirrored?.platforms.filter((candidate) => platform === undefined || `${candidate.os}_${candidate.arch}` === platform) ?? []
+      if (!mirrored || platforms.length === 0) throw new NotFoundError(`${name} is not mirrored here`, false)
+      released.push(...platforms.map((candidate) => candidate.binary.sha256))
+      mirrored.platforms = mirrored.platforms.filter((candidate) => !platforms.includes(candidate))
+      if (mirrored.platforms.length === 0) {
+        // Nothing left to vouch for: the signed files go with the last platform.
+        released.push(...[mirrored.shasums, mirrored.shasumsSig].flatMap((file) => (file ? [file.sha256] : [])))
+        draft.versions.splice(index, 1)
+      }
+      draft.updatedAt = now()
+    })
+    await this.store.providerMirror.deleteWhere(provider.id, (record) => record.versions.length === 0)
+    await this.archives.release(released)
   }
 
   /** What is mirrored: every provider, with its versions and platforms (any caller may see it: it is public). */
@@ -280,6 +386,13 @@ export class ProviderMirror {
     }
   }
 
+  /** The one mirror answers for the upstream's name and the public registries' names, as the network mirror does. */
+  private checkHostname(hostname: string): void {
+    if (hostname !== this.hostname && !PUBLIC_REGISTRY_HOSTS.includes(hostname)) {
+      throw new InvalidInputError(`This Homeport mirrors the providers of ${[...new Set([this.hostname, ...PUBLIC_REGISTRY_HOSTS])].join(', ')}, not of ${hostname}.`, 'hostname')
+    }
+  }
+
   private mirrored(namespace: string, type: string): Promise<MirroredProviderRecord | undefined> {
     return this.store.providerMirror.findBy(MIRRORED_PROVIDER, `${this.hostname}/${namespace.toLowerCase()}/${type.toLowerCase()}`)
   }
@@ -327,6 +440,11 @@ export class ProviderMirror {
       const shasumsSig = await this.store.archives.put(Readable.from([signature]), MAX_PROVIDER_ZIP_BYTES)
       stored.push(shasums, shasumsSig)
       unpins.push(this.archives.pin(shasums.sha256), this.archives.pin(shasumsSig.sha256))
+      // A version imported from a release folder keeps that release's SHA256SUMS: upstream's zip joins it only if it lists the zip.
+      const kept = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums
+      if (kept && kept.sha256 !== shasums.sha256 && (await this.shasumsOf(kept)).get(meta.filename) !== meta.shasum) {
+        throw new ConflictError(`${namespace}/${type} ${version} is mirrored here from a release whose SHA256SUMS does not list upstream's ${meta.filename}: remove the version to mirror it from the upstream.`)
+      }
       const platform: MirroredProviderPlatform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary }
       await this.change(namespace, type, (draft) => {
           let target = draft.versions.find((candidate) => candidate.version === version)

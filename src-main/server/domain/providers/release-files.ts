@@ -22,15 +22,19 @@ export function parseShasums(text: string): Map<string, string> {
   return sums
 }
 
-/** The primary key's long id (16 upper-case hex digits) of an ASCII-armored public key; refuses anything else. */
-export async function publicKeyId(asciiArmor: string): Promise<string> {
+/**
+ * The primary key's long id (16 upper-case hex digits) of an ASCII-armored public key; refuses
+ * anything else, naming the attribute it came in (`asciiArmor` in the GPG keys API).
+ */
+export async function publicKeyId(asciiArmor: string, attribute = 'asciiArmor'): Promise<string> {
+  const name = attribute.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
   let key: openpgp.Key
   try {
     key = await openpgp.readKey({ armoredKey: asciiArmor })
   } catch (error) {
-    throw new InvalidInputError(`ascii-armor is not an ASCII-armored OpenPGP public key: ${(error as Error).message}`, 'asciiArmor')
+    throw new InvalidInputError(`${name} is not an ASCII-armored OpenPGP public key: ${(error as Error).message}`, attribute)
   }
-  if (key.isPrivate()) throw new InvalidInputError('ascii-armor holds a private key: upload the public key only (gpg --armor --export).', 'asciiArmor')
+  if (key.isPrivate()) throw new InvalidInputError(`${name} holds a private key: give the public key only (gpg --armor --export).`, attribute)
   return key.getKeyID().toHex().toUpperCase()
 }
 

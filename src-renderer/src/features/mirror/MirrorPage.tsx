@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { ApiClient } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
-import { Empty, ErrorMessage, Loading } from '../../lib/ui'
+import { ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 
 interface MirroredProvider {
   id: string
@@ -42,12 +42,17 @@ export function MirrorPage() {
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mirrorKey })
   })
+  const remove = useMutation({
+    mutationFn: ({ namespace, type, version }: { namespace: string; type: string; version: string }) =>
+      client.request<void>('DELETE', `/admin/provider-mirror/${[namespace, type, version].map(encodeURIComponent).join('/')}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: mirrorKey })
+  })
   return (
     <div className="stack">
       <header>
         <h1>Public provider mirror</h1>
         <p className="muted">
-          Public providers kept here, with their publishers’ own signatures when fetched from the registry, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code> is imported with <code>homeport import-providers</code>.
+          Public providers kept here, with their publishers’ own signatures when fetched from the registry, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code>, or a provider’s release folder with the key that signed it, is imported with <code>homeport import-providers</code>.
         </p>
       </header>
       <form
@@ -93,6 +98,7 @@ export function MirrorPage() {
           <p>Mirror a provider above, run terraform init once online with the air-gapped configuration (Connect Terraform), or import a folder written by terraform providers mirror (homeport import-providers).</p>
         </Empty>
       )}
+      {remove.isError && <ErrorMessage error={remove.error} action="Could not remove it" />}
       {mirror.data && mirror.data.data.length > 0 && (
         <div className="table-scroll card" tabIndex={0} role="region" aria-label="Mirrored providers">
           <table className="table">
@@ -102,6 +108,9 @@ export function MirrorPage() {
                 <th scope="col">Version</th>
                 <th scope="col">Platforms</th>
                 <th scope="col">Signed by key</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -129,6 +138,14 @@ export function MirrorPage() {
                       )}
                     </td>
                     <td>{version['key-ids'].length > 0 ? <code>{version['key-ids'].join(', ')}</code> : <span className="muted">none: imported, network mirror only</span>}</td>
+                    <td>
+                      <ConfirmButton
+                        label={`Remove ${version.version}`}
+                        confirm={`Remove ${provider.attributes.namespace}/${provider.attributes.type} ${version.version} and its files? Online, Terraform may pull it through again.`}
+                        busy={remove.isPending}
+                        onConfirm={() => remove.mutate({ namespace: provider.attributes.namespace, type: provider.attributes.type, version: version.version })}
+                      />
+                    </td>
                   </tr>
                 ))
               )}

@@ -14,6 +14,7 @@ import {
   providerKeys,
   providerListOptions,
   providerPath,
+  releaseProtocols,
   sha256Of,
   type ReleaseFiles,
   type VersionResource
@@ -255,7 +256,7 @@ async function createVersion(client: ApiClient, org: string, release: ReleaseFil
     })
   })
   const version = await client.request<{ data: { links: Record<string, string | undefined> } }>('POST', `${path}/versions`, {
-    data: { type: 'registry-provider-versions', attributes: { version: release.version, 'key-id': keyId, protocols: ['5.0'] } }
+    data: { type: 'registry-provider-versions', attributes: { version: release.version, 'key-id': keyId, protocols: await releaseProtocols(release) } }
   })
   return version.data.links
 }

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import type { ApiClient } from '../../lib/api-client'
 import type { Document, ListDocument, Resource } from '../../lib/jsonapi'
+import { findReleases, manifestProtocols, type ProviderReleaseFiles } from '../../../../src-main/shared/provider-release'
 
 export interface ProviderAttributes {
   name: string
@@ -92,31 +93,25 @@ export function deleteProviderVersion(client: ApiClient, org: string, name: stri
 }
 
 /** The files of one release, as goreleaser names them, read from what the user picked. */
-export interface ReleaseFiles {
-  type: string
-  version: string
-  shasums: File
-  signature: File
-  zips: Array<{ file: File; os: string; arch: string }>
+export type ReleaseFiles = ProviderReleaseFiles<File>
+
+/** The one release among the files the user picked; says what is missing, or that there are several. */
+export function findRelease(files: File[]): ReleaseFiles {
+  const [release, ...others] = findReleases(files)
+  if (others.length > 0) {
+    throw new Error(`The files hold ${others.length + 1} releases (${[release!, ...others].map((found) => found.version).join(', ')}): pick the files of one.`)
+  }
+  return release!
 }
 
-const ZIP = /^terraform-provider-([a-z0-9-]+)_v?(\d+\.\d+\.\d+[^_]*)_([a-z0-9]+)_([a-z0-9]+)\.zip$/
-const SUMS = /^terraform-provider-([a-z0-9-]+)_v?(\d+\.\d+\.\d+[^_]*)_SHA256SUMS$/
-
-/** Finds a release among the files (a goreleaser dist folder holds more: they are left out); says what is missing. */
-export function findRelease(files: File[]): ReleaseFiles {
-  const byName = new Map(files.map((file) => [file.name, file]))
-  const sums = files.find((file) => SUMS.test(file.name))
-  if (!sums) throw new Error('No terraform-provider-<type>_<version>_SHA256SUMS among the files: pick the folder goreleaser wrote (dist/).')
-  const [, type, version] = SUMS.exec(sums.name)!
-  const signature = byName.get(`${sums.name}.sig`)
-  if (!signature) throw new Error(`No ${sums.name}.sig beside it: sign the sums first (gpg --detach-sign).`)
-  const zips = files.flatMap((file) => {
-    const match = ZIP.exec(file.name)
-    return match && match[1] === type && match[2] === version ? [{ file, os: match[3]!, arch: match[4]! }] : []
-  })
-  if (zips.length === 0) throw new Error(`No terraform-provider-${type!}_${version!}_<os>_<arch>.zip among the files.`)
-  return { type: type!, version: version!, shasums: sums, signature, zips }
+/** The plugin protocols the release declares in its manifest; without one, none (Terraform then checks none). */
+export async function releaseProtocols(release: ReleaseFiles): Promise<string[]> {
+  if (!release.manifest) return []
+  try {
+    return manifestProtocols(await release.manifest.text())
+  } catch (error) {
+    throw new Error(`${release.manifest.name}: ${(error as Error).message}`, { cause: error })
+  }
 }
 
 /** The SHA-256 of a file, hex (the platform's shasum). */
