@@ -1,5 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 
 const run = promisify(execFile)
 
@@ -26,4 +29,19 @@ export async function terraformInit(dir: string, env: { config: string; home: st
     env: { ...process.env, HOME: env.home, TF_CLI_CONFIG_FILE: env.config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env.extra }
   })
   return stdout
+}
+
+/**
+ * `terraform init` of an unmodified configuration that needs `hashicorp/null ~> 3.2`, with the
+ * generated air-gapped CLI configuration pointing registry.terraform.io at `homeport`; its output and lock file.
+ */
+export async function initPublicProvider(homeport: { url: string; adminToken: string }, dir: string, work: string): Promise<{ stdout: string; lock: string }> {
+  const home = join(work, 'home')
+  await mkdir(home, { recursive: true })
+  await mkdir(dir, { recursive: true })
+  const config = join(work, 'air-gapped.tfrc')
+  await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: ['registry.terraform.io'] }))
+  await writeFile(join(dir, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
+  const stdout = await terraformInit(dir, { config, home })
+  return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8') }
 }

@@ -9,8 +9,7 @@ import { unzipSync, zipSync } from 'fflate'
 import { makeSigningKey, providerRelease, publishProvider, sha256, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
 import { dirHash, TerraformClient } from '../helpers/terraform-client.js'
-import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
-import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider, terraformInit } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -360,16 +359,8 @@ describe('importing a provider release folder', () => {
     if (!HAS_TERRAFORM) return
     const folder = await releaseFolder(join(work, 'release-real'), release)
     await importProviders(folder, homeport, '--namespace', 'hashicorp', '--key', keyFile)
-    const home = join(work, 'home-release')
-    const config = join(work, 'release-config')
-    await mkdir(home, { recursive: true })
-    await mkdir(config, { recursive: true })
-    const cli = join(work, 'air-gapped-release.tfrc')
-    await writeFile(cli, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: [PUBLIC] }))
-    await writeFile(join(config, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
-    const stdout = await terraformInit(config, { config: cli, home })
+    const { stdout, lock } = await initPublicProvider(homeport, join(work, 'release-config'), join(work, 'release-terraform'))
     expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
-    const lock = await readFile(join(config, '.terraform.lock.hcl'), 'utf8')
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
   }, 120_000)
 })

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
@@ -11,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { makeSigningKey, providerRelease, publishProvider, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
-import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
 const PUBLIC = 'registry.terraform.io'
@@ -47,18 +46,6 @@ const client = () =>
     credentials: { [PUBLIC]: homeport.adminToken }
   })
 
-async function initOffline(dir: string) {
-  const home = join(work, 'home')
-  await mkdir(home, { recursive: true })
-  await mkdir(dir, { recursive: true })
-  const config = join(work, 'air-gapped.tfrc')
-  await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: [PUBLIC] }))
-  // An unmodified configuration: the provider by its public name.
-  await writeFile(join(dir, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
-  const stdout = await terraformInit(dir, { config, home })
-  return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8') }
-}
-
 describe('a mirror of public providers', () => {
   it('pulls a package through on first use, verified by upstream’s own signature and keys', async () => {
     const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'linux_amd64', join(work, 'online'))
@@ -93,7 +80,7 @@ describe('a mirror of public providers', () => {
 
   it(`installs with the real terraform and the generated air-gapped configuration, online${NEEDS_TERRAFORM}`, async () => {
     if (!HAS_TERRAFORM) return
-    const { stdout, lock } = await initOffline(join(work, 'real-online'))
+    const { stdout, lock } = await initPublicProvider(homeport, join(work, 'real-online'), work)
     expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
     expect(lock).toContain(`provider "${PUBLIC}/hashicorp/null" {`)
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
@@ -124,7 +111,7 @@ describe('a mirror of public providers', () => {
 
   it(`installs with the real terraform offline, from the mirror alone${NEEDS_TERRAFORM}`, async () => {
     if (!HAS_TERRAFORM) return
-    const { stdout, lock } = await initOffline(join(work, 'real-offline'))
+    const { stdout, lock } = await initPublicProvider(homeport, join(work, 'real-offline'), work)
     expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
   }, 120_000)
