@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN, domain, type Domain } from './domain.js'
 
@@ -39,4 +40,40 @@ describe('the ingest queue', () => {
     expect(busy.filter((at) => at < quiet).length).toBeLessThanOrEqual(2)
     expect(busy.filter((at) => at > quiet).length).toBeGreaterThanOrEqual(3)
   }, 60_000)
+})
+
+describe('another archive through the same link', () => {
+  it('supersedes the one being ingested: the last archive wins, and the earlier one is not kept', async () => {
+    const { modules, store } = d.services
+    const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'vpc', provider: 'aws' }
+    await modules.create(ADMIN, 'busy', { name: 'vpc', provider: 'aws' })
+    const { view, version } = await modules.createVersion(ADMIN, at, { version: '1.0.0' })
+    const link = modules.uploadObjectId(ADMIN, view, version)!
+
+    // Archives read (the first archive's ingest) stall until released, so that the second arrives while it runs.
+    let release!: () => void
+    const stalled = new Promise<void>((resolve) => (release = resolve))
+    const read = store.archives.read.bind(store.archives)
+    store.archives.read = (sha256, range) => {
+      const later = new PassThrough()
+      void stalled.then(() => read(sha256, range).pipe(later))
+      return later
+    }
+    await d.upload(link, { 'main.tf': 'output "first" {\n  value = 1\n}\n' })
+    const first = (await modules.readVersion(ADMIN, at, '1.0.0')).version.archive!.sha256
+    // Reading the version while its archive is ingested still offers the link: it takes another archive.
+    expect(modules.uploadObjectId(ADMIN, (await modules.readVersion(ADMIN, at, '1.0.0')).view, version)).toBe(link)
+    await d.upload(link, { 'main.tf': 'output "second" {\n  value = 2\n}\n' })
+    const second = (await modules.readVersion(ADMIN, at, '1.0.0')).version.archive!.sha256
+    expect(second).not.toBe(first)
+    release()
+    await d.background.close()
+
+    const settled = await modules.readVersion(ADMIN, at, '1.0.0')
+    expect(settled.version).toMatchObject({ status: 'ok', archive: { sha256: second } })
+    expect(await store.archives.list()).toEqual([second])
+    // Published: the link takes no more archives, and says why.
+    await expect(d.upload(link, { 'main.tf': 'output "third" {\n  value = 3\n}\n' })).rejects.toThrow(/Version 1\.0\.0 is published: its archive never changes/)
+    expect(modules.uploadObjectId(ADMIN, settled.view, settled.version)).toBeUndefined()
+  })
 })

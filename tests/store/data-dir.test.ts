@@ -152,8 +152,9 @@ describe('schema migrations', () => {
     expect((await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws')).status).toBe(200)
     expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 3, record: { vcsConnections: [] } })
     const upgraded = JSON.parse(await readFile(modulePath, 'utf8')) as { schemaVersion: number; record: { vcsRepo: null; versions: Array<Record<string, unknown>> } }
-    expect(upgraded).toMatchObject({ schemaVersion: 3, record: { vcsRepo: null, versions: [{ version: '1.0.0', tag: null, linkGeneration: 0 }] } })
+    expect(upgraded).toMatchObject({ schemaVersion: 4, record: { vcsRepo: null, versions: [{ version: '1.0.0', tag: null }] } })
     expect(upgraded.record.versions[0]).not.toHaveProperty('upload')
+    expect(upgraded.record.versions[0]).not.toHaveProperty('linkGeneration')
     const version = await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws/version?module_version=1.0.0')
     expect((await upload(version.body.data.links.upload as string, await moduleArchive({ 'main.tf': '' }))).status).toBe(200)
   })

@@ -53,19 +53,18 @@ export function newVersion(version: string, fields: Pick<VersionRecord, 'source'
     createdAt: timestamp,
     updatedAt: timestamp,
     publishedAt: null,
-    linkGeneration: 0,
     archive: null,
     tag: null,
     ...fields
   }
 }
 
-/** A version created through the API accepts an archive until one has been ingested from it. */
+/**
+ * A version created through the API accepts archives until it is published: another archive while
+ * one is being ingested supersedes it (the last one wins, as on HCP); a published version's never changes.
+ */
 export function acceptsUpload(version: VersionRecord): boolean {
-  return (
-    version.source === 'tfe-api' &&
-    (version.status === 'pending' || version.status === 'reg_ingress_failed' || version.status === 'reg_ingress_req_failed')
-  )
+  return version.source === 'tfe-api' && version.status !== 'ok'
 }
 
 /** The version `version` of a module, accepting a leading `v` and Terraform's canonical form. */

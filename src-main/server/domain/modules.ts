@@ -331,7 +331,7 @@ export class ModuleService {
    */
   uploadObjectId(caller: Caller, view: ModuleView, version: VersionRecord): string | undefined {
     if (!canManageModules(caller, view.org) || !acceptsUpload(version)) return undefined
-    return uploadObjectId(this.store.installation().signingKey, version)
+    return uploadObjectId(this.store.installation().signingKey, version.id)
   }
 
   /** Drops an organization's modules and the archives only they used (it is being destroyed). */

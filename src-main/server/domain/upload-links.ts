@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { VersionRecord } from '../store/records.js'
 
 /** How long an upload link stays valid at least; links shown within one window are the same link. */
 export const UPLOAD_LINK_TTL_MS = 60 * 60 * 1000
@@ -8,22 +7,23 @@ const WINDOW_MS = 10 * 60 * 1000
 /**
  * Upload links are the credential for an upload (`PUT {upload_url}/v1/object/<object id>`, no
  * Authorization header). The object id is `<version id>.<expiry>.<HMAC>`: the HMAC, under the
- * installation's key, covers the version, its expiry and the version's link generation, which
- * moves on each time an archive is received through a link. So a link is derived, never stored:
- * showing one writes nothing (a read never writes), it works once (its generation is then past),
- * and it cannot be stretched (the expiry is signed).
+ * installation's key, covers the version and its expiry. So a link is derived, never stored:
+ * showing one writes nothing (a read never writes), and it cannot be stretched (the expiry is
+ * signed). It takes archives until it expires or its version is published (HCP's clients PUT
+ * again to the same link: the last archive wins); whether the version still takes one is the
+ * domain's rule (module-rules.ts), not the link's.
  */
-export function uploadObjectId(signingKey: string, version: Pick<VersionRecord, 'id' | 'linkGeneration'>, now = Date.now()): string {
+export function uploadObjectId(signingKey: string, id: string, now = Date.now()): string {
   const expires = Math.floor((Math.floor(now / WINDOW_MS) * WINDOW_MS + WINDOW_MS + UPLOAD_LINK_TTL_MS) / 1000)
-  return objectIdFor(signingKey, version.id, version.linkGeneration, expires)
+  return objectIdFor(signingKey, id, expires)
 }
 
-export function objectIdFor(signingKey: string, versionId: string, generation: number, expiresSeconds: number): string {
-  return `${versionId}.${expiresSeconds}.${mac(signingKey, versionId, generation, expiresSeconds)}`
+export function objectIdFor(signingKey: string, id: string, expiresSeconds: number): string {
+  return `${id}.${expiresSeconds}.${mac(signingKey, id, expiresSeconds)}`
 }
 
-function mac(signingKey: string, versionId: string, generation: number, expiresSeconds: number): string {
-  return createHmac('sha256', signingKey).update(`upload:${versionId}:${generation}:${expiresSeconds}`).digest('base64url')
+function mac(signingKey: string, id: string, expiresSeconds: number): string {
+  return createHmac('sha256', signingKey).update(`upload:${id}:${expiresSeconds}`).digest('base64url')
 }
 
 export interface ParsedObjectId {
@@ -41,20 +41,12 @@ export function parseObjectId(objectId: string): ParsedObjectId | undefined {
   return match ? { versionId: match[1]!, expiresSeconds: Number(match[2]), mac: match[3]! } : undefined
 }
 
-/** What a link is to its version now: usable, expired, used already (an earlier generation), or not the version's at all. */
-export type LinkState = 'usable' | 'expired' | 'used' | 'unknown'
+/** What a link is to the object `id` now: usable, expired, or not one Homeport made for it. */
+export type LinkState = 'usable' | 'expired' | 'unknown'
 
-export function linkState(signingKey: string, version: Pick<VersionRecord, 'id' | 'linkGeneration'>, link: ParsedObjectId, now = Date.now()): LinkState {
-  const signs = (generation: number) => {
-    const expected = Buffer.from(mac(signingKey, version.id, generation, link.expiresSeconds))
-    const given = Buffer.from(link.mac)
-    return expected.length === given.length && timingSafeEqual(expected, given)
-  }
-  if (link.versionId !== version.id) return 'unknown'
-  if (signs(version.linkGeneration)) return link.expiresSeconds * 1000 > now ? 'usable' : 'expired'
-  // Only the recent past is worth telling apart from a link that never was.
-  for (let generation = version.linkGeneration - 1; generation >= Math.max(0, version.linkGeneration - 64); generation--) {
-    if (signs(generation)) return 'used'
-  }
-  return 'unknown'
+export function linkState(signingKey: string, id: string, link: ParsedObjectId, now = Date.now()): LinkState {
+  const expected = Buffer.from(mac(signingKey, id, link.expiresSeconds))
+  const given = Buffer.from(link.mac)
+  if (link.versionId !== id || expected.length !== given.length || !timingSafeEqual(expected, given)) return 'unknown'
+  return link.expiresSeconds * 1000 > now ? 'usable' : 'expired'
 }

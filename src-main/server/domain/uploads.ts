@@ -9,15 +9,16 @@ import { formatBytes } from './ingest/archive-reader.js'
 import type { ArchiveKeeper } from './archive-keeper.js'
 import type { DomainEvents } from './events.js'
 import { acceptsUpload, type ModuleView } from './module-rules.js'
-import { linkState, parseObjectId } from './upload-links.js'
+import { linkState, parseObjectId, type LinkState } from './upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
 export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 
 /**
- * Endpoint 5: the archive upload. The link is the credential and works once; the archive is
- * stored (content-addressed), the version moves to `reg_ingressing`, and ingest runs off the
- * request path.
+ * Endpoint 5: the archive upload. The link is the credential; the archive is stored
+ * (content-addressed), the version moves to `reg_ingressing`, and ingest runs off the request
+ * path. Until the version is published another archive may come through the link (go-tfe PUTs
+ * twice): the last one stored wins, and the ingest of an earlier one finds it superseded.
  */
 export class UploadService {
   constructor(
@@ -32,29 +33,13 @@ export class UploadService {
     const link = parseObjectId(objectId)
     const found = link && (await this.store.modules.findBy(VERSION_ID, link.versionId))
     const version = found && found.versions.find((candidate) => candidate.id === link.versionId)
-    if (!link || !found || !version || linkState(key, version, link) === 'unknown') {
+    if (!link || !found || !version || linkState(key, version.id, link) === 'unknown') {
       throw new NotFoundError('This upload link is unknown: it never existed, or its version was deleted', false)
     }
+    checkTakesArchive(version, linkState(key, version.id, link))
     if (declaredLength !== undefined && declaredLength > this.maxArchiveBytes) {
       throw new LimitExceededError(`The archive is ${formatBytes(declaredLength)}; Homeport accepts at most ${formatBytes(this.maxArchiveBytes)}.`)
     }
-    // Claim the link before reading the body (its generation moves on), so that two uploads through it cannot both win.
-    await this.store.modules.update(found.id, (draft) => {
-      const target = draft.versions.find((candidate) => candidate.id === version.id)
-      if (!target) throw new NotFoundError('This upload link is unknown: its version was deleted', false)
-      if (!acceptsUpload(target)) {
-        throw new ConflictError(
-          target.status === 'ok'
-            ? `Version ${target.version} is published: its archive never changes. Publish a new version instead.`
-            : `Version ${target.version} has received its archive already (it is ${target.status}).`
-        )
-      }
-      const state = linkState(key, target, link)
-      if (state === 'used') throw new ConflictError('This upload link was used already. Read the version again for a fresh link.')
-      if (state === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
-      if (state === 'unknown') throw new NotFoundError('This upload link is unknown', false)
-      target.linkGeneration += 1
-    }).catch(versionGone)
 
     let archive
     try {
@@ -75,10 +60,14 @@ export class UploadService {
     }
 
     const unpin = this.archives.pin(archive.sha256)
+    let superseded: string | undefined
     try {
       const { record } = await this.store.modules.update(found.id, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === version.id)
         if (!target) throw new RecordMissingError(version.id)
+        // Checked again at the write: the version may have been published while the archive came in.
+        checkTakesArchive(target, 'usable')
+        superseded = target.archive?.sha256
         target.archive = archive
         target.status = 'reg_ingressing'
         target.error = ''
@@ -93,7 +82,7 @@ export class UploadService {
       return versionGone(error)
     } finally {
       unpin()
-      await this.archives.release([archive.sha256])
+      await this.archives.release([archive.sha256, ...(superseded ? [superseded] : [])])
     }
   }
 
@@ -110,6 +99,18 @@ export class UploadService {
         if (!(error instanceof RecordMissingError)) throw error
       })
   }
+}
+
+/** Refuses an archive for a version that no longer takes one, or through a link past its expiry, saying which. */
+function checkTakesArchive(version: VersionRecord, link: LinkState): void {
+  if (!acceptsUpload(version)) {
+    throw new ConflictError(
+      version.status === 'ok'
+        ? `Version ${version.version} is published: its archive never changes. Publish a new version instead.`
+        : `Version ${version.version} is published from git (${version.status}): it takes no uploaded archive.`
+    )
+  }
+  if (link === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
 }
 
 /** A module deleted while its upload ran: the upload has nothing left to belong to. */

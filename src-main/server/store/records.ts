@@ -126,11 +126,6 @@ export interface VersionRecord {
   updatedAt: string
   /** When the version became `ok`, with microseconds (the protocol's `published_at`). */
   publishedAt: string | null
-  /**
-   * Upload links are derived from this number (domain/upload-links.ts); receiving an archive
-   * through a link moves it on, so that each link works once.
-   */
-  linkGeneration: number
   archive: ArchiveRef | null
   /** The git tag the version was published from, for tag-based VCS modules. */
   tag: string | null

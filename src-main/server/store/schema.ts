@@ -28,8 +28,13 @@ export const SCHEMAS = {
     }
   },
   modules: {
-    version: 3,
+    version: 4,
     migrations: {
+      // 4: upload links take archives until the version is published, so no generation is kept.
+      3: (record) => ({
+        ...record,
+        versions: (record.versions as Array<Record<string, unknown>>).map(({ linkGeneration, ...version }) => version)
+      }),
       // 3: upload links derived from a generation, no longer stored.
       2: (record) => ({
         ...record,

@@ -74,6 +74,8 @@ export class IngestQueue {
     const version = module?.versions.find((candidate) => candidate.id === versionId)
     if (!version || version.status !== 'reg_ingressing' || !version.archive) return
     const archive = version.archive
+    // Another upload may supersede this archive while it is read: it stays until this ingest lets go.
+    const unpin = this.archives.pin(archive.sha256)
     let outcome: { docs: ModuleDocs } | { error: string }
     try {
       outcome = { docs: await this.documentation(archive.sha256, archive.size) }
@@ -106,6 +108,8 @@ export class IngestQueue {
       })
     } catch (error) {
       if (!(error instanceof RecordMissingError)) throw error
+    } finally {
+      unpin()
     }
     await this.archives.release([archive.sha256])
   }

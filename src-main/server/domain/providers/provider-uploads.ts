@@ -42,7 +42,7 @@ export class ProviderUploadService {
     const [targetId, file] = (link?.versionId ?? '').split('+') as [string, ProviderFile | undefined]
     const provider =
       link && (await this.store.providers.findBy(file === 'binary' ? PROVIDER_PLATFORM_ID : PROVIDER_VERSION_ID, targetId))
-    const state = link && provider ? linkState(this.store.installation().signingKey, { id: link.versionId, linkGeneration: 0 }, link) : 'unknown'
+    const state = link && provider ? linkState(this.store.installation().signingKey, link.versionId, link) : 'unknown'
     if (!provider || state === 'unknown' || !file) throw new NotFoundError('This upload link is unknown: it never existed, or its provider version was deleted', false)
     if (state === 'expired') throw new ExpiredError('This upload link has expired. Read the version (or platform) again for a fresh link.')
     const limit = file === 'binary' ? MAX_PROVIDER_ZIP_BYTES : MAX_SMALL_FILE_BYTES

@@ -235,7 +235,7 @@ export class ProviderService {
   /** The upload link's object id of a file not yet uploaded, for a caller who may publish; undefined otherwise. */
   uploadObjectId(caller: Caller, view: ProviderView, targetId: string, file: ProviderFile, uploaded: boolean): string | undefined {
     if (uploaded || !canManageModules(caller, view.org)) return undefined
-    return uploadObjectId(this.store.installation().signingKey, { id: `${targetId}+${file}`, linkGeneration: 0 })
+    return uploadObjectId(this.store.installation().signingKey, `${targetId}+${file}`)
   }
 
   /** Whether the caller may delete the provider and its versions (the `permissions` HCP shows). */
