@@ -407,6 +407,16 @@ describe('delete (endpoint 8)', () => {
     expect((await test.api('POST', '/registry-modules/actions/delete/acme/old-style')).status).toBe(204)
     expect((await test.api('GET', '/organizations/acme/registry-modules/private/acme/old-style/gcp')).status).toBe(404)
     expect((await test.api('POST', '/registry-modules/actions/delete/acme/old-style')).status).toBe(404)
+
+    // The shortest form reaches the organization's public records of that name too (go-tfe cleans them up with it).
+    const curated = await test.api('POST', '/organizations/acme/registry-modules', {
+      body: doc('registry-modules', { name: 'old-style', provider: 'aws', namespace: 'terraform-aws-modules', 'registry-name': 'public' })
+    })
+    expect(curated.status).toBe(201)
+    await createModule(test, 'acme', 'old-style', 'aws')
+    expect((await test.api('POST', '/registry-modules/actions/delete/acme/old-style')).status).toBe(204)
+    expect((await test.api('GET', '/organizations/acme/registry-modules/public/terraform-aws-modules/old-style/aws')).status).toBe(404)
+    expect((await test.api('GET', '/organizations/acme/registry-modules/private/acme/old-style/aws')).status).toBe(404)
   })
 
   it('takes the organization’s modules with it when the organization is destroyed', async () => {

@@ -67,7 +67,11 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const { org, name, provider, version } = ctx.params as Record<string, string | undefined>
     await deleteAt(ctx, { organization: org!, registryName: 'private', namespace: org!, name: name!, provider }, version)
   }
-  router.post('/registry-modules/actions/delete/:org/:name', deleteDeprecated)
+  router.post('/registry-modules/actions/delete/:org/:name', async (ctx) => {
+    const { org, name } = pathParams(ctx, 'org', 'name')
+    await modules.deleteNamed(callerOf(ctx), org, name)
+    ctx.status = 204
+  })
   router.post('/registry-modules/actions/delete/:org/:name/:provider', deleteDeprecated)
   router.post('/registry-modules/actions/delete/:org/:name/:provider/:version', deleteDeprecated)
   router.get('/registry-modules/show/:org/:name/:provider', async (ctx) => {

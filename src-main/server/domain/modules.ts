@@ -219,6 +219,21 @@ export class ModuleService {
     for (const module of matches) await this.remove(module)
   }
 
+  /**
+   * The deprecated `POST /registry-modules/actions/delete/:org/:name`: every module of the
+   * organization with that name, its private ones and its curated public ones alike (go-tfe's
+   * cleanup deletes public records with it).
+   */
+  async deleteNamed(caller: Caller, orgName: string, name: string): Promise<void> {
+    const org = await this.organizations.read(caller, orgName)
+    const publicToo = this.options.edition === 'hosted' && this.options.publicCuration
+    const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
+      (module) => module.name === name && (module.registryName === 'private' || publicToo)
+    )
+    if (matches.length === 0 || !isOwner(caller, org)) throw moduleNotFound({ namespace: org.name, name })
+    for (const module of matches) await this.remove(module)
+  }
+
   /** Deletes one provider of a module with all its versions. Public modules have only the short form. */
   async deleteProvider(caller: Caller, address: ModuleAddress): Promise<void> {
     const view = await this.readForDelete(caller, address)
