@@ -242,7 +242,10 @@ describe('create an organization (endpoint 11)', () => {
       body: doc('organizations', { name: 'agents', email: 'a@b.example', 'default-execution-mode': 'agent' })
     })
     expect(noPool.status).toBe(422)
-    expect(noPool.body.errors[0].source.pointer).toBe('/data/attributes/default-agent-pool-id')
+    expect(noPool.body.errors[0]).toMatchObject({
+      detail: "Default agent pool must be specified when using 'agent' execution mode",
+      source: { pointer: '/data/attributes/default-agent-pool-id' }
+    })
     for (const mode of ['remote', 'local']) {
       const response = await test.api('POST', '/organizations', {
         body: doc('organizations', {
@@ -253,7 +256,7 @@ describe('create an organization (endpoint 11)', () => {
         })
       })
       expect(response.status).toBe(422)
-      expect(response.body.errors[0].detail).toContain("must not be specified unless using 'agent' execution mode")
+      expect(response.body.errors[0].detail).toBe("Default agent pool must not be specified unless using 'agent' execution mode")
     }
     const withPool = await test.api('POST', '/organizations', {
       body: doc('organizations', {

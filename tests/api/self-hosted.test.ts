@@ -42,18 +42,19 @@ describe('organizations in the self-hosted edition', () => {
     expect(update.status).toBe(200)
   })
 
-  it('needs cost estimation enabled for the site before an organization enables it', async () => {
-    const refused = await test.api('PATCH', '/organizations/consumer', { body: doc('organizations', { 'cost-estimation-enabled': true }) })
-    expect(refused.status).toBe(422)
-    expect(refused.body.errors[0].detail).toMatch(/site admin/)
-    const settings = await test.api('PATCH', '/admin/cost-estimation-settings', {
-      body: doc('cost-estimation-settings', { enabled: true })
-    })
+  it('keeps an organization’s cost estimation choice as Terraform Enterprise does, beside the site-level switch', async () => {
+    // go-tfe's fixtures create organizations with cost estimation on while the site's switch is off.
+    const created = await test.api('POST', '/organizations', { body: doc('organizations', { name: 'estimating', email: 'e@example.com', 'cost-estimation-enabled': true }) })
+    expect(created.status).toBe(201)
+    expect(created.body.data.attributes['cost-estimation-enabled']).toBe(true)
+    expect((await test.api('GET', '/admin/cost-estimation-settings')).body.data.attributes.enabled).toBe(false)
+    // go-tfe sends the site setting with an empty data.type.
+    const settings = await test.api('PATCH', '/admin/cost-estimation-settings', { body: { data: { type: '', attributes: { enabled: true } } } })
     expect(settings.status).toBe(200)
     expect(settings.body.data.attributes.enabled).toBe(true)
-    const accepted = await test.api('PATCH', '/organizations/consumer', { body: doc('organizations', { 'cost-estimation-enabled': true }) })
-    expect(accepted.status).toBe(200)
-    expect(accepted.body.data.attributes['cost-estimation-enabled']).toBe(true)
+    const updated = await test.api('PATCH', '/organizations/consumer', { body: doc('organizations', { 'cost-estimation-enabled': true }) })
+    expect(updated.status).toBe(200)
+    expect(updated.body.data.attributes['cost-estimation-enabled']).toBe(true)
   })
 
   it('ignores assessments-enforced, which only the hosted edition has', async () => {

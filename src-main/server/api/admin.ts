@@ -129,7 +129,8 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     sendDocument(ctx, 200, { data: settingsResource(services.site.costEstimation(callerOf(ctx))) })
   })
   router.patch('/admin/cost-estimation-settings', async (ctx) => {
-    const enabled = readResource(ctx, 'cost-estimation-settings').attributes.boolean('enabled')
+    // go-tfe's AdminCostEstimationSettingOptions has no primary field: it sends an empty data.type.
+    const enabled = readResource(ctx, 'cost-estimation-settings', { typeMayBeEmpty: true }).attributes.boolean('enabled')
     sendDocument(ctx, 200, { data: settingsResource(await services.site.setCostEstimation(callerOf(ctx), enabled)) })
   })
 }
