@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { createModule, createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -375,6 +375,25 @@ describe('show, update and destroy (endpoints 10, 12, 13)', () => {
     const unknown = await test.api('GET', '/organizations/includer?include=workspaces')
     expect(unknown.status).toBe(400)
     expect(unknown.body.errors[0].source).toEqual({ parameter: 'include' })
+  })
+
+  it('answers an unknown include with 400 on every endpoint, as JSON:API says, and what each can include with 200', async () => {
+    await createOrganization(test, 'includes-all')
+    await createModule(test, 'includes-all', 'net', 'aws')
+    const cases: Array<[string, number, string?]> = [
+      ['/organizations/includes-all/registry-modules?include=workspaces', 400, 'registry modules can include: no-code-modules'],
+      // go-tfe's list asks for no-code modules: Homeport has none to include.
+      ['/organizations/includes-all/registry-modules?include=no-code-modules', 200],
+      ['/organizations/includes-all/registry-modules/private/includes-all/net/aws?include=versions', 400, 'this endpoint includes no related resources'],
+      ['/organizations/includes-all/registry-providers?include=workspaces', 400, 'registry providers can include: registry-provider-versions'],
+      ['/organizations/includes-all/teams?include=users', 400, 'this endpoint includes no related resources'],
+      ['/organizations/includes-all/registry-modules', 200]
+    ]
+    for (const [path, status, detail] of cases) {
+      const response = await test.api('GET', path)
+      expect(response.status, path).toBe(status)
+      if (detail) expect(response.body.errors[0].detail, path).toContain(detail)
+    }
   })
 
   it('changes only what the update names, and renames', async () => {

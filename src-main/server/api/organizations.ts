@@ -7,7 +7,7 @@ import { callerOf } from '../http/auth.js'
 import { HttpError } from '../http/errors.js'
 import { readResource, relationshipId, sendDocument, type Attributes } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
-import { queryString } from '../http/query.js'
+import { includes, queryString } from '../http/query.js'
 import { entitlementSetResource, organizationResource, type View } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
 
@@ -17,7 +17,7 @@ const INCLUDABLE = ['entitlement_set']
 export function organizationRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
   const view = (ctx: Context): View => ({ caller: callerOf(ctx), edition: services.edition })
   const included = (ctx: Context, orgs: OrganizationRecord[]) =>
-    includes(ctx).includes('entitlement_set')
+    includes(ctx, INCLUDABLE, 'organizations').includes('entitlement_set')
       ? { included: orgs.map((org) => entitlementSetResource(org, services.edition)) }
       : {}
 
@@ -71,21 +71,6 @@ export function organizationRoutes(router: Router, services: Services, baseUrl: 
     if (!org) throw new HttpError(404, 'not found', `entitlement set "${ctx.params.id}" not found, or you are not authorized to see it`)
     sendDocument(ctx, 200, { data: entitlementSetResource(org, services.edition) })
   })
-}
-
-/** `include` names, checked against what organizations can include. */
-function includes(ctx: Context): string[] {
-  const value = queryString(ctx, 'include')
-  if (value === undefined || value === '') return []
-  const names = value.split(',').map((name) => name.trim())
-  for (const name of names) {
-    if (!INCLUDABLE.includes(name)) {
-      throw new HttpError(400, 'bad request', `Cannot include "${name}"; organizations can include: ${INCLUDABLE.join(', ')}.`, {
-        parameter: 'include'
-      })
-    }
-  }
-  return names
 }
 
 /** The attributes of endpoints 11 and 12, type-checked; the service applies the rules. */

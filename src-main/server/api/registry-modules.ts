@@ -8,7 +8,7 @@ import { callerOf } from '../http/auth.js'
 import { HttpError } from '../http/errors.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
-import { pathParams, queryString } from '../http/query.js'
+import { includes, pathParams, queryString } from '../http/query.js'
 import { moduleResource, versionResource } from './module-resources.js'
 import type { BaseUrl } from './base-url.js'
 
@@ -23,6 +23,8 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   }
 
   router.get('/organizations/:org/registry-modules', async (ctx) => {
+    // go-tfe asks for no-code-modules; Homeport has no no-code module designs, so there are none to include.
+    includes(ctx, ['no-code-modules'], 'registry modules')
     const views = await modules.list(callerOf(ctx), ctx.params.org!, {
       q: queryString(ctx, 'q'),
       registryName: queryString(ctx, 'filter[registry_name]'),

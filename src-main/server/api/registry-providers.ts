@@ -6,7 +6,7 @@ import type { Services } from '../services.js'
 import { callerOf } from '../http/auth.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
-import { pathParams, queryString } from '../http/query.js'
+import { includes, pathParams, queryString } from '../http/query.js'
 import { PROVIDER_FILES_PREFIX } from './provider-protocol.js'
 import { providerPlatformResource, providerResource, providerVersionResource, type ProviderLinks } from './provider-resources.js'
 import type { BaseUrl } from './base-url.js'
@@ -27,7 +27,7 @@ export function registryProviderRoutes(router: Router, services: Services, baseU
     const { org, registry, namespace, name } = pathParams(ctx, 'org', 'registry', 'namespace', 'name')
     return { organization: org, registryName: registry, namespace, name }
   }
-  const includesVersions = (ctx: Context) => (queryString(ctx, 'include') ?? '').split(',').includes('registry-provider-versions')
+  const includesVersions = (ctx: Context) => includes(ctx, ['registry-provider-versions'], 'registry providers').includes('registry-provider-versions')
 
   router.get('/organizations/:org/registry-providers', async (ctx) => {
     const views = await providers.list(callerOf(ctx), pathParams(ctx, 'org').org, {

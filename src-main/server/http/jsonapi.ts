@@ -130,6 +130,10 @@ export function readIdentifiers(ctx: Context, type: string): string[] {
 
 /** Sends a JSON:API document. */
 export function sendDocument(ctx: Context, status: number, document: unknown): void {
+  const include = ctx.query.include
+  if (include !== undefined && include !== '' && ctx.method === 'GET' && ctx.state.includeRead !== true) {
+    throw new HttpError(400, 'bad request', `Cannot include "${String(include)}": this endpoint includes no related resources.`, { parameter: 'include' })
+  }
   ctx.status = status
   ctx.type = 'application/vnd.api+json'
   ctx.body = document

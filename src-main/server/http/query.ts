@@ -11,6 +11,23 @@ export function queryString(ctx: Context, name: string): string | undefined {
   return value
 }
 
+/**
+ * The related resources a GET asks for with `include`, each one the endpoint can include
+ * (`allowed`, named for `what`), or 400, as JSON:API says. sendDocument refuses `include` on any
+ * endpoint that never asked for it, so the rule holds everywhere.
+ */
+export function includes(ctx: Context, allowed: string[], what: string): string[] {
+  ctx.state.includeRead = true
+  const value = queryString(ctx, 'include')
+  if (value === undefined || value === '') return []
+  const names = value.split(',').map((name) => name.trim())
+  const unknown = names.find((name) => !allowed.includes(name))
+  if (unknown !== undefined) {
+    throw new HttpError(400, 'bad request', `Cannot include "${unknown}"; ${what} can include: ${allowed.join(', ')}.`, { parameter: 'include' })
+  }
+  return names
+}
+
 /** A positive whole-number query parameter. */
 export function queryPositiveInteger(ctx: Context, name: string, minimum = 1): number | undefined {
   const value = queryString(ctx, name)
