@@ -214,6 +214,12 @@ describe('versions (endpoint 4)', () => {
     const badSha = await test.api('POST', versions, { body: doc('registry-module-versions', { version: '9.9.9', 'commit-sha': 'not hex!' }) })
     expect(badSha.status).toBe(422)
     expect(badSha.body.errors[0].source.pointer).toBe('/data/attributes/commit-sha')
+    // git abbreviates commits to as few as 4 hexadecimal digits.
+    const short = await test.api('POST', versions, { body: doc('registry-module-versions', { version: '9.9.9', 'commit-sha': 'abc123' }) })
+    expect(short.status).toBe(201)
+    expect(short.body.data.attributes['commit-sha']).toBe('abc123')
+    const tooShort = await test.api('POST', versions, { body: doc('registry-module-versions', { version: '9.9.10', 'commit-sha': 'abc' }) })
+    expect(tooShort.body.errors[0].detail).toBe('"abc" is not a commit SHA (4 to 64 hexadecimal digits, as git abbreviates them).')
   })
 
   it('answers 403 for a public module and 404 for an unknown one', async () => {

@@ -61,7 +61,9 @@ export interface ModuleOptions {
   publicCuration: boolean
 }
 
-const COMMIT_SHA = /^[0-9a-fA-F]{7,64}$/
+/** A commit or an abbreviation of one, as git accepts them: 4 to 64 hexadecimal digits (SHA-1 or SHA-256). */
+const COMMIT_SHA = /^[0-9a-fA-F]{4,64}$/
+
 /**
  * How many versions of one module may wait for their archive (or their git build) at once. Far
  * above what a publisher needs (one, briefly), and low enough that nobody can pile up thousands
@@ -282,7 +284,7 @@ export class ModuleService {
       throw new InvalidInputError(`"${input.version}" is not a semantic version (MAJOR.MINOR.PATCH, optionally v-prefixed).`, 'version')
     }
     if (input.commitSha !== undefined && input.commitSha !== null && !COMMIT_SHA.test(input.commitSha)) {
-      throw new InvalidInputError(`"${input.commitSha}" is not a commit SHA (7 to 64 hexadecimal digits).`, 'commitSha')
+      throw new InvalidInputError(`"${input.commitSha}" is not a commit SHA (4 to 64 hexadecimal digits, as git abbreviates them).`, 'commitSha')
     }
     let record: VersionRecord
     const vcsRepo = view.module.vcsRepo
