@@ -59,7 +59,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     if (!store.writesRefused) await background.run('start-up recovery', () => services.recover())
     const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision())
-    const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts)
+    const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
     const app = createApp(services, {
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { request } from 'node:http'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { request as httpsRequest } from 'node:https'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allowedHosts } from '../../src-main/server/http/doors.js'
@@ -115,6 +116,32 @@ describe('the local server’s doors', () => {
     )
     expect(allowedHosts('0.0.0.0', undefined, [])).toBe('any')
     expect(allowedHosts('0.0.0.0', undefined, ['box.lan'])).toEqual(new Set(['box.lan', '0.0.0.0']))
+    expect(allowedHosts('127.0.0.1', undefined, [], 'Registry.Acme.Internal:4443')).toEqual(new Set(['localhost', '127.0.0.1', '::1', '[::1]', 'registry.acme.internal']))
+  })
+
+  it('answers discovery over HTTPS by the registry hostname its certificate covers', async () => {
+    const secure = await startTestServer({ tls: true, registryHostname: 'registry.acme.internal' })
+    try {
+      const securePort = Number(new URL(secure.url).port)
+      const ca = await readFile(secure.server.tls!.trustPath, 'utf8')
+      // As Terraform resolving registry.acme.internal to this machine: SNI, certificate check and Host all by that name.
+      const discovery = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpsRequest(
+          { host: '127.0.0.1', port: securePort, servername: 'registry.acme.internal', ca, path: '/.well-known/terraform.json', headers: { Host: `registry.acme.internal:${securePort}` } },
+          (res) => {
+            let text = ''
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+            res.on('end', () => resolve({ status: res.statusCode!, body: text }))
+          }
+        )
+        req.on('error', reject)
+        req.end()
+      })
+      expect(discovery.status).toBe(200)
+      expect(JSON.parse(discovery.body)).toMatchObject({ 'modules.v1': expect.any(String), 'providers.v1': expect.any(String) })
+    } finally {
+      await secure.close()
+    }
   })
 })
 
