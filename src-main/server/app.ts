@@ -37,7 +37,7 @@ export interface AppOptions {
   /** The rate limiter (shared with the cached fast path); by default 6000 requests a minute. */
   rateLimiter?: RateLimiter
   /** Where the registry protocol's answers are kept for the fast path, and the store revision they are valid at; none: not kept. */
-  protocolCache?: { answers: ProtocolCache; revision: () => number }
+  protocolCache?: ProtocolCache
   /** The host Terraform sources name for this registry. */
   registryHostname?: string
   /** Host names the server answers to (see http/doors.ts); by default any. */

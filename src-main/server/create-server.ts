@@ -58,13 +58,13 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     // Recovery writes; a read-only store has nothing it could finish.
     if (!store.writesRefused) await background.run('start-up recovery', () => services.recover())
     const limiter = new RateLimiter(options.rateLimitPerMinute)
-    const protocolCache = new ProtocolCache(() => store.revision())
+    const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
     const app = createApp(services, {
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
       rateLimiter: limiter,
-      protocolCache: { answers: protocolCache, revision: () => store.revision() },
+      protocolCache,
       registryHostname: options.registryHostname,
       allowedHosts: hosts
     })

@@ -250,10 +250,14 @@ describe('downloads', () => {
     expect(before.body).toEqual({
       data: { type: 'module-downloads-summary', id: 'acme/storage/aws', attributes: { week: 0, month: 0, year: 0, total: 0 } }
     })
+    // Read (and kept in the answer cache) before the downloads: the counts must still agree after them.
+    expect((await get('/acme/storage/aws')).body.downloads).toBe(0)
+    expect((await get('/acme/storage')).body.modules[0].downloads).toBe(0)
     for (let i = 0; i < 3; i++) expect((await get('/acme/storage/aws/0.1.0/download')).status).toBe(204)
     const after = await test.api('GET', summaryPath)
     expect(after.body.data.attributes).toEqual({ week: 3, month: 3, year: 3, total: 3 })
     expect((await get('/acme/storage')).body.modules[0].downloads).toBe(3)
+    expect((await get('/acme/storage/aws')).body.downloads).toBe(3)
     // Counts survive a restart.
     await test.restart()
     expect((await test.api('GET', summaryPath)).body.data.attributes.total).toBe(3)

@@ -26,10 +26,11 @@ function answered(url: string, caller: Caller | undefined, body: string) {
 
 function setup(limits = { maxBytes: 1024 * 1024, maxEntryBytes: 256 * 1024 }) {
   let revision = 1
-  const cache = new ProtocolCache(() => revision, limits)
+  let downloads = 0
+  const cache = new ProtocolCache(() => revision, limits, () => downloads)
   const remember = (url: string, caller: Caller | undefined, body: string, cacheable: Cacheable = { ttlMs: 60_000 }) =>
-    cache.remember(answered(url, caller, body), cacheable, revision)
-  return { cache, remember, write: () => revision++ }
+    cache.remember(answered(url, caller, body), cacheable, { revision, downloads })
+  return { cache, remember, write: () => revision++, download: () => downloads++ }
 }
 
 describe('the protocol answer cache', () => {
@@ -99,7 +100,17 @@ describe('the protocol answer cache', () => {
     const stale = new ProtocolCache(() => revision)
     const ctx = answered('/api/registry/v1/modules/acme/a/aws/versions', alice, 'old')
     revision = 2
-    stale.remember(ctx, { ttlMs: 60_000 }, 1)
+    stale.remember(ctx, { ttlMs: 60_000 }, { revision: 1, downloads: 0 })
     expect(stale.size.entries).toBe(0)
+  })
+
+  it('lets an answer that shows download counts go at the next download, and keeps the others', () => {
+    const { cache, remember, download } = setup()
+    remember('/api/registry/v1/modules/acme/a/aws', alice, 'detail with counts', { ttlMs: 60_000, showsCounts: true })
+    remember('/api/registry/v1/modules/acme/a/aws/versions', alice, 'versions')
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws')!)?.body).toBe('detail with counts')
+    download()
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws')!)).toBeUndefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws/versions')!)?.body).toBe('versions')
   })
 })

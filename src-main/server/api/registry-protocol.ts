@@ -20,25 +20,25 @@ export const DOWNLOADS_PREFIX = '/api/registry/downloads'
  * The module registry protocol over the private registry (namespace = organization), with the
  * hosted registry's bearer authentication. Errors are `{"errors": ["…"]}`.
  */
-export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: { answers: ProtocolCache; revision: () => number }): Router {
+export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: ProtocolCache): Router {
   const { registry } = services
   const router = new Router()
   router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
   router.use(async (ctx, next) => {
-    // The revision before the answer is computed: a write meanwhile makes the answer stale.
-    const revision = cache?.revision()
+    // Taken before the answer is computed: a write (or a download, for counts) meanwhile makes the answer stale.
+    const stamp = cache?.stamp()
     await next()
     const cacheable = (ctx.state as { cacheable?: Cacheable }).cacheable
-    if (cache && cacheable && revision !== undefined) cache.answers.remember(ctx, cacheable, revision)
+    if (cache && cacheable && stamp) cache.remember(ctx, cacheable, stamp)
   })
 
   const sendList = async (ctx: Context, entries: Published[], params = LIST_PARAMS) => {
     const page = offsetPage(ctx)
     const slice = entries.slice(page.offset, page.offset + page.limit)
     const totals = await registry.downloadTotals(slice)
-    answer(ctx, { meta: offsetMeta(ctx, entries.length, page), modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS, params)
+    answer(ctx, { meta: offsetMeta(ctx, entries.length, page), modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS, params)
   }
   const filter = (ctx: Context) => ({
     provider: queryString(ctx, 'provider') || undefined,
@@ -63,7 +63,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     const slice = entries.slice(page.offset, page.offset + page.limit)
     const totals = await registry.downloadTotals(slice)
     const { limit, current_offset } = offsetMeta(ctx, entries.length, page)
-    answer(ctx, { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS_TTL_MS, PAGE_PARAMS)
+    answer(ctx, { meta: { limit, current_offset }, modules: slice.map((entry) => moduleObject(entry, totals.get(entry.view.module.id) ?? 0)) }, COUNTS, PAGE_PARAMS)
   })
 
   const MODULE = `${PRIVATE_PREFIX}/:namespace/:name/:provider`
@@ -71,7 +71,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.get(`${MODULE}/versions`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
     const { versions } = await registry.versions(callerOf(ctx), namespace, name, provider)
-    answer(ctx, { modules: [{ source: `${namespace}/${name}/${provider}`, versions: versions.map(versionEntry) }] }, STABLE_TTL_MS)
+    answer(ctx, { modules: [{ source: `${namespace}/${name}/${provider}`, versions: versions.map(versionEntry) }] }, STABLE)
   })
   router.get(`${MODULE}/download`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
@@ -82,12 +82,12 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.get(MODULE, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
     const detail = await registry.detail(callerOf(ctx), namespace, name, provider)
-    answer(ctx, detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0), COUNTS_TTL_MS)
+    answer(ctx, detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0), COUNTS)
   })
   router.get(`${MODULE}/:version`, async (ctx) => {
     const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
     const detail = await registry.detail(callerOf(ctx), namespace, name, provider, version)
-    answer(ctx, detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0), COUNTS_TTL_MS)
+    answer(ctx, detailObject(detail, (await registry.downloadTotals([detail])).get(detail.view.module.id) ?? 0), COUNTS)
   })
   router.get(`${MODULE}/:version/download`, async (ctx) => {
     const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
@@ -110,10 +110,10 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   return router
 }
 
-/** Answers shown with download counts are kept a few seconds; the counts may lag that much. */
-const COUNTS_TTL_MS = 5_000
 /** What only a write can change is kept until one happens (or a minute). */
-const STABLE_TTL_MS = 60_000
+const STABLE: Cacheable = { ttlMs: 60_000 }
+/** Answers that show download counts go at the next download too. */
+const COUNTS: Cacheable = { ttlMs: 60_000, showsCounts: true }
 /** A download location is signed for ten minutes and kept for one. */
 const LOCATION_TTL_MS = 60_000
 
@@ -123,10 +123,10 @@ const LIST_PARAMS = [...PAGE_PARAMS, 'provider', 'verified']
 const SEARCH_PARAMS = [...LIST_PARAMS, 'q', 'namespace']
 
 /** Sends a JSON answer, serialized once here so that the cache keeps exactly these bytes. */
-function answer(ctx: Context, body: unknown, ttlMs: number, params: readonly string[] = []): void {
+function answer(ctx: Context, body: unknown, kept: Cacheable, params: readonly string[] = []): void {
   ctx.type = 'application/json'
   ctx.body = JSON.stringify(body)
-  ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs, params }
+  ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ...kept, params }
 }
 
 /** Searching a namespace the caller cannot see finds nothing, like searching an empty one. */

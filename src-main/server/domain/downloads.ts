@@ -22,13 +22,20 @@ export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
   /** Why the last flush failed, while it keeps failing (said once, not every few seconds). */
   private failing: string | undefined
+  private downloads = 0
 
   constructor(
     private readonly store: Store,
     private readonly log: (message: string) => void = (message) => console.error(message)
   ) {}
 
+  /** How many downloads this process has counted: an answer that shows counts is stale once it moves. */
+  get counted(): number {
+    return this.downloads
+  }
+
   count(moduleId: string, at = new Date(), times = 1): void {
+    this.downloads += times
     const day = dayOf(at)
     let days = this.pending.get(moduleId)
     if (!days) this.pending.set(moduleId, (days = new Map<string, number>()))

@@ -15,6 +15,8 @@ interface Answer {
   bytes: number
   /** For a download location: the module whose downloads it counts. */
   counts?: string
+  /** For an answer that shows download counts: how many downloads had been counted when it was made. */
+  countsAt?: number
 }
 
 export interface Cacheable {
@@ -22,6 +24,14 @@ export interface Cacheable {
   /** The query parameters the answer depends on; a URL with any other is not kept. */
   params?: readonly string[]
   counts?: string
+  /** The answer shows download counts: it is stale at the next download, so that counts agree with the summary. */
+  showsCounts?: true
+}
+
+/** What an answer was computed from: the store's revision, and the downloads counted. */
+export interface CacheStamp {
+  revision: number
+  downloads: number
 }
 
 export interface ProtocolCacheLimits {
@@ -39,9 +49,10 @@ const SWEEP_EVERY_MS = 10_000
 /**
  * The registry protocol's answers, kept per authenticated caller and URL, so that `terraform
  * init` in a loop costs a lookup, not a computation. An answer is stale as soon as anything is
- * written to organizations or modules (the store's revision moves: everything goes at once), and
- * after its time to live: a few seconds where it shows download counts, a minute for a download
- * location (signed for ten). A cached download still counts.
+ * written to organizations or modules (the store's revision moves: everything goes at once), an
+ * answer that shows download counts as soon as a download is counted (so they agree with the
+ * downloads summary), and any after its time to live: a minute, for a download location signed for
+ * ten. A cached download still counts.
  *
  * Memory is bounded in bytes, not entries: the least recently used answers go first, answers
  * too large to be worth it are not kept, expired ones are swept, and a URL is kept only when it
@@ -62,9 +73,15 @@ export class ProtocolCache {
 
   constructor(
     private readonly revision: () => number,
-    private readonly limits: ProtocolCacheLimits = DEFAULT_CACHE_LIMITS
+    private readonly limits: ProtocolCacheLimits = DEFAULT_CACHE_LIMITS,
+    private readonly downloadsCounted: () => number = () => 0
   ) {
     this.revisionSeen = revision()
+  }
+
+  /** Taken before an answer is computed: a write or a download meanwhile makes it stale (see remember). */
+  stamp(): CacheStamp {
+    return { revision: this.revision(), downloads: this.downloadsCounted() }
   }
 
   /** The key of a caller's request for `url`, or undefined when the URL cannot be cached (a repeated parameter). */
@@ -87,7 +104,7 @@ export class ProtocolCache {
     this.dropIfStale()
     const answer = this.answers.get(key)
     if (!answer) return undefined
-    if (answer.expiresAt < Date.now()) {
+    if (answer.expiresAt < Date.now() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
       this.remove(key, answer)
       return undefined
     }
@@ -97,10 +114,11 @@ export class ProtocolCache {
     return answer
   }
 
-  /** Keeps what a Koa handler answered, when it marked the answer cacheable and it was computed at `revision`. */
-  remember(ctx: Context, cacheable: Cacheable, revision: number): void {
+  /** Keeps what a Koa handler answered, when it marked the answer cacheable and nothing it shows changed since `stamp`. */
+  remember(ctx: Context, cacheable: Cacheable, stamp: CacheStamp): void {
     const caller = identifiedCaller(ctx)
-    if (!caller || ctx.status >= 300 || revision !== this.revision()) return
+    if (!caller || ctx.status >= 300 || stamp.revision !== this.revision()) return
+    if (cacheable.showsCounts && stamp.downloads !== this.downloadsCounted()) return
     const normalized = normalizeUrl(ctx.url)
     if (!normalized || normalized.params.some((name) => !cacheable.params?.includes(name))) return
     const body = ctx.body === null || ctx.body === undefined ? '' : typeof ctx.body === 'string' ? ctx.body : undefined
@@ -125,7 +143,8 @@ export class ProtocolCache {
       const [oldestKey, oldest] = this.answers.entries().next().value!
       this.remove(oldestKey, oldest)
     }
-    this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, bytes, counts: cacheable.counts })
+    const countsAt = cacheable.showsCounts ? stamp.downloads : undefined
+    this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, bytes, counts: cacheable.counts, countsAt })
     this.bytes += bytes
     const token = bearerToken(ctx.get('authorization'))
     if (token) this.callers.set(token, caller)
