@@ -25,6 +25,7 @@ import { ProviderMirror } from './domain/providers/provider-mirror.js'
 import { ModuleService } from './domain/modules.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
+import { OrganizationTokenService } from './domain/organization-tokens.js'
 import { TeamService } from './domain/teams.js'
 import { UploadService } from './domain/uploads.js'
 import type { Store } from './store/store.js'
@@ -36,6 +37,7 @@ export interface Services {
   authenticator: Authenticator
   organizations: OrganizationService
   teams: TeamService
+  organizationTokens: OrganizationTokenService
   moduleSharing: ModuleSharingService
   dataRetention: DataRetentionService
   modules: ModuleService
@@ -109,6 +111,7 @@ export function createServices(store: Store, background: Background, options: Se
     authenticator: new Authenticator(store, options.adminToken),
     organizations,
     teams: new TeamService(store, organizations),
+    organizationTokens: new OrganizationTokenService(store, organizations),
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition),
     modules,

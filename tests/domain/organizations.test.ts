@@ -28,10 +28,10 @@ describe('organizations, teams and tokens, on the memory store', () => {
   it('authenticates a team token until it is replaced, and never keeps the token itself', async () => {
     const { teams, authenticator, store } = d.services
     const { team } = await teams.create(ADMIN, 'acme', { name: 'ci', manageModules: true })
-    const first = await teams.createToken(ADMIN, team.id, null)
+    const first = await teams.createToken(ADMIN, team.id, { description: null })
     expect(await authenticator.authenticate(first.token)).toMatchObject({ kind: 'team', teamId: team.id })
     expect(JSON.stringify(await store.organizations.all())).not.toContain(first.token)
-    const second = await teams.createToken(ADMIN, team.id, null)
+    const second = await teams.createToken(ADMIN, team.id, { description: null })
     expect(await authenticator.authenticate(first.token)).toBeUndefined()
     expect(await authenticator.authenticate(second.token)).toMatchObject({ teamId: team.id })
     expect(await authenticator.authenticate('domain-test-admin-token-0123456789')).toEqual({ kind: 'site-admin' })

@@ -134,6 +134,8 @@ describe('schema migrations', () => {
     const orgPath = join(test.dataDir, 'organizations', `${org.attributes['external-id'] as string}.json`)
     const orgFile = JSON.parse(await readFile(orgPath, 'utf8')) as { schemaVersion: number; record: Record<string, unknown> }
     delete orgFile.record.vcsConnections
+    delete orgFile.record.token
+    for (const team of orgFile.record.teams as Array<{ token: Record<string, unknown> | null }>) if (team.token) delete team.token.expiredAt
     await writeFile(orgPath, JSON.stringify({ ...orgFile, schemaVersion: 1 }))
     const [moduleFile] = await readdir(join(test.dataDir, 'modules'))
     const modulePath = join(test.dataDir, 'modules', moduleFile!)
@@ -150,7 +152,7 @@ describe('schema migrations', () => {
     await test.restart()
     expect((await test.api('GET', '/organizations/old-timer/oauth-clients')).body.data).toEqual([])
     expect((await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws')).status).toBe(200)
-    expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 3, record: { vcsConnections: [] } })
+    expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 4, record: { vcsConnections: [], token: null } })
     const upgraded = JSON.parse(await readFile(modulePath, 'utf8')) as { schemaVersion: number; record: { vcsRepo: null; versions: Array<Record<string, unknown>> } }
     expect(upgraded).toMatchObject({ schemaVersion: 4, record: { vcsRepo: null, versions: [{ version: '1.0.0', tag: null }] } })
     expect(upgraded.record.versions[0]).not.toHaveProperty('upload')

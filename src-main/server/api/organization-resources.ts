@@ -96,6 +96,19 @@ export function organizationResource(org: OrganizationRecord, view: View, option
 }
 
 /**
+ * The `subscriptions` resource an organization's `subscription` relationship points at. Homeport
+ * bills nothing: every organization's subscription is active, free and without an end.
+ */
+export function subscriptionResource(org: OrganizationRecord) {
+  return {
+    id: `sub-${org.id.replace(/^org-/, '')}`,
+    type: 'subscriptions',
+    attributes: { 'is-active': true, 'is-public-free-tier': false, 'is-self-serve-trial': false, 'end-at': null },
+    relationships: { organization: { data: { id: org.name, type: 'organizations' } } }
+  }
+}
+
+/**
  * The `entitlement-sets` resource. Embedded in an organization's creation response (`included`)
  * it lacks private-policy-agents and private-vcs, as the spec says.
  */

@@ -8,7 +8,7 @@ import { HttpError } from '../http/errors.js'
 import { readResource, relationshipId, sendDocument, type Attributes } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { includes, queryString } from '../http/query.js'
-import { entitlementSetResource, organizationResource, type View } from './organization-resources.js'
+import { entitlementSetResource, organizationResource, subscriptionResource, type View } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
 
 const INCLUDABLE = ['entitlement_set']
@@ -63,6 +63,11 @@ export function organizationRoutes(router: Router, services: Services, baseUrl: 
   router.get('/organizations/:org/entitlement-set', async (ctx) => {
     const org = await services.organizations.read(callerOf(ctx), ctx.params.org!)
     sendDocument(ctx, 200, { data: entitlementSetResource(org, services.edition) })
+  })
+
+  router.get('/organizations/:org/subscription', async (ctx) => {
+    const org = await services.organizations.read(callerOf(ctx), ctx.params.org!)
+    sendDocument(ctx, 200, { data: subscriptionResource(org) })
   })
 
   router.get('/entitlement-sets/:id', async (ctx) => {

@@ -5,6 +5,7 @@ import type { Services } from '../services.js'
 import { isOwner } from '../domain/access.js'
 import { callerOf } from '../http/auth.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
+import type { AuthenticationTokenRecord } from '../store/records.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { organizationPath } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
@@ -37,31 +38,58 @@ export function teamRoutes(router: Router, services: Services, baseUrl: BaseUrl)
   })
 
   router.post('/teams/:id/authentication-token', async (ctx) => {
-    const description = ctx.request.body && Object.keys(ctx.request.body).length > 0
-      ? readResource(ctx, 'authentication-tokens').attributes.nullableString('description') ?? null
-      : null
-    const { token, record } = await services.teams.createToken(callerOf(ctx), ctx.params.id!, description)
-    sendDocument(ctx, 201, {
-      data: {
-        id: record.id,
-        type: 'authentication-tokens',
-        attributes: {
-          'created-at': record.createdAt,
-          'last-used-at': null,
-          description: record.description,
-          // Shown this once; only its hash is kept.
-          token,
-          'expired-at': null
-        },
-        relationships: { team: { data: { id: ctx.params.id, type: 'teams' } } }
-      }
-    })
+    const { token, record } = await services.teams.createToken(callerOf(ctx), ctx.params.id!, tokenInput(ctx))
+    sendDocument(ctx, 201, { data: tokenResource(record, { team: { data: { id: ctx.params.id, type: 'teams' } } }, token) })
   })
-
+  router.get('/teams/:id/authentication-token', async (ctx) => {
+    const record = await services.teams.readToken(callerOf(ctx), ctx.params.id!)
+    sendDocument(ctx, 200, { data: tokenResource(record, { team: { data: { id: ctx.params.id, type: 'teams' } } }) })
+  })
   router.delete('/teams/:id/authentication-token', async (ctx) => {
     await services.teams.deleteToken(callerOf(ctx), ctx.params.id!)
     ctx.status = 204
   })
+
+  // The organization token (HCP's organization API token): generate (replacing the previous one), show, delete.
+  const orgToken = '/organizations/:org/authentication-token'
+  router.post(orgToken, async (ctx) => {
+    const { org, token, record } = await services.organizationTokens.generate(callerOf(ctx), ctx.params.org!, tokenInput(ctx).expiredAt)
+    sendDocument(ctx, 201, { data: tokenResource(record, organizationRelationship(org.name), token) })
+  })
+  router.get(orgToken, async (ctx) => {
+    const { org, record } = await services.organizationTokens.read(callerOf(ctx), ctx.params.org!)
+    sendDocument(ctx, 200, { data: tokenResource(record, organizationRelationship(org.name)) })
+  })
+  router.delete(orgToken, async (ctx) => {
+    await services.organizationTokens.delete(callerOf(ctx), ctx.params.org!)
+    ctx.status = 204
+  })
+}
+
+/** The optional body of a token's creation: `description` (team tokens) and `expired-at`. */
+function tokenInput(ctx: Context): { description: string | null; expiredAt: string | null } {
+  if (!ctx.request.body || Object.keys(ctx.request.body).length === 0) return { description: null, expiredAt: null }
+  const attributes = readResource(ctx, 'authentication-tokens', { typeMayBeEmpty: true }).attributes
+  return { description: attributes.nullableString('description') ?? null, expiredAt: attributes.nullableString('expired-at') ?? null }
+}
+
+/** An `authentication-tokens` resource; the token's text only when just made (it is shown that once and never kept). */
+function tokenResource(record: AuthenticationTokenRecord, relationships: Record<string, unknown>, token?: string) {
+  return {
+    id: record.id,
+    type: 'authentication-tokens',
+    attributes: {
+      'created-at': record.createdAt,
+      description: record.description,
+      ...(token ? { token } : {}),
+      'expired-at': record.expiredAt
+    },
+    relationships
+  }
+}
+
+function organizationRelationship(name: string) {
+  return { organization: { data: { id: name, type: 'organizations' }, links: { related: organizationPath(name) } } }
 }
 
 function teamResource(ctx: Context, { org, team }: TeamRef) {
@@ -83,7 +111,7 @@ function teamResource(ctx: Context, { org, team }: TeamRef) {
       }
     },
     relationships: {
-      organization: { data: { id: org.name, type: 'organizations' }, links: { related: organizationPath(org.name) } },
+      ...organizationRelationship(org.name),
       'authentication-token': {
         data: team.token ? { id: team.token.id, type: 'authentication-tokens' } : null,
         links: { related: `/api/v2/teams/${team.id}/authentication-token` }

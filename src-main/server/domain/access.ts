@@ -1,15 +1,27 @@
-import type { OrganizationRecord, TeamRecord } from '../store/records.js'
+import type { AuthenticationTokenRecord, OrganizationRecord, TeamRecord } from '../store/records.js'
 import { TOKEN_HASH, type Store } from '../store/store.js'
-import { hashToken, hashesEqual } from './tokens.js'
+import { hasExpired, hashToken, hashesEqual } from './tokens.js'
 
-/** Who is making a request, as established from the bearer token. */
-export type Caller = { kind: 'site-admin' } | { kind: 'team'; organizationId: string; teamId: string }
+/**
+ * Who is making a request, as established from the bearer token: the site admin, a team, or an
+ * organization's own token (a pipeline that publishes: see canManageModules). `expiresAt` (ms) is
+ * when the token stops working, for whoever remembers a caller past the request (the protocol cache).
+ */
+export type Caller =
+  | { kind: 'site-admin' }
+  | { kind: 'team'; organizationId: string; teamId: string; expiresAt?: number }
+  | { kind: 'organization'; organizationId: string; expiresAt?: number }
 
 const SITE_ADMIN: Caller = { kind: 'site-admin' }
 
 /** A short name for a caller, the same for every request it makes, whatever its headers look like. */
 export function callerKey(caller: Caller): string {
-  return caller.kind === 'site-admin' ? 'site-admin' : `team:${caller.teamId}`
+  return caller.kind === 'site-admin' ? 'site-admin' : caller.kind === 'team' ? `team:${caller.teamId}` : `organization:${caller.organizationId}`
+}
+
+/** Whether the caller is `org`'s own organization token. */
+export function isOrganizationToken(caller: Caller, org: OrganizationRecord): boolean {
+  return caller.kind === 'organization' && caller.organizationId === org.id
 }
 
 /** The team a caller acts as in `org`, or undefined when it has no access to it. */
@@ -19,7 +31,7 @@ function teamOf(caller: Caller, org: OrganizationRecord): TeamRecord | undefined
 }
 
 export function canRead(caller: Caller, org: OrganizationRecord): boolean {
-  return caller.kind === 'site-admin' || teamOf(caller, org) !== undefined
+  return caller.kind === 'site-admin' || teamOf(caller, org) !== undefined || isOrganizationToken(caller, org)
 }
 
 /** Owners may change the organization, its teams and its modules' settings. */
@@ -27,10 +39,10 @@ export function isOwner(caller: Caller, org: OrganizationRecord): boolean {
   return caller.kind === 'site-admin' || teamOf(caller, org)?.owners === true
 }
 
-/** The spec's "Manage modules" permission: publish, create modules and versions. */
+/** The spec's "Manage modules" permission: publish, create modules and versions (the organization token has it too). */
 export function canManageModules(caller: Caller, org: OrganizationRecord): boolean {
   const team = teamOf(caller, org)
-  return caller.kind === 'site-admin' || team?.owners === true || team?.manageModules === true
+  return caller.kind === 'site-admin' || team?.owners === true || team?.manageModules === true || isOrganizationToken(caller, org)
 }
 
 /** Resolves bearer tokens to callers: the site-admin token, or a team's token. */
@@ -44,12 +56,15 @@ export class Authenticator {
     this.adminHash = hashToken(adminToken)
   }
 
-  async authenticate(token: string): Promise<Caller | undefined> {
+  async authenticate(token: string, now = Date.now()): Promise<Caller | undefined> {
     const hash = hashToken(token)
     if (hashesEqual(hash, this.adminHash)) return SITE_ADMIN
     const org = await this.store.organizations.findBy(TOKEN_HASH, hash)
-    const team = org?.teams.find((candidate) => candidate.token && hashesEqual(candidate.token.hash, hash))
-    if (!org || !team) return undefined
-    return { kind: 'team', organizationId: org.id, teamId: team.id }
+    if (!org) return undefined
+    const usable = (record: AuthenticationTokenRecord | null): record is AuthenticationTokenRecord => record !== null && hashesEqual(record.hash, hash) && !hasExpired(record, now)
+    const until = (record: AuthenticationTokenRecord) => (record.expiredAt === null ? {} : { expiresAt: Date.parse(record.expiredAt) })
+    if (usable(org.token)) return { kind: 'organization', organizationId: org.id, ...until(org.token) }
+    const team = org.teams.find((candidate) => usable(candidate.token))
+    return team ? { kind: 'team', organizationId: org.id, teamId: team.id, ...until(team.token!) } : undefined
   }
 }

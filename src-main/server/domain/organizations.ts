@@ -116,7 +116,8 @@ export class OrganizationService {
       teams: [owners],
       moduleConsumerIds: [],
       dataRetentionPolicy: null,
-      vcsConnections: []
+      vcsConnections: [],
+      token: null
     }
     this.apply(draft, input)
     try {

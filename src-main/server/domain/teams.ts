@@ -5,7 +5,7 @@ import { canRead, isOwner, type Caller } from './access.js'
 import { InvalidInputError, NotFoundError } from './errors.js'
 import { newId, now } from './ids.js'
 import type { OrganizationService } from './organizations.js'
-import { hashToken, newToken } from './tokens.js'
+import { hashToken, newToken, tokenExpiry } from './tokens.js'
 
 export interface TeamInput {
   name?: string
@@ -80,12 +80,12 @@ export class TeamService {
   async createToken(
     caller: Caller,
     teamId: string,
-    description: string | null
+    input: { description: string | null; expiredAt?: string | null }
   ): Promise<{ ref: TeamRef; token: string; record: AuthenticationTokenRecord }> {
     const { org } = await this.read(caller, teamId)
     if (!isOwner(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)
     const token = newToken()
-    const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description }
+    const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: input.description, expiredAt: tokenExpiry(input.expiredAt) }
     try {
       const { record: updated, result: team } = await this.store.organizations.update(org.id, (draft) => {
         const target = draft.teams.find((candidate) => candidate.id === teamId)
@@ -99,6 +99,13 @@ export class TeamService {
       if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
       throw error
     }
+  }
+
+  /** The team token's description (never the token itself), for owners; 404 when the team has none. */
+  async readToken(caller: Caller, teamId: string): Promise<AuthenticationTokenRecord> {
+    const { org, team } = await this.read(caller, teamId)
+    if (!isOwner(caller, org) || !team.token) throw new NotFoundError(`team "${teamId}" has no token`)
+    return team.token
   }
 
   async deleteToken(caller: Caller, teamId: string): Promise<void> {

@@ -45,7 +45,7 @@ export async function requireBearer(ctx: Context, next: Next): Promise<void> {
     })
   }
   if (!identity.caller) {
-    throw new HttpError(401, 'unauthorized', 'The API token is not valid: it is unknown, or was replaced or deleted.', undefined, {
+    throw new HttpError(401, 'unauthorized', 'The API token is not valid: it is unknown, expired, or was replaced or deleted.', undefined, {
       'WWW-Authenticate': 'Bearer error="invalid_token"'
     })
   }

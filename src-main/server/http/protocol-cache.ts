@@ -94,10 +94,15 @@ export class ProtocolCache {
     return { entries: this.answers.size, bytes: this.bytes }
   }
 
-  /** The caller a token was last authenticated as, since the last write. */
+  /** The caller a token was last authenticated as, since the last write, while the token has not expired. */
   callerOf(token: string): Caller | undefined {
     this.dropIfStale()
-    return this.callers.get(token)
+    const caller = this.callers.get(token)
+    if (caller && caller.kind !== 'site-admin' && caller.expiresAt !== undefined && caller.expiresAt <= Date.now()) {
+      this.callers.delete(token)
+      return undefined
+    }
+    return caller
   }
 
   get(key: string): Answer | undefined {

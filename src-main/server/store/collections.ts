@@ -49,7 +49,7 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
       writesRefused,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
-        [TOKEN_HASH]: (org) => org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])),
+        [TOKEN_HASH]: (org) => [...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])), ...(org.token ? [org.token.hash] : [])],
         [TEAM_ID]: (org) => org.teams.map((team) => team.id),
         [VCS_CONNECTION_ID]: (org) => org.vcsConnections.map((connection) => connection.id),
         [VCS_TOKEN_ID]: (org) => org.vcsConnections.map((connection) => connection.tokenId)

@@ -29,7 +29,8 @@ export const checkOrganization: RecordCheck<OrganizationRecord> = (org) =>
         (!TEAM_ID.test(team?.id) && `team ${JSON.stringify(team?.id)} has no valid id`) ||
         (team.token !== null && !SHA256.test(team.token?.hash) && `team ${team.id}'s token is not a SHA-256 hash`)
     ),
-    !Array.isArray(org.vcsConnections) && 'it has no VCS connections list'
+    !Array.isArray(org.vcsConnections) && 'it has no VCS connections list',
+    org.token !== null && !SHA256.test(org.token?.hash) && 'its token is not a SHA-256 hash'
   )
 
 export const checkModule: RecordCheck<ModuleRecord> = (module) =>

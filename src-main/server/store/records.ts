@@ -13,6 +13,8 @@ export interface AuthenticationTokenRecord {
   hash: string
   createdAt: string
   description: string | null
+  /** When it stops working (ISO 8601), or null for never. */
+  expiredAt: string | null
 }
 
 export interface TeamRecord {
@@ -54,6 +56,8 @@ export interface OrganizationRecord {
   dataRetentionPolicy: DataRetentionPolicy | null
   /** VCS connections (HCP Terraform's OAuth clients): where this organization's repositories are. */
   vcsConnections: VcsConnectionRecord[]
+  /** The organization token (HCP's organization API token), for pipelines that publish; null when none. */
+  token: AuthenticationTokenRecord | null
 }
 
 /**

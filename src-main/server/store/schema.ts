@@ -16,8 +16,14 @@ const UNCHANGED: Schema = { version: 1, migrations: {} }
 export const SCHEMAS = {
   installation: UNCHANGED,
   organizations: {
-    version: 3,
+    version: 4,
     migrations: {
+      // 4: the organization token, and token expiry.
+      3: (record) => ({
+        ...record,
+        token: null,
+        teams: (record.teams as Array<Record<string, unknown>>).map((team) => ({ ...team, token: team.token ? { ...(team.token as object), expiredAt: null } : null }))
+      }),
       // 3: who vouched for a VCS connection. Nobody knows for older ones: they must lie in --git-roots.
       2: (record) => ({
         ...record,
