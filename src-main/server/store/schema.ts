@@ -22,7 +22,7 @@ export const SCHEMAS = {
       3: (record) => ({
         ...record,
         token: null,
-        teams: (record.teams as Array<Record<string, unknown>>).map((team) => ({ ...team, token: team.token ? { ...(team.token as object), expiredAt: null } : null }))
+        teams: (record.teams as Array<{ token: object | null }>).map((team) => ({ ...team, token: team.token ? { ...team.token, expiredAt: null } : null }))
       }),
       // 3: who vouched for a VCS connection. Nobody knows for older ones: they must lie in --git-roots.
       2: (record) => ({
