@@ -133,7 +133,24 @@ test.describe('teams and settings', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await token.textContent())
     await page.getByRole('button', { name: 'Done' }).click()
     await expect(token).toBeHidden()
+    // Replacing a working token asks first.
+    await row.getByRole('button', { name: 'Replace token' }).click()
+    await expect(row.getByRole('group', { name: 'Confirm' })).toContainText('current token stops working at once')
+    await row.getByRole('button', { name: 'Cancel' }).click()
     await expect(row.getByRole('button', { name: 'Replace token' })).toBeVisible()
+
+    // The organization token, for the pipeline that publishes, valid until a chosen day.
+    const section = page.getByRole('region', { name: 'Organization token' })
+    await expect(section.getByText('None yet.')).toBeVisible()
+    await section.getByLabel('Valid until (optional)').fill('2099-12-31')
+    await section.getByRole('button', { name: 'Generate token' }).click()
+    await expect(section.getByLabel('New organization token')).toHaveText(/^hp1\./)
+    await expect(section.getByText(/expires Dec 31, 2099/)).toBeVisible()
+    await section.screenshot({ path: 'docs/screenshots/organization-token.png' })
+    await section.getByRole('button', { name: 'Done' }).click()
+    await section.getByRole('button', { name: 'Delete token' }).click()
+    await section.getByRole('button', { name: 'Delete' }).click()
+    await expect(section.getByText('None yet.')).toBeVisible()
   })
 
   test('edits the organization and refuses a bad value in the server’s words', async ({ page }) => {

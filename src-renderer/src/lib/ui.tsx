@@ -66,18 +66,22 @@ export function StatusBadge({ status, of = 'version' }: { status: string; of?: '
 
 /**
  * A destructive action behind a second, explicit click. `label` is what the first button
- * says; the confirmation names what goes.
+ * says; the confirmation names what goes, and its button what happens (`action`, Delete unless told).
  */
 export function ConfirmButton({
   label,
   confirm,
   onConfirm,
-  busy
+  busy,
+  action = 'Delete',
+  busyLabel = 'Deleting…'
 }: {
   label: string
   confirm: string
   onConfirm: () => void
   busy?: boolean
+  action?: string
+  busyLabel?: string
 }) {
   const [asking, setAsking] = useState(false)
   if (!asking) {
@@ -94,7 +98,7 @@ export function ConfirmButton({
         Cancel
       </button>
       <button type="button" className="danger" disabled={busy} onClick={onConfirm}>
-        {busy ? 'Deleting…' : 'Delete'}
+        {busy ? busyLabel : action}
       </button>
     </span>
   )

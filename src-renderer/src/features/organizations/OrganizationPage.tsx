@@ -7,6 +7,7 @@ import { Publish } from '../modules/Publish'
 import { VcsPage } from '../vcs/VcsPage'
 import { organizationOptions } from './api'
 import { OrganizationSettings } from './OrganizationSettings'
+import { OrganizationToken } from './OrganizationToken'
 import { Teams } from './Teams'
 import { GpgKeys } from '../providers/GpgKeys'
 import { ProvidersPage } from '../providers/ProvidersPage'
@@ -44,7 +45,12 @@ export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
       {tab === 'providers' && <ProvidersPage org={org} canPublish={canPublish} registryHostname={info.data?.registryHostname ?? 'homeport.localhost'} />}
       {tab === 'publish' && <Publish org={org} />}
       {tab === 'vcs' && <VcsPage org={org} />}
-      {tab === 'teams' && <Teams org={org} canManage={permissions['can-create-team'] === true} />}
+      {tab === 'teams' && (
+        <>
+          <Teams org={org} canManage={permissions['can-create-team'] === true} />
+          {permissions['can-create-team'] === true && <OrganizationToken org={org} />}
+        </>
+      )}
       {tab === 'settings' && (
         <OrganizationSettings key={org} organization={organization.data.data}>
           <GpgKeys org={org} canManage={canPublish} />

@@ -16,6 +16,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
   const [name, setName] = useState('')
   const [manageModules, setManageModules] = useState(false)
   const [shown, setShown] = useState<{ team: string; token: string }>()
+  const makeToken = (teamId: string, team: string) => token.mutate(teamId, { onSuccess: (document) => setShown({ team, token: document.data.attributes.token }) })
 
   return (
     <section className="stack" aria-label="Teams">
@@ -85,14 +86,21 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
                   <td>{formatDate(team.attributes['created-at'])}</td>
                   {canManage && (
                     <td className="actions">
-                      <button
-                        type="button"
-                        onClick={() =>
-                          token.mutate(team.id, { onSuccess: (document) => setShown({ team: team.attributes.name, token: document.data.attributes.token }) })
-                        }
-                      >
-                        {hasToken ? 'Replace token' : 'Create token'}
-                      </button>
+                      {hasToken ? (
+                        // The working token stops at once: ask first.
+                        <ConfirmButton
+                          label="Replace token"
+                          confirm={`${team.attributes.name}'s current token stops working at once. Replace it?`}
+                          action="Replace"
+                          busyLabel="Replacing…"
+                          busy={token.isPending}
+                          onConfirm={() => makeToken(team.id, team.attributes.name)}
+                        />
+                      ) : (
+                        <button type="button" onClick={() => makeToken(team.id, team.attributes.name)}>
+                          Create token
+                        </button>
+                      )}
                       {team.attributes.permissions['can-destroy'] && (
                         <ConfirmButton label="Delete" confirm={`Delete ${team.attributes.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate(team.id)} />
                       )}

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ApiClient } from '../../lib/api-client'
+import { ApiError, type ApiClient } from '../../lib/api-client'
 import type { Document, ListDocument } from '../../lib/jsonapi'
 
 export interface OrganizationAttributes {
@@ -33,7 +33,8 @@ const organizationKeys = {
   list: (search: string) => ['organizations', 'list', search] as const,
   detail: (name: string) => ['organizations', 'detail', name] as const,
   entitlements: (name: string) => ['organizations', 'detail', name, 'entitlements'] as const,
-  teams: (name: string) => ['organizations', 'detail', name, 'teams'] as const
+  teams: (name: string) => ['organizations', 'detail', name, 'teams'] as const,
+  token: (name: string) => ['organizations', 'detail', name, 'token'] as const
 }
 
 export function organizationListOptions(client: ApiClient, search: string) {
@@ -121,5 +122,45 @@ export function useCreateTeamToken(client: ApiClient, org: string) {
     mutationFn: (teamId: string) =>
       client.request<Document<{ token: string }>>('POST', `/teams/${encodeURIComponent(teamId)}/authentication-token`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.teams(org) })
+  })
+}
+
+export interface TokenAttributes {
+  'created-at': string
+  'expired-at': string | null
+  description: string | null
+  /** Only in the answer that made it. */
+  token?: string
+}
+
+/** The organization token's description, or null when the organization has none. */
+export function organizationTokenOptions(client: ApiClient, org: string) {
+  return queryOptions({
+    queryKey: organizationKeys.token(org),
+    queryFn: () =>
+      client.get<Document<TokenAttributes>>(`/organizations/${encodeURIComponent(org)}/authentication-token`).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null
+        throw error
+      })
+  })
+}
+
+/** Generates (or replaces) the organization token, with an optional expiry; the answer is the only time it is shown. */
+export function useGenerateOrganizationToken(client: ApiClient, org: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (expiredAt: string | null) =>
+      client.request<Document<TokenAttributes>>('POST', `/organizations/${encodeURIComponent(org)}/authentication-token`, {
+        data: { type: 'authentication-tokens', attributes: { 'expired-at': expiredAt } }
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.token(org) })
+  })
+}
+
+export function useDeleteOrganizationToken(client: ApiClient, org: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => client.request<void>('DELETE', `/organizations/${encodeURIComponent(org)}/authentication-token`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.token(org) })
   })
 }
