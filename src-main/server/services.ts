@@ -26,6 +26,7 @@ import { ModuleService } from './domain/modules.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
 import { OrganizationTokenService } from './domain/organization-tokens.js'
+import { VersionLifecycle } from './domain/version-lifecycle.js'
 import { TeamService } from './domain/teams.js'
 import { UploadService } from './domain/uploads.js'
 import type { Store } from './store/store.js'
@@ -38,6 +39,7 @@ export interface Services {
   organizations: OrganizationService
   teams: TeamService
   organizationTokens: OrganizationTokenService
+  versionLifecycle: VersionLifecycle
   moduleSharing: ModuleSharingService
   dataRetention: DataRetentionService
   modules: ModuleService
@@ -112,6 +114,7 @@ export function createServices(store: Store, background: Background, options: Se
     organizations,
     teams: new TeamService(store, organizations),
     organizationTokens: new OrganizationTokenService(store, organizations),
+    versionLifecycle: new VersionLifecycle(store, modules, downloads),
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition),
     modules,

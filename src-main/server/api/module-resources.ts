@@ -70,6 +70,9 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
         status: version.status,
         ...(version.error ? { error: version.error } : {})
       })),
+      // HCP's; deprecated-versions is Homeport's own.
+      'revoked-versions': module.versions.filter((version) => version.revocation).map((version) => version.version),
+      'deprecated-versions': module.versions.filter((version) => version.deprecation).map((version) => version.version),
       'created-at': module.createdAt,
       'updated-at': module.updatedAt,
       'no-code': module.noCode,
@@ -97,7 +100,23 @@ export function versionResource(view: ModuleView, version: VersionRecord, upload
       error: version.error,
       warnings: version.warnings,
       'created-at': version.createdAt,
-      'updated-at': version.updatedAt
+      'updated-at': version.updatedAt,
+      deprecation: version.deprecation && {
+        'deprecated-status': 'Deprecated',
+        reason: version.deprecation.reason,
+        link: version.deprecation.link,
+        'deprecated-by': version.deprecation.by,
+        'deprecated-at': version.deprecation.at
+      },
+      revocation: version.revocation && {
+        status: 'Revoked',
+        message: version.revocation.message,
+        link: version.revocation.link,
+        'revoked-by': version.revocation.by,
+        'revoked-at': version.revocation.at,
+        // How many tokens may go on using it (who they are stays with the owners).
+        'existing-consumers': version.revocation.consumers.length
+      }
     },
     relationships: {
       'registry-module': { data: { id: view.module.id, type: 'registry-modules' } }

@@ -2,6 +2,7 @@ import type { ModulePart } from '../domain/ingest/terraform-docs.js'
 import { namespaceOf } from '../domain/module-rules.js'
 import { repositoryUrl } from './module-resources.js'
 import type { Detail, Published } from '../domain/registry.js'
+import type { VersionRecord } from '../store/records.js'
 
 /** A module at a version, as the protocol lists it. */
 export function moduleObject(entry: Published, downloads: number) {
@@ -21,6 +22,11 @@ export function moduleObject(entry: Published, downloads: number) {
     downloads,
     verified: false
   }
+}
+
+/** HCP's `deprecation` of a version in protocol answers: its reason and link, or null. */
+function deprecationObject(version: VersionRecord) {
+  return version.deprecation ? { reason: version.deprecation.reason, link: version.deprecation.link } : null
 }
 
 function partObject(part: ModulePart) {
@@ -51,7 +57,8 @@ export function detailObject(detail: Detail, downloads: number) {
     submodules: detail.docs.submodules.map(partObject),
     examples: detail.docs.examples.map(partObject),
     providers: detail.providers,
-    versions: detail.versions
+    versions: detail.versions,
+    deprecation: deprecationObject(detail.version)
   }
 }
 
@@ -67,6 +74,7 @@ export function versionEntry(entry: Published) {
   return {
     version: entry.version.version,
     root: requirements(entry.docs.root),
-    submodules: entry.docs.submodules.map((part) => ({ path: part.path, ...requirements(part) }))
+    submodules: entry.docs.submodules.map((part) => ({ path: part.path, ...requirements(part) })),
+    deprecation: deprecationObject(entry.version)
   }
 }

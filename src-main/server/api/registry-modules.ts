@@ -1,5 +1,6 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
+import type { LifecycleChange } from '../domain/version-lifecycle.js'
 import type { ModuleAddress, ModuleView } from '../domain/module-rules.js'
 import type { VcsPublishInput } from '../domain/vcs/publisher.js'
 import type { VersionRecord } from '../store/records.js'
@@ -131,6 +132,11 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const view = await services.vcsPublisher.retry(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
     sendDocument(ctx, 202, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
+  // HCP's module version lifecycle: deprecate, revoke, and revert either.
+  router.patch(`${MODULE}/:version`, async (ctx) => {
+    const { view, version } = await services.versionLifecycle.change(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version, lifecycleChange(ctx))
+    sendVersion(ctx, 200, view, version)
+  })
   router.delete(`${MODULE}/:version`, async (ctx) => deleteAt(ctx, address(ctx), ctx.params.version))
   router.delete(MODULE, async (ctx) => deleteAt(ctx, address(ctx)))
   router.delete('/organizations/:org/registry-modules/:registry/:namespace/:name', async (ctx) => {
@@ -154,6 +160,25 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     else await modules.deleteVersion(caller, { ...at, provider: at.provider }, version)
     ctx.status = 204
   }
+}
+
+/** A lifecycle change in HCP's shape: `deprecation` (`deprecated-status`, `reason`, `link`) or `revocation` (`status`, `message`, `link`). */
+function lifecycleChange(ctx: Context): LifecycleChange {
+  const attributes = readResource(ctx, 'module-versions').attributes
+  const deprecation = attributes.object('deprecation')
+  const revocation = attributes.object('revocation')
+  const invalid = (pointer: string, detail: string) => new HttpError(422, 'invalid attribute', detail, { pointer })
+  if ((deprecation === undefined) === (revocation === undefined)) throw invalid('/data/attributes', 'Send either deprecation or revocation.')
+  if (deprecation) {
+    const status = deprecation.string('deprecated-status')
+    if (status === 'Deprecated') return { deprecation: status, reason: deprecation.string('reason') ?? '', link: deprecation.nullableString('link') ?? null }
+    if (status === 'Undeprecated') return { deprecation: status }
+    throw invalid('/data/attributes/deprecation/deprecated-status', 'deprecated-status is Deprecated or Undeprecated.')
+  }
+  const status = revocation!.string('status')
+  if (status === 'Revoked') return { revocation: status, message: revocation!.string('message') ?? '', link: revocation!.nullableString('link') ?? null }
+  if (status === 'Unrevoked') return { revocation: status }
+  throw invalid('/data/attributes/revocation/status', 'status is Revoked or Unrevoked.')
 }
 
 function address(ctx: Context): ModuleAddress {

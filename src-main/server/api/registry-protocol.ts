@@ -97,7 +97,7 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
     ctx.set('X-Terraform-Get', location)
     ctx.set('X-Registry-Get', location)
     ctx.status = 204
-    ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs: LOCATION_TTL_MS, counts: moduleId }
+    ;(ctx.state as { cacheable?: Cacheable }).cacheable = { ttlMs: LOCATION_TTL_MS, counts: { moduleId, versionId: published.id } }
   })
   router.get(`${SUMMARY_PREFIX}/:namespace/:name/:provider/downloads/summary`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)

@@ -19,6 +19,13 @@ export function callerKey(caller: Caller): string {
   return caller.kind === 'site-admin' ? 'site-admin' : caller.kind === 'team' ? `team:${caller.teamId}` : `organization:${caller.organizationId}`
 }
 
+/** Who a caller is, in words, for records of who did what ("team publishers"). */
+export function describeCaller(caller: Caller, org: OrganizationRecord): string {
+  if (caller.kind === 'site-admin') return 'the site admin'
+  if (caller.kind === 'organization') return 'the organization token'
+  return `team ${org.teams.find((team) => team.id === caller.teamId)?.name ?? caller.teamId}`
+}
+
 /** Whether the caller is `org`'s own organization token. */
 export function isOrganizationToken(caller: Caller, org: OrganizationRecord): boolean {
   return caller.kind === 'organization' && caller.organizationId === org.id

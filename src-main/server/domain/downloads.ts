@@ -10,6 +10,8 @@ export interface DownloadSummary {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000
+/** Tokens kept per version as its consumers: far more than an organization has. */
+const MAX_CONSUMERS = 1000
 /** Per-day counts older than a year count toward the total only. */
 const KEPT_DAYS = 366
 
@@ -20,6 +22,8 @@ const KEPT_DAYS = 366
  */
 export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
+  /** Module id → version id → the tokens (callerKey) that downloaded it, not yet written. */
+  private readonly pendingConsumers = new Map<string, Map<string, Set<string>>>()
   /** Why the last flush failed, while it keeps failing (said once, not every few seconds). */
   private failing: string | undefined
   private downloads = 0
@@ -42,9 +46,24 @@ export class DownloadCounter {
     days.set(day, (days.get(day) ?? 0) + times)
   }
 
+  /** Notes that `consumer` (a token, as callerKey names it) downloaded a version: see VersionRevocation. */
+  consumed(moduleId: string, versionId: string, consumer: string): void {
+    let versions = this.pendingConsumers.get(moduleId)
+    if (!versions) this.pendingConsumers.set(moduleId, (versions = new Map<string, Set<string>>()))
+    let consumers = versions.get(versionId)
+    if (!consumers) versions.set(versionId, (consumers = new Set()))
+    consumers.add(consumer)
+  }
+
+  /** Who has downloaded a version, written or not yet. */
+  async consumersOf(moduleId: string, versionId: string): Promise<string[]> {
+    const record = await this.store.downloads.get(recordId(moduleId))
+    return [...new Set([...(record?.consumers[versionId] ?? []), ...(this.pendingConsumers.get(moduleId)?.get(versionId) ?? [])])]
+  }
+
   /** The periodic flush (every few seconds, in the background): a write that fails (a full disk) keeps the counts for the next one, and the server goes on. */
   async flushPending(): Promise<void> {
-    if (this.pending.size === 0) return
+    if (this.pending.size === 0 && this.pendingConsumers.size === 0) return
     try {
       await this.flush()
     } catch (error) {
@@ -84,12 +103,17 @@ export class DownloadCounter {
     return totals
   }
 
-  /** Writes the gathered counts; those it could not write stay gathered, and the error is thrown. */
+  /** Writes the gathered counts and consumers; those it could not write stay gathered, and the error is thrown. */
   async flush(): Promise<void> {
     const batch = [...this.pending]
+    const consumers = new Map(this.pendingConsumers)
     this.pending.clear()
-    for (const [index, [moduleId, days]] of batch.entries()) {
+    this.pendingConsumers.clear()
+    const moduleIds = [...new Set([...batch.map(([moduleId]) => moduleId), ...consumers.keys()])]
+    const counts = new Map(batch)
+    for (const [index, moduleId] of moduleIds.entries()) {
       const id = recordId(moduleId)
+      const days = counts.get(moduleId) ?? new Map<string, number>()
       const apply = (draft: DownloadRecord) => {
         for (const [day, count] of days) {
           draft.days[day] = (draft.days[day] ?? 0) + count
@@ -97,13 +121,17 @@ export class DownloadCounter {
         }
         const oldest = dayOf(new Date(Date.now() - KEPT_DAYS * DAY_MS))
         for (const day of Object.keys(draft.days)) if (day < oldest) delete draft.days[day]
+        for (const [versionId, keys] of consumers.get(moduleId) ?? []) {
+          draft.consumers[versionId] = [...new Set([...(draft.consumers[versionId] ?? []), ...keys])].slice(0, MAX_CONSUMERS)
+        }
       }
       try {
-        await this.store.downloads.upsert(id, () => ({ id, moduleId, total: 0, days: {} }), apply)
+        await this.store.downloads.upsert(id, () => ({ id, moduleId, total: 0, days: {}, consumers: {} }), apply)
       } catch (error) {
         // Put back what was not written, this module's included, for the next flush.
-        for (const [failedId, failedDays] of batch.slice(index)) {
-          for (const [day, count] of failedDays) this.count(failedId, new Date(`${day}T12:00:00Z`), count)
+        for (const failedId of moduleIds.slice(index)) {
+          for (const [day, count] of counts.get(failedId) ?? []) this.count(failedId, new Date(`${day}T12:00:00Z`), count)
+          for (const [versionId, keys] of consumers.get(failedId) ?? []) for (const key of keys) this.consumed(failedId, versionId, key)
         }
         throw error
       }
@@ -129,6 +157,7 @@ export class DownloadCounter {
   /** Drops a deleted module's counts. */
   async forget(moduleId: string): Promise<void> {
     this.pending.delete(moduleId)
+    this.pendingConsumers.delete(moduleId)
     if (await this.store.downloads.get(recordId(moduleId))) {
       await this.store.downloads.delete(recordId(moduleId)).catch((error: unknown) => {
         if (!(error instanceof RecordMissingError)) throw error

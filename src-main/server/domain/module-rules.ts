@@ -55,6 +55,8 @@ export function newVersion(version: string, fields: Pick<VersionRecord, 'source'
     publishedAt: null,
     archive: null,
     tag: null,
+    deprecation: null,
+    revocation: null,
     ...fields
   }
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../store/records.js'
 import { BY_ORGANIZATION, ORGANIZATION_NAME, VERSION_ID, organizationNameKey, type Store } from '../store/store.js'
-import { canRead, type Caller } from './access.js'
+import { callerKey, canRead, type Caller } from './access.js'
 import type { DocsCache } from './docs-cache.js'
 import { signDownload, verifyDownload, type DownloadToken } from './download-links.js'
 import type { DownloadCounter, DownloadSummary } from './downloads.js'
@@ -10,6 +10,7 @@ import { NotFoundError } from './errors.js'
 import type { ModuleDocs } from './ingest/terraform-docs.js'
 import type { ModuleSharingService } from './module-sharing.js'
 import { findVersion, type ModuleView } from './module-rules.js'
+import { offered, offeredTo, revokedReason } from './version-lifecycle.js'
 
 /** A module at one of its published versions: one entry of the protocol's module lists. */
 export interface Published {
@@ -57,7 +58,7 @@ export class RegistryService {
         if (module.registryName !== 'private') continue
         if (filter.provider !== undefined && module.provider !== filter.provider) continue
         if (search && ![module.name, org.name, module.provider].some((field) => field.toLowerCase().includes(search))) continue
-        const version = latest(module)
+        const version = latestOf(offered(caller, published(module)))
         if (version) found.push({ view: { org, module }, version, docs: await this.docs.get(version.archive?.sha256) })
       }
     }
@@ -75,14 +76,14 @@ export class RegistryService {
   async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<{ view: ModuleView; versions: Published[] }> {
     const view = await this.module(caller, namespace, name, provider)
     const versions: Published[] = []
-    for (const version of published(view.module)) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
+    for (const version of offered(caller, published(view.module))) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
     return { view, versions }
   }
 
   /** The detail of a version, or of the latest one when `version` is undefined. */
   async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<Detail> {
     const view = await this.module(caller, namespace, name, provider)
-    const target = version === undefined ? latest(view.module) : publishedVersion(view.module, version)
+    const target = version === undefined ? latestOf(offered(caller, published(view.module))) : this.offeredVersion(caller, view, version)
     if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version${version ? ` ${version}` : ''}`)
     const siblings = (await this.store.modules.listBy(BY_ORGANIZATION, view.org.id)).filter(
       (module) => module.registryName === 'private' && module.name === view.module.name && latest(module)
@@ -92,7 +93,7 @@ export class RegistryService {
       version: target,
       docs: await this.docs.get(target.archive?.sha256),
       providers: siblings.map((module) => module.provider).sort(),
-      versions: published(view.module).map((candidate) => candidate.version)
+      versions: offered(caller, published(view.module)).map((candidate) => candidate.version)
     }
   }
 
@@ -105,18 +106,26 @@ export class RegistryService {
     version: string
   ): Promise<{ published: VersionRecord; token: string; moduleId: string }> {
     const view = await this.module(caller, namespace, name, provider)
-    const target = publishedVersion(view.module, version)
+    const target = this.offeredVersion(caller, view, version)
     if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
     this.downloads.count(view.module.id)
+    if (caller.kind !== 'site-admin') this.downloads.consumed(view.module.id, target.id, callerKey(caller))
     return { published: target, token: signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256), moduleId: view.module.id }
   }
 
   /** The latest version, for the download-latest redirect. */
   async latestVersion(caller: Caller, namespace: string, name: string, provider: string): Promise<VersionRecord> {
     const view = await this.module(caller, namespace, name, provider)
-    const version = latest(view.module)
+    const version = latestOf(offered(caller, published(view.module)))
     if (!version) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version`)
     return version
+  }
+
+  /** A published version, unless it was revoked and the caller is not one of its existing users (then why, in the publisher's words). */
+  private offeredVersion(caller: Caller, view: ModuleView, version: string): VersionRecord | undefined {
+    const target = publishedVersion(view.module, version)
+    if (target && !offeredTo(caller, target)) throw new NotFoundError(revokedReason(view.module, target), false)
+    return target
   }
 
   async summary(caller: Caller, namespace: string, name: string, provider: string): Promise<{ view: ModuleView; summary: DownloadSummary }> {
@@ -176,7 +185,11 @@ export function published(module: ModuleRecord): VersionRecord[] {
 
 /** The newest stable version, or the newest prerelease when there is no stable one. */
 export function latest(module: ModuleRecord): VersionRecord | undefined {
-  const versions = published(module)
+  return latestOf(published(module))
+}
+
+/** Of versions newest first, the newest stable one, or the newest prerelease when none is stable. */
+function latestOf(versions: VersionRecord[]): VersionRecord | undefined {
   return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
 }
 

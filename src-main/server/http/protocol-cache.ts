@@ -13,8 +13,8 @@ interface Answer {
   expiresAt: number
   /** What the entry costs in memory, roughly: its key, body and headers. */
   bytes: number
-  /** For a download location: the module whose downloads it counts. */
-  counts?: string
+  /** For a download location: the module and version whose downloads it counts. */
+  counts?: { moduleId: string; versionId: string }
   /** For an answer that shows download counts: how many downloads had been counted when it was made. */
   countsAt?: number
 }
@@ -23,7 +23,7 @@ export interface Cacheable {
   ttlMs: number
   /** The query parameters the answer depends on; a URL with any other is not kept. */
   params?: readonly string[]
-  counts?: string
+  counts?: { moduleId: string; versionId: string }
   /** The answer shows download counts: it is stale at the next download, so that counts agree with the summary. */
   showsCounts?: true
 }
@@ -218,7 +218,10 @@ export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: 
   const answer = key && deps.cache.get(key)
   if (!answer) return false
   if (!deps.limiter.take(RateLimiter.keyOf(caller, req.socket.remoteAddress)).allowed) return false
-  if (answer.counts) deps.downloads.count(answer.counts)
+  if (answer.counts) {
+    deps.downloads.count(answer.counts.moduleId)
+    if (caller.kind !== 'site-admin') deps.downloads.consumed(answer.counts.moduleId, answer.counts.versionId, callerKey(caller))
+  }
   res.writeHead(answer.status, answer.headers)
   res.end(answer.body)
   return true

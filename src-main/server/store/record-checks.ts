@@ -48,7 +48,11 @@ export const checkModule: RecordCheck<ModuleRecord> = (module) =>
   )
 
 export const checkDownloads: RecordCheck<DownloadRecord> = (record) =>
-  first(!MODULE_ID.test(record.moduleId) && 'its module id is not one', !Number.isSafeInteger(record.total) && 'its total is not a count')
+  first(
+    !MODULE_ID.test(record.moduleId) && 'its module id is not one',
+    !Number.isSafeInteger(record.total) && 'its total is not a count',
+    (typeof record.consumers !== 'object' || record.consumers === null) && 'it has no consumers map'
+  )
 
 export const checkUpstreamAnswer: RecordCheck<UpstreamCacheRecord> = (record) =>
   first(!/^up-[0-9a-f]{64}$/.test(record.id) && 'its id is not an upstream cache id', typeof record.url !== 'string' && 'it has no URL')

@@ -133,6 +133,30 @@ export interface VersionRecord {
   archive: ArchiveRef | null
   /** The git tag the version was published from, for tag-based VCS modules. */
   tag: string | null
+  /** Set while its publisher marks the version deprecated (HCP's module version lifecycle). */
+  deprecation: VersionDeprecation | null
+  /** Set while the version is revoked; a revoked version is deprecated too. */
+  revocation: VersionRevocation | null
+}
+
+export interface VersionDeprecation {
+  reason: string
+  link: string | null
+  /** Who deprecated it: the site admin, a team or the organization token, in words. */
+  by: string
+  at: string
+}
+
+export interface VersionRevocation {
+  message: string
+  link: string | null
+  by: string
+  at: string
+  /**
+   * Who had downloaded the version when it was revoked (tokens, as callerKey names them): they may
+   * go on using it, as HCP lets existing users go on; nobody else is offered it.
+   */
+  consumers: string[]
 }
 
 /**
@@ -182,6 +206,8 @@ export interface DownloadRecord {
   total: number
   /** Downloads per day (`YYYY-MM-DD`). */
   days: Record<string, number>
+  /** Per version id, the tokens (callerKey) that downloaded it: who uses it, should it be revoked. */
+  consumers: Record<string, string[]>
 }
 
 /** An answer of the upstream public registry, kept so that Homeport can answer offline. */

@@ -34,8 +34,13 @@ export const SCHEMAS = {
     }
   },
   modules: {
-    version: 4,
+    version: 5,
     migrations: {
+      // 5: deprecation and revocation of versions.
+      4: (record) => ({
+        ...record,
+        versions: (record.versions as Array<Record<string, unknown>>).map((version) => ({ ...version, deprecation: null, revocation: null }))
+      }),
       // 4: upload links take archives until the version is published, so no generation is kept.
       3: (record) => ({
         ...record,
@@ -57,7 +62,13 @@ export const SCHEMAS = {
       })
     }
   },
-  downloads: UNCHANGED,
+  downloads: {
+    version: 2,
+    migrations: {
+      // 2: who downloaded each version.
+      1: (record) => ({ ...record, consumers: {} })
+    }
+  },
   upstreamCache: UNCHANGED,
   providers: UNCHANGED,
   gpgKeys: UNCHANGED,
