@@ -67,6 +67,26 @@ test.describe('publishing a module folder and reading it', () => {
     await first.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Delete' }).click()
     await expect(versions.getByRole('listitem')).toHaveCount(1)
 
+    // Deprecating, then revoking, the version shown, in the publisher's words; then back.
+    await page.getByRole('region', { name: 'Retire 1.0.1' }).getByRole('button', { name: 'Deprecate 1.0.1' }).click()
+    await page.getByLabel('Why (users see it)').fill('Opens SSH to the world; upgrade to 1.1.0.')
+    await page.getByLabel('Link (optional)').fill('https://example.com/advisories/7')
+    await page.getByRole('button', { name: 'Deprecate', exact: true }).click()
+    const deprecated = page.getByRole('region', { name: '1.0.1 is deprecated' })
+    await expect(deprecated).toContainText('Opens SSH to the world; upgrade to 1.1.0.')
+    await expect(deprecated).toContainText('Deprecated by the site admin')
+    await expect(versions.getByText('deprecated', { exact: true })).toBeVisible()
+    await deprecated.getByRole('button', { name: 'Revoke 1.0.1' }).click()
+    await page.getByLabel('Message to users').fill('Deleted data in production.')
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click()
+    const revoked = page.getByRole('region', { name: '1.0.1 is revoked' })
+    await expect(revoked).toContainText('Deleted data in production.')
+    await expect(revoked).toContainText('No token had downloaded it, so no one may install it now.')
+    await expect(versions.getByText('revoked', { exact: true })).toBeVisible()
+    await revoked.screenshot({ path: 'docs/screenshots/version-lifecycle.png' })
+    await revoked.getByRole('button', { name: 'Unrevoke (back to deprecated)' }).click()
+    await expect(page.getByRole('region', { name: '1.0.1 is deprecated' })).toBeVisible()
+
     // The module list finds it.
     await page.getByRole('link', { name: 'acme' }).click()
     const list = page.getByRole('list', { name: 'Module list' })

@@ -22,6 +22,7 @@ import {
   type ModulePart
 } from './api'
 import { DownloadsChart } from './DownloadsChart'
+import { VersionLifecycle } from './VersionLifecycle'
 
 type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies'
 const SECTIONS: Array<{ id: Section; label: string }> = [
@@ -96,6 +97,7 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
         </div>
         <aside className="stack" aria-label="About this module">
           {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} />}
+          {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
           {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
           {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
           <Versions address={address} attributes={attributes} selected={selected} />
@@ -313,6 +315,11 @@ function Versions({ address, attributes, selected }: { address: ModuleAddress; a
                 <span>{entry.version}</span>
               )}
               <StatusBadge status={entry.status} />
+              {attributes['revoked-versions'].includes(entry.version) ? (
+                <span className="badge bad">revoked</span>
+              ) : (
+                attributes['deprecated-versions'].includes(entry.version) && <span className="badge warn">deprecated</span>
+              )}
               {attributes.permissions['can-retry'] && attributes['vcs-repo'] && entry.status.endsWith('failed') && (
                 <button type="button" className="link" onClick={() => action.mutate(`${modulePath(address)}/${encodeURIComponent(entry.version)}/actions/retry`)}>
                   Retry

@@ -9,6 +9,8 @@ export interface ModuleAttributes {
   'registry-name': 'private' | 'public'
   status: string
   'version-statuses': Array<{ version: string; status: string; error?: string }>
+  'revoked-versions': string[]
+  'deprecated-versions': string[]
   'created-at': string
   'updated-at': string
   'no-code': boolean
@@ -34,6 +36,8 @@ export interface VersionAttributes {
   warnings: string[]
   'commit-sha': string | null
   'created-at': string
+  deprecation: { reason: string; link: string | null; 'deprecated-by': string; 'deprecated-at': string } | null
+  revocation: { message: string; link: string | null; 'revoked-by': string; 'revoked-at': string; 'existing-consumers': number } | null
 }
 
 export interface ModulePart {
@@ -167,5 +171,19 @@ export function useModuleAction(client: ApiClient, org: string) {
   return useMutation({
     mutationFn: (path: string) => client.request<unknown>('POST', path),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
+  })
+}
+
+/** What a publisher asks of a version, in HCP's shape (see the README's "Deprecating and revoking a version"). */
+export type LifecycleChange =
+  | { deprecation: { 'deprecated-status': 'Deprecated'; reason: string; link: string | null } | { 'deprecated-status': 'Undeprecated' } }
+  | { revocation: { status: 'Revoked'; message: string; link: string | null } | { status: 'Unrevoked' } }
+
+export function useVersionLifecycle(client: ApiClient, address: ModuleAddress, version: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (change: LifecycleChange) =>
+      client.request<unknown>('PATCH', `${modulePath(address)}/${encodeURIComponent(version)}`, { data: { type: 'module-versions', attributes: change } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: moduleKeys.all(address.org) })
   })
 }
