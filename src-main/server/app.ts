@@ -13,7 +13,7 @@ import { gpgKeyRoutes } from './api/gpg-keys.js'
 import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from './api/provider-protocol.js'
 import { registryProviderRoutes } from './api/registry-providers.js'
 import { organizationRoutes } from './api/organizations.js'
-import { registryModuleRoutes } from './api/registry-modules.js'
+import { comparePreviewRouter, registryModuleRoutes } from './api/registry-modules.js'
 import { uploadRoutes } from './api/uploads.js'
 import { archiveDownloadRouter, registryProtocolRouter } from './api/registry-protocol.js'
 import { discoveryRouter } from './api/discovery.js'
@@ -114,6 +114,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(providerImportRouter(services, rateLimit).routes())
+  app.use(comparePreviewRouter(services, rateLimit).routes())
   app.use(discoveryRouter().routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())

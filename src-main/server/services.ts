@@ -27,6 +27,7 @@ import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
 import { OrganizationTokenService } from './domain/organization-tokens.js'
 import { VersionLifecycle } from './domain/version-lifecycle.js'
+import { VersionComparer } from './domain/version-compare.js'
 import { TeamService } from './domain/teams.js'
 import { UploadService } from './domain/uploads.js'
 import type { Store } from './store/store.js'
@@ -40,6 +41,7 @@ export interface Services {
   teams: TeamService
   organizationTokens: OrganizationTokenService
   versionLifecycle: VersionLifecycle
+  versionComparer: VersionComparer
   moduleSharing: ModuleSharingService
   dataRetention: DataRetentionService
   modules: ModuleService
@@ -115,6 +117,7 @@ export function createServices(store: Store, background: Background, options: Se
     teams: new TeamService(store, organizations),
     organizationTokens: new OrganizationTokenService(store, organizations),
     versionLifecycle: new VersionLifecycle(store, modules, downloads),
+    versionComparer: new VersionComparer(store, modules, docs, ingest, archives, maxArchiveBytes),
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition),
     modules,

@@ -1,12 +1,14 @@
 import Router from '@koa/router'
-import type { Context } from 'koa'
+import type { Context, Middleware } from 'koa'
+import type { Comparison } from '../domain/version-compare.js'
 import type { LifecycleChange } from '../domain/version-lifecycle.js'
 import type { ModuleAddress, ModuleView } from '../domain/module-rules.js'
 import type { VcsPublishInput } from '../domain/vcs/publisher.js'
 import type { VersionRecord } from '../store/records.js'
 import type { Services } from '../services.js'
-import { callerOf } from '../http/auth.js'
-import { HttpError } from '../http/errors.js'
+import { callerOf, requireBearer } from '../http/auth.js'
+import { HttpError, jsonApiErrors } from '../http/errors.js'
+import { closeUnreadBodies } from '../http/unread-bodies.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { includes, pathParams, queryString } from '../http/query.js'
@@ -132,6 +134,11 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const view = await services.vcsPublisher.retry(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
     sendDocument(ctx, 202, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
+  // Homeport's own: the interface change between two published versions (by default the latest and the one before).
+  router.get(`${MODULE}/compare`, async (ctx) => {
+    const comparison = await services.versionComparer.compare(callerOf(ctx), address(ctx), { from: queryString(ctx, 'from'), to: queryString(ctx, 'to') })
+    sendDocument(ctx, 200, { data: comparisonResource(comparison) })
+  })
   // HCP's module version lifecycle: deprecate, revoke, and revert either.
   router.patch(`${MODULE}/:version`, async (ctx) => {
     const { view, version } = await services.versionLifecycle.change(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version, lifecycleChange(ctx))
@@ -215,4 +222,34 @@ function vcsPublishInput(ctx: Context): VcsPublishInput {
     sourceDirectory: vcsRepo.string('source-directory'),
     tagPrefix: vcsRepo.string('tag-prefix')
   }
+}
+
+/** An `interface-diffs` resource (Homeport's own): see domain/interface-diff.ts. */
+export function comparisonResource(comparison: Comparison) {
+  const { from, to, impact, step, verdict, changes, warnings } = comparison
+  return {
+    id: `${from ?? ''}...${to}`,
+    type: 'interface-diffs',
+    attributes: { from, to, impact, step, verdict, changes, ...(warnings ? { warnings } : {}) }
+  }
+}
+
+/**
+ * `POST /api/v2/organizations/:org/registry-modules/private/:namespace/:name/:provider/compare?version=1.4.0`,
+ * its body the archive about to be published (not JSON, hence a router of its own): the interface change
+ * it would make, before anything is published.
+ */
+export function comparePreviewRouter(services: Services, rateLimit: Middleware): Router {
+  const router = new Router({ prefix: '/api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/compare' })
+  router.use(closeUnreadBodies)
+  router.use(jsonApiErrors)
+  router.use(rateLimit)
+  router.use(requireBearer)
+  router.post('/', async (ctx) => {
+    const version = queryString(ctx, 'version')
+    if (!version) throw new HttpError(400, 'bad request', 'Name the version the archive would become with ?version=.', { parameter: 'version' })
+    const comparison = await services.versionComparer.preview(callerOf(ctx), address(ctx), version, ctx.req)
+    sendDocument(ctx, 200, { data: comparisonResource(comparison) })
+  })
+  return router
 }

@@ -114,7 +114,8 @@ export class IngestQueue {
     await this.archives.release([archive.sha256])
   }
 
-  private async documentation(sha256: string, size: number): Promise<ModuleDocs> {
+  /** The documentation of a stored archive: read from beside it when known, else parsed (bounded, as at ingest) and kept. */
+  async documentation(sha256: string, size: number): Promise<ModuleDocs> {
     const known = await this.store.archives.readDocs<ModuleDocs>(sha256)
     if (known) return known
     const contents = await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits)
