@@ -38,7 +38,9 @@ export class ApiClient {
     return this.send<T>(method, path, body)
   }
 
+  /** A JSON:API document is sent as JSON; a Blob (an archive) as it is. */
   private async send<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const raw = body instanceof Blob
     let response: Response
     try {
       response = await fetch(url, {
@@ -46,9 +48,9 @@ export class ApiClient {
         headers: {
           Authorization: `Bearer ${this.token}`,
           Accept: 'application/vnd.api+json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/vnd.api+json' })
+          ...(body === undefined ? {} : { 'Content-Type': raw ? 'application/gzip' : 'application/vnd.api+json' })
         },
-        body: body === undefined ? undefined : JSON.stringify(body)
+        body: body === undefined ? undefined : raw ? body : JSON.stringify(body)
       })
     } catch {
       throw new ApiError(0, 'Homeport is not answering. Is the server still running?')

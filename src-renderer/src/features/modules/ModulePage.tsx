@@ -21,6 +21,7 @@ import {
   type ModuleAttributes,
   type ModulePart
 } from './api'
+import { CompareVersions } from './CompareVersions'
 import { DownloadsChart } from './DownloadsChart'
 import { VersionLifecycle } from './VersionLifecycle'
 
@@ -83,7 +84,10 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
       <div className="module-layout">
         <div className="stack">
           {selected ? (
-            <Documentation address={address} version={selected} versions={published} />
+            <>
+              <Documentation address={address} version={selected} versions={published} />
+              {attributes['registry-name'] === 'private' && <CompareVersions key={selected} address={address} versions={published} selected={selected} />}
+            </>
           ) : (
             <div className="card padded">
               <h2>No published version yet</h2>

@@ -1,6 +1,6 @@
 import { upload } from '../../lib/upload'
 import { useState, type DragEvent } from 'react'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
 import { hrefOf } from '../../app/router'
 import { ApiError } from '../../lib/api-client'
@@ -10,7 +10,8 @@ import { filesFromDrop, filesFromInput, guessModule, selectModuleFiles, type Fol
 import { useSession } from '../../lib/session'
 import { packTarGz } from '../../lib/tar'
 import { ErrorMessage, StatusBadge } from '../../lib/ui'
-import { moduleKeys, moduleOptions, modulePath, type ModuleAddress, type VersionAttributes } from './api'
+import { moduleKeys, moduleOptions, modulePath, previewInterface, type ModuleAddress, type VersionAttributes } from './api'
+import { InterfaceChanges } from './InterfaceChanges'
 
 type Stage =
   | { step: 'idle' }
@@ -209,6 +210,13 @@ export function Publish({ org }: { org: string }) {
               <VersionHint address={address} onPick={setVersion} />
             </div>
           </div>
+          <InterfacePreview
+            key={`${selection?.folder ?? archive?.name}/${name}/${provider}/${version}`}
+            address={address}
+            version={version}
+            enabled={Boolean(ready)}
+            archive={() => archive ?? packTarGz(selection!.included, () => undefined)}
+          />
           <div className="actions">
             <button type="submit" className="primary" disabled={!ready}>
               Publish {name && provider ? `${org}/${name}/${provider} ${version}` : ''}
@@ -219,6 +227,37 @@ export function Publish({ org }: { org: string }) {
 
       <Progress stage={stage} />
     </section>
+  )
+}
+
+/**
+ * Before the publish is confirmed: the interface change this archive would make as `version`,
+ * against the published version it would follow, and what ingest would warn about.
+ */
+function InterfacePreview({ address, version, enabled, archive }: { address: ModuleAddress; version: string; enabled: boolean; archive: () => Promise<Blob> | Blob }) {
+  const { client } = useSession()
+  const check = useMutation({ mutationFn: async () => (await previewInterface(client, address, version, await archive())).data.attributes })
+  return (
+    <div className="stack-tight" aria-live="polite">
+      <div>
+        <button type="button" disabled={!enabled || check.isPending} onClick={() => check.mutate()}>
+          {check.isPending ? 'Comparing…' : `Check what ${version} changes`}
+        </button>
+      </div>
+      {check.data && (
+        <section aria-label="Interface change">
+          <InterfaceChanges diff={check.data} />
+          {(check.data.warnings ?? []).length > 0 && (
+            <ul className="warnings" aria-label="Warnings">
+              {check.data.warnings!.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      <ErrorMessage error={check.error} action="Could not compare it" />
+    </div>
   )
 }
 

@@ -187,3 +187,28 @@ export function useVersionLifecycle(client: ApiClient, address: ModuleAddress, v
     onSuccess: () => queryClient.invalidateQueries({ queryKey: moduleKeys.all(address.org) })
   })
 }
+
+/** The interface change between two versions (Homeport's `interface-diffs`: see the README). */
+export interface InterfaceDiff {
+  from: string | null
+  to: string
+  impact: 'breaking' | 'additive' | 'none'
+  step: string
+  verdict: string | null
+  changes: Array<{ impact: 'breaking' | 'additive' | 'none'; kind: string; part: string; detail: string }>
+  /** For a preview: what ingest would warn about. */
+  warnings?: string[]
+}
+
+export function compareOptions(client: ApiClient, address: ModuleAddress, from: string | undefined, to: string | undefined) {
+  const query = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}) })
+  return queryOptions({
+    queryKey: [...moduleKeys.all(address.org), 'compare', address.name, address.provider, from ?? '', to ?? ''] as const,
+    queryFn: () => client.get<Document<InterfaceDiff>>(`${modulePath(address)}/compare?${query}`)
+  })
+}
+
+/** Before a publish: the interface change `archive` would make as `version`; nothing is kept. */
+export function previewInterface(client: ApiClient, address: ModuleAddress, version: string, archive: Blob) {
+  return client.request<Document<InterfaceDiff>>('POST', `${modulePath(address)}/compare?version=${encodeURIComponent(version)}`, archive)
+}
