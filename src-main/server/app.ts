@@ -14,6 +14,7 @@ import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, provide
 import { registryProviderRoutes } from './api/registry-providers.js'
 import { organizationRoutes } from './api/organizations.js'
 import { comparePreviewRouter, registryModuleRoutes } from './api/registry-modules.js'
+import { loginRouter, loginRoutes } from './api/login.js'
 import { uploadRoutes } from './api/uploads.js'
 import { archiveDownloadRouter, registryProtocolRouter } from './api/registry-protocol.js'
 import { discoveryRouter } from './api/discovery.js'
@@ -101,6 +102,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)
   organizationRoutes(api, services, baseUrl)
   teamRoutes(api, services, baseUrl)
+  loginRoutes(api, services)
   registryModuleRoutes(api, services, baseUrl)
   registryProviderRoutes(api, services, baseUrl)
   vcsConnectionRoutes(api, services)
@@ -116,6 +118,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(providerImportRouter(services, rateLimit).routes())
   app.use(comparePreviewRouter(services, rateLimit).routes())
   app.use(discoveryRouter().routes())
+  app.use(loginRouter(services.terraformLogin, rateLimit).routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
   // Downloads first: they need no token, and the modules protocol router answers all of /api/registry.

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { mkdir } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from './create-server.js'
@@ -14,7 +16,7 @@ import { bodyOf, runningServer } from './running-server.js'
 import { importProviderFolder } from './import-providers-command.js'
 
 const USAGE = `Usage: homeport [serve] [options]
-       homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token>] [--data-dir <path>] [--air-gapped]
+       homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token> | --login] [--data-dir <path>] [--air-gapped]
        homeport backup <file> [--data-dir <path>] [--token <admin token>]
        homeport restore <file> [--data-dir <path>] [--accept-unverified]
        homeport mirror-provider <namespace/type> --platform <os_arch>... [--versions <constraint>] [--data-dir <path>] [--token <admin token>]
@@ -22,7 +24,8 @@ const USAGE = `Usage: homeport [serve] [options]
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
-  Homeport (use it with TF_CLI_CONFIG_FILE, or copy it into ~/.terraformrc).
+  Homeport (use it with TF_CLI_CONFIG_FILE, or copy it into ~/.terraformrc). With --login, it holds no
+  token and goes to ~/.terraform.d/homeport.tfrc, for terraform login <hostname> to complete.
 backup: a consistent snapshot of the data directory, taken from the running server if there is one.
 mirror-provider: has the running Homeport mirror a public provider's versions and platforms from its upstream,
   so that terraform init finds them offline (hashicorp/aws --versions "~> 5.0" --platform linux_amd64).
@@ -86,11 +89,13 @@ async function serve(args: string[]): Promise<void> {
 
 async function writeTerraformConfig(args: string[]): Promise<void> {
   const options = parseTerraformConfigOptions(args)
+  const publicHosts = options.airGapped ? PUBLIC_REGISTRY_HOSTS : []
+  if (options.login) return writeLoginConfig(options.output ?? join(homedir(), '.terraform.d', 'homeport.tfrc'), options.hostname, terraformCliConfig({ hostname: options.hostname, serverUrl: options.url, publicHosts }))
   const token = options.token ?? process.env.HOMEPORT_ADMIN_TOKEN ?? (await readAdminTokenFile(options.dataDir))
   if (!token) {
-    throw new UsageError(`No token: pass --token (a team token is best), or start Homeport once so ${options.dataDir} has its admin token.`)
+    throw new UsageError(`No token: pass --token (a team token is best), use --login to sign in with terraform login, or start Homeport once so ${options.dataDir} has its admin token.`)
   }
-  const text = terraformCliConfig({ hostname: options.hostname, serverUrl: options.url, token, publicHosts: options.airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
+  const text = terraformCliConfig({ hostname: options.hostname, serverUrl: options.url, token, publicHosts })
   if (!options.output) {
     process.stdout.write(text)
     return
@@ -98,6 +103,19 @@ async function writeTerraformConfig(args: string[]): Promise<void> {
   await writeFileAtomically(options.output, text, 0o600)
   console.log(`Wrote ${options.output}. Use it with:\n  export TF_CLI_CONFIG_FILE=${options.output}`)
   console.log(`Module sources then read: ${options.hostname}/<organization>/<module>/<provider>`)
+}
+
+/**
+ * The configuration for `terraform login`, where Terraform reads it without TF_CLI_CONFIG_FILE (with it
+ * set, the token login saves is never read again), in a ~/.terraform.d it creates (Terraform does not,
+ * and then fails to save the token).
+ */
+async function writeLoginConfig(output: string, hostname: string, text: string): Promise<void> {
+  await mkdir(dirname(output), { recursive: true, mode: 0o700 })
+  await writeFileAtomically(output, text, 0o600)
+  console.log(`Wrote ${output}.`)
+  if (process.env.TF_CLI_CONFIG_FILE) console.log(`TF_CLI_CONFIG_FILE is set (${process.env.TF_CLI_CONFIG_FILE}): unset it, or Terraform will not use the token login saves.`)
+  console.log(`Now run:\n  terraform login ${hostname}\nand approve "Terraform CLI on this machine" in the page it opens.`)
 }
 
 async function backupOrRestore(command: 'backup' | 'restore', args: string[]): Promise<void> {

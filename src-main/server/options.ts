@@ -181,6 +181,8 @@ export interface TerraformConfigOptions {
   output?: string
   /** Point the public registries' hosts at Homeport too (its mirror). */
   airGapped: boolean
+  /** For terraform login: no token in the file, written where Terraform reads it with TF_CLI_CONFIG_FILE unset. */
+  login: boolean
 }
 
 /** `homeport terraform-config` options; the URL defaults to where `homeport serve` listens by default. */
@@ -193,7 +195,8 @@ export function parseTerraformConfigOptions(args: string[], env: NodeJS.ProcessE
       token: { type: 'string' },
       'data-dir': { type: 'string' },
       output: { type: 'string', short: 'o' },
-      'air-gapped': { type: 'boolean' }
+      'air-gapped': { type: 'boolean' },
+      login: { type: 'boolean' }
     },
     strict: true,
     allowPositionals: false
@@ -209,6 +212,7 @@ export function parseTerraformConfigOptions(args: string[], env: NodeJS.ProcessE
     token: values.token ?? env.HOMEPORT_TOKEN,
     dataDir: values['data-dir'] ?? env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
     output: values.output,
-    airGapped: values['air-gapped'] === true
+    airGapped: values['air-gapped'] === true,
+    login: values.login === true
   }
 }

@@ -28,6 +28,7 @@ import { OrganizationService } from './domain/organizations.js'
 import { OrganizationTokenService } from './domain/organization-tokens.js'
 import { VersionLifecycle } from './domain/version-lifecycle.js'
 import { VersionComparer } from './domain/version-compare.js'
+import { TerraformLogin } from './domain/terraform-login.js'
 import { TeamService } from './domain/teams.js'
 import { UploadService } from './domain/uploads.js'
 import type { Store } from './store/store.js'
@@ -42,6 +43,7 @@ export interface Services {
   organizationTokens: OrganizationTokenService
   versionLifecycle: VersionLifecycle
   versionComparer: VersionComparer
+  terraformLogin: TerraformLogin
   moduleSharing: ModuleSharingService
   dataRetention: DataRetentionService
   modules: ModuleService
@@ -118,6 +120,7 @@ export function createServices(store: Store, background: Background, options: Se
     organizationTokens: new OrganizationTokenService(store, organizations),
     versionLifecycle: new VersionLifecycle(store, modules, downloads),
     versionComparer: new VersionComparer(store, modules, docs, ingest, archives, maxArchiveBytes),
+    terraformLogin: new TerraformLogin(store, organizations),
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition),
     modules,

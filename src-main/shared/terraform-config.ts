@@ -6,7 +6,8 @@ export interface TerraformConfigInput {
   hostname: string
   /** Where Homeport listens, as Terraform reaches it (`http://127.0.0.1:4780`). */
   serverUrl: string
-  token: string
+  /** The token for the `credentials` blocks; none for a configuration that `terraform login` completes. */
+  token?: string
   /**
    * Public registry hosts to point at Homeport as well (`registry.terraform.io`), so that an
    * unmodified configuration's public modules and providers come from Homeport's mirror.
@@ -26,35 +27,53 @@ export function isRegistryHostname(hostname: string): boolean {
 
 /**
  * The Terraform CLI configuration that points a registry hostname at this Homeport: a `host`
- * block for its modules and providers (so Terraform skips HTTPS discovery and talks to Homeport
- * directly, over plain HTTP if need be) and a `credentials` block with the token.
+ * block for its modules, providers and `terraform login` (so Terraform skips HTTPS discovery and
+ * talks to Homeport directly, over plain HTTP if need be) and a `credentials` block with the token.
+ * With no token, it is the configuration for `terraform login` instead: no `credentials` block (login
+ * refuses a host whose credentials are written by hand), and the token login saves is used.
  */
 export function terraformCliConfig({ hostname, serverUrl, token, publicHosts = [] }: TerraformConfigInput): string {
   const base = serverUrl.replace(/\/+$/, '')
-  const block = (host: string, prefix: string) => `host "${host}" {
+  const login = `
+    "login.v1" = {
+      client      = "terraform-cli"
+      grant_types = ["authz_code"]
+      authz       = "${base}/oauth/authorize"
+      token       = "${base}/oauth/token"
+      ports       = [10000, 10010]
+    }`
+  const block = (host: string, prefix: string, withLogin: boolean) => `host "${host}" {
   services = {
     "modules.v1" = "${base}${prefix}/modules/"
-    "providers.v1" = "${base}${prefix}/providers/"
+    "providers.v1" = "${base}${prefix}/providers/"${withLogin ? login : ''}
   }
 }
-
+${
+  token
+    ? `
 credentials "${host}" {
   token = "${token}"
 }
 `
+    : ''
+}`
   const air = publicHosts.length
     ? `
 # Air-gapped: the public registries' own names point at Homeport too, so an unmodified configuration
 # (source = "hashicorp/aws") installs from Homeport's mirror, with upstream's own signatures.
 # Remove these blocks (or this file) to reach the public registries directly again.
 
-${publicHosts.map((host) => block(host, '/api/registry/public/v1')).join('\n')}`
+${publicHosts.map((host) => block(host, '/api/registry/public/v1', false)).join('\n')}`
     : ''
+  const header = token
+    ? `# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
+# It holds an API token: keep it private.`
+    : `# For terraform login: keep it in ~/.terraform.d (Terraform reads every *.tfrc there) with
+# TF_CLI_CONFIG_FILE unset, run terraform login ${hostname}, and the token it saves is used.`
   return `# Terraform CLI configuration for Homeport (${serverUrl}).
-# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
-# It holds an API token: keep it private.
+${header}
 
-${block(hostname, '/api/registry/v1')}${air}`
+${block(hostname, '/api/registry/v1', true)}${air}`
 }
 
 /** A `module` block that uses a module from Homeport. */

@@ -38,7 +38,7 @@ afterAll(async () => {
 const get = (path: string, token?: string | null) => test.api('GET', `${PREFIX}${path}`, { token })
 
 describe('service discovery', () => {
-  it('names the module registry, the provider registry and the API', async () => {
+  it('names the module registry, the provider registry, the API and terraform login', async () => {
     const response = await fetch(`${test.url}/.well-known/terraform.json`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
@@ -47,7 +47,8 @@ describe('service discovery', () => {
       'providers.v1': '/api/registry/v1/providers/',
       'tfe.v2': '/api/v2/',
       'tfe.v2.1': '/api/v2/',
-      'tfe.v2.2': '/api/v2/'
+      'tfe.v2.2': '/api/v2/',
+      'login.v1': { client: 'terraform-cli', grant_types: ['authz_code'], authz: '/oauth/authorize', token: '/oauth/token', ports: [10000, 10010] }
     })
   })
 })

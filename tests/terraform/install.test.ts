@@ -60,7 +60,9 @@ describe('terraform init over HTTP, with the CLI configuration `homeport terrafo
     const config = await readCliConfig(configPath)
     expect(config.hosts['homeport.localhost']).toEqual({
       'modules.v1': `${test.url}/api/registry/v1/modules/`,
-      'providers.v1': `${test.url}/api/registry/v1/providers/`
+      'providers.v1': `${test.url}/api/registry/v1/providers/`,
+      // terraform login, over plain HTTP on loopback (tests/terraform/terraform-login.test.ts).
+      'login.v1': { client: 'terraform-cli', grant_types: ['authz_code'], authz: `${test.url}/oauth/authorize`, token: `${test.url}/oauth/token`, ports: [10000, 10010] }
     })
     client = new TerraformClient(config)
   })

@@ -1,12 +1,13 @@
 import Router from '@koa/router'
 import { PROVIDERS_PREFIX } from './provider-protocol.js'
 import { PRIVATE_PREFIX } from './registry-protocol.js'
+import { loginService } from './login.js'
 
 /**
  * Service discovery (`/.well-known/terraform.json`): where Terraform finds the module registry
  * (`modules.v1`, the private prefix), the provider registry (`providers.v1`, whose URL must end
- * in `/`) and the API (`tfe.v2…`, as go-tfe and Terraform's `cloud` block look it up). Homeport
- * serves no login or state, so it names none.
+ * in `/`), the API (`tfe.v2…`, as go-tfe and Terraform's `cloud` block look it up) and `terraform
+ * login` (`login.v1`, relative to this document). Homeport serves no state, so it names none.
  */
 export function discoveryRouter(): Router {
   const router = new Router()
@@ -17,7 +18,8 @@ export function discoveryRouter(): Router {
       'providers.v1': `${PROVIDERS_PREFIX}/`,
       'tfe.v2': '/api/v2/',
       'tfe.v2.1': '/api/v2/',
-      'tfe.v2.2': '/api/v2/'
+      'tfe.v2.2': '/api/v2/',
+      'login.v1': loginService()
     }
   })
   return router

@@ -72,6 +72,9 @@ export class Authenticator {
     const until = (record: AuthenticationTokenRecord) => (record.expiredAt === null ? {} : { expiresAt: Date.parse(record.expiredAt) })
     if (usable(org.token)) return { kind: 'organization', organizationId: org.id, ...until(org.token) }
     const team = org.teams.find((candidate) => usable(candidate.token))
-    return team ? { kind: 'team', organizationId: org.id, teamId: team.id, ...until(team.token!) } : undefined
+    if (team) return { kind: 'team', organizationId: org.id, teamId: team.id, ...until(team.token!) }
+    // A token terraform login obtained acts as the team it was approved for.
+    const cli = org.cliTokens.find((candidate) => usable(candidate))
+    return cli && org.teams.some((candidate) => candidate.id === cli.teamId) ? { kind: 'team', organizationId: org.id, teamId: cli.teamId, ...until(cli) } : undefined
   }
 }

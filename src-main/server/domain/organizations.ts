@@ -117,7 +117,8 @@ export class OrganizationService {
       moduleConsumerIds: [],
       dataRetentionPolicy: null,
       vcsConnections: [],
-      token: null
+      token: null,
+      cliTokens: []
     }
     this.apply(draft, input)
     try {

@@ -73,6 +73,8 @@ export class TeamService {
     if (team.owners) throw new InvalidInputError('The owners team cannot be deleted.')
     await this.store.organizations.update(org.id, (draft) => {
       draft.teams = draft.teams.filter((candidate) => candidate.id !== teamId)
+      // Tokens terraform login obtained for the team go with it.
+      draft.cliTokens = draft.cliTokens.filter((token) => token.teamId !== teamId)
     })
   }
 

@@ -21,6 +21,7 @@ import {
   ORGANIZATION_NAME,
   TEAM_ID,
   TOKEN_HASH,
+  TOKEN_ID,
   VCS_CONNECTION_ID,
   VCS_MODULES,
   VCS_TOKEN_ID,
@@ -49,8 +50,9 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
       writesRefused,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
-        [TOKEN_HASH]: (org) => [...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])), ...(org.token ? [org.token.hash] : [])],
+        [TOKEN_HASH]: (org) => [...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])), ...(org.token ? [org.token.hash] : []), ...org.cliTokens.map((token) => token.hash)],
         [TEAM_ID]: (org) => org.teams.map((team) => team.id),
+        [TOKEN_ID]: (org) => org.cliTokens.map((token) => token.id),
         [VCS_CONNECTION_ID]: (org) => org.vcsConnections.map((connection) => connection.id),
         [VCS_TOKEN_ID]: (org) => org.vcsConnections.map((connection) => connection.tokenId)
       }

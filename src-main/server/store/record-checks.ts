@@ -30,7 +30,8 @@ export const checkOrganization: RecordCheck<OrganizationRecord> = (org) =>
         (team.token !== null && !SHA256.test(team.token?.hash) && `team ${team.id}'s token is not a SHA-256 hash`)
     ),
     !Array.isArray(org.vcsConnections) && 'it has no VCS connections list',
-    org.token !== null && !SHA256.test(org.token?.hash) && 'its token is not a SHA-256 hash'
+    org.token !== null && !SHA256.test(org.token?.hash) && 'its token is not a SHA-256 hash',
+    !Array.isArray(org.cliTokens) && 'it has no CLI tokens list'
   )
 
 export const checkModule: RecordCheck<ModuleRecord> = (module) =>

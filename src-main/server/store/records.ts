@@ -58,6 +58,15 @@ export interface OrganizationRecord {
   vcsConnections: VcsConnectionRecord[]
   /** The organization token (HCP's organization API token), for pipelines that publish; null when none. */
   token: AuthenticationTokenRecord | null
+  /** Tokens `terraform login` obtained, each acting as one of the organization's teams. */
+  cliTokens: CliTokenRecord[]
+}
+
+/** A token issued to the Terraform CLI through `terraform login` (login.v1), with the rights of a team. */
+export interface CliTokenRecord extends AuthenticationTokenRecord {
+  teamId: string
+  /** Who approved it in the GUI, in words (describeCaller). */
+  approvedBy: string
 }
 
 /**

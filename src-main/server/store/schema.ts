@@ -16,8 +16,10 @@ const UNCHANGED: Schema = { version: 1, migrations: {} }
 export const SCHEMAS = {
   installation: UNCHANGED,
   organizations: {
-    version: 4,
+    version: 5,
     migrations: {
+      // 5: tokens obtained with terraform login.
+      4: (record) => ({ ...record, cliTokens: [] }),
       // 4: the organization token, and token expiry.
       3: (record) => ({
         ...record,

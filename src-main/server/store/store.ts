@@ -78,6 +78,8 @@ export interface Store {
 /** Unique index names of the organizations store. */
 export const ORGANIZATION_NAME = 'name'
 export const TOKEN_HASH = 'token-hash'
+/** The tokens terraform login obtained, by id. */
+export const TOKEN_ID = 'token-id'
 export const TEAM_ID = 'team-id'
 export const VCS_CONNECTION_ID = 'vcs-connection-id'
 export const VCS_TOKEN_ID = 'vcs-token-id'

@@ -1,0 +1,178 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { CliTokenRecord, OrganizationRecord } from '../store/records.js'
+import { UniqueConstraintError } from '../store/errors.js'
+import { TOKEN_ID, type Store } from '../store/store.js'
+import { describeCaller, isOwner, type Caller } from './access.js'
+import { InvalidInputError, NotFoundError } from './errors.js'
+import { newId, now } from './ids.js'
+import type { OrganizationService } from './organizations.js'
+import { hashToken, newToken, tokenExpiry } from './tokens.js'
+
+/** The client id Terraform's `login.v1` sends, as Homeport's discovery names it. */
+export const TERRAFORM_CLIENT_ID = 'terraform-cli'
+/** How long an authorization code may wait for its exchange. */
+const CODE_TTL_MS = 5 * 60 * 1000
+
+/** What Terraform asks for on the authorization page (its query), and what the user chose there. */
+export interface AuthorizationRequest {
+  clientId: string
+  redirectUri: string
+  codeChallenge: string
+  codeChallengeMethod: string
+  state: string
+  organization: string
+  teamId: string
+  expiredAt?: string | null
+}
+
+interface PendingCode {
+  organizationId: string
+  teamId: string
+  redirectUri: string
+  codeChallenge: string
+  approvedBy: string
+  expiredAt: string | null
+  expiresAt: number
+}
+
+/** An OAuth error, as the token endpoint answers it (RFC 6749 §5.2). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_client',
+    description: string
+  ) {
+    super(description)
+  }
+}
+
+/**
+ * `terraform login` (login.v1: OAuth 2.0 authorization code with PKCE, as Terraform's client does it).
+ * Homeport has no user accounts: the person approving is whoever is signed in to the GUI (with the site
+ * admin's token, or a team's), and the token it issues acts as one of the organization's teams, chosen
+ * there. Authorization codes are single-use, short-lived and kept in memory; the tokens are kept as hashes
+ * beside the organization, listed and revoked like any other.
+ */
+export class TerraformLogin {
+  private readonly codes = new Map<string, PendingCode>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly organizations: OrganizationService
+  ) {}
+
+  /** The approval: checks the request and the approver's right to hand out the team's rights; the URL Terraform waits on, with a code. */
+  async authorize(caller: Caller, request: AuthorizationRequest): Promise<string> {
+    if (request.clientId !== TERRAFORM_CLIENT_ID) throw new InvalidInputError(`Unknown client "${request.clientId}": only the Terraform CLI (${TERRAFORM_CLIENT_ID}) logs in here.`, 'clientId')
+    const redirect = loopbackRedirect(request.redirectUri)
+    if (request.codeChallengeMethod !== 'S256') throw new InvalidInputError('Only the S256 code challenge is accepted (as Terraform sends it).', 'codeChallengeMethod')
+    if (!/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge)) throw new InvalidInputError('The code challenge is not a base64url SHA-256.', 'codeChallenge')
+    if (!request.state || request.state.length > 200) throw new InvalidInputError('The request has no state to return.', 'state')
+    const org = await this.organizations.read(caller, request.organization)
+    const team = org.teams.find((candidate) => candidate.id === request.teamId)
+    // Owners hand out any team's rights; a team, its own.
+    const mayIssue = isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === request.teamId)
+    if (!team || !mayIssue) throw new NotFoundError(`team "${request.teamId}" of ${org.name} not found`)
+    const code = randomBytes(32).toString('base64url')
+    this.sweep()
+    this.codes.set(code, {
+      organizationId: org.id,
+      teamId: team.id,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      approvedBy: describeCaller(caller, org),
+      expiredAt: tokenExpiry(request.expiredAt),
+      expiresAt: Date.now() + CODE_TTL_MS
+    })
+    redirect.searchParams.set('code', code)
+    redirect.searchParams.set('state', request.state)
+    return redirect.toString()
+  }
+
+  /** The token endpoint: a code, once, for the client that asked for it and proves it with the PKCE verifier. */
+  async exchange(form: Record<string, string | undefined>): Promise<string> {
+    if (form.grant_type !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported.')
+    if (form.client_id !== TERRAFORM_CLIENT_ID) throw new OAuthError('invalid_client', `Unknown client "${form.client_id ?? ''}".`)
+    const pending = form.code ? this.codes.get(form.code) : undefined
+    // Used once, whatever happens next.
+    if (form.code) this.codes.delete(form.code)
+    if (!pending || pending.expiresAt < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
+    if (form.redirect_uri !== pending.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
+    const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
+    if (!form.code_verifier || challenge !== pending.codeChallenge) throw new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
+    const token = newToken()
+    const record: CliTokenRecord = {
+      id: newId('at'),
+      hash: hashToken(token),
+      createdAt: now(),
+      description: 'Terraform CLI (terraform login)',
+      expiredAt: pending.expiredAt,
+      teamId: pending.teamId,
+      approvedBy: pending.approvedBy
+    }
+    try {
+      await this.store.organizations.update(pending.organizationId, (draft) => {
+        if (!draft.teams.some((team) => team.id === pending.teamId)) throw new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
+        draft.cliTokens.push(record)
+      })
+    } catch (error) {
+      if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
+      throw error
+    }
+    return token
+  }
+
+  /** The tokens terraform login obtained in an organization: all of them for owners, a team's own for the team. */
+  async list(caller: Caller, orgName: string): Promise<{ org: OrganizationRecord; tokens: CliTokenRecord[] }> {
+    const org = await this.organizations.read(caller, orgName)
+    const tokens = org.cliTokens.filter((token) => isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === token.teamId))
+    return { org, tokens }
+  }
+
+  async read(caller: Caller, tokenId: string): Promise<{ org: OrganizationRecord; token: CliTokenRecord }> {
+    const org = await this.store.organizations.findBy(TOKEN_ID, tokenId)
+    const token = org?.cliTokens.find((candidate) => candidate.id === tokenId)
+    const visible = org && token && (isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === token.teamId))
+    if (!org || !token || !visible) throw new NotFoundError(`authentication token "${tokenId}" not found`)
+    return { org, token }
+  }
+
+  /** Revokes a token at once (owners, or the team it acts as). */
+  async revoke(caller: Caller, tokenId: string): Promise<void> {
+    const { org } = await this.read(caller, tokenId)
+    await this.store.organizations.update(org.id, (draft) => {
+      draft.cliTokens = draft.cliTokens.filter((token) => token.id !== tokenId)
+    })
+  }
+
+  /**
+   * Who a token is, as HCP's `account/details` says it: the site admin; or, since Homeport has no
+   * user accounts, the service account of the team (HCP's `api-team_…`) or organization it acts as.
+   */
+  async account(caller: Caller): Promise<{ id: string; username: string; serviceAccount: boolean; siteAdmin: boolean }> {
+    if (caller.kind === 'site-admin') return { id: 'user-site-admin', username: 'site-admin', serviceAccount: false, siteAdmin: true }
+    const org = await this.store.organizations.get(caller.organizationId)
+    if (!org) throw new NotFoundError('account not found')
+    if (caller.kind === 'organization') return { id: `user-${org.id.replace(/^org-/, 'org')}`, username: `api-org-${org.name}`, serviceAccount: true, siteAdmin: false }
+    const team = org.teams.find((candidate) => candidate.id === caller.teamId)
+    return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
+  }
+
+  private sweep(): void {
+    const now = Date.now()
+    for (const [code, pending] of this.codes) if (pending.expiresAt < now) this.codes.delete(code)
+  }
+}
+
+/** Terraform's callback: `http://localhost:<port>/login` (or 127.0.0.1). A code goes nowhere else. */
+function loopbackRedirect(value: string): URL {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidInputError('redirect_uri is not a URL.', 'redirectUri')
+  }
+  if (url.protocol !== 'http:' || !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.port === '' || url.username || url.password) {
+    throw new InvalidInputError(`redirect_uri must be Terraform's own listener on this machine (http://localhost:<port>/login), not ${value}.`, 'redirectUri')
+  }
+  return url
+}
