@@ -5,6 +5,7 @@ import { ModulePage } from '../features/modules/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
 import { AppSettings } from '../features/settings/AppSettings'
 import { MirrorPage } from '../features/mirror/MirrorPage'
+import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { hrefOf, useRoute, type Route } from './router'
 
 function Page({ route }: { route: Route }) {
@@ -21,6 +22,8 @@ function Page({ route }: { route: Route }) {
       return <MirrorPage />
     case 'app-settings':
       return <AppSettings />
+    case 'authorize':
+      return <AuthorizeLogin query={route.query} />
   }
 }
 

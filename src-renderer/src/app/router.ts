@@ -11,10 +11,14 @@ export type Route =
   | { page: 'terraform' }
   | { page: 'mirror' }
   | { page: 'app-settings' }
+  /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
+  | { page: 'authorize'; query: string }
 
 const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs'] as const
 
 function parseRoute(hash: string): Route {
+  const login = /^#\/?authorize\?(.*)$/.exec(hash)
+  if (login) return { page: 'authorize', query: login[1]! }
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent)
   if (parts[0] === 'terraform') return { page: 'terraform' }
   if (parts[0] === 'mirror') return { page: 'mirror' }
@@ -42,6 +46,8 @@ export function hrefOf(route: Route): string {
       return '#/mirror'
     case 'app-settings':
       return '#/settings'
+    case 'authorize':
+      return `#/authorize?${route.query}`
     case 'organization':
       return join('orgs', route.org, route.tab)
     case 'module':

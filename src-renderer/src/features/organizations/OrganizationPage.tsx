@@ -7,6 +7,7 @@ import { Publish } from '../modules/Publish'
 import { VcsPage } from '../vcs/VcsPage'
 import { organizationOptions } from './api'
 import { OrganizationSettings } from './OrganizationSettings'
+import { CliTokens } from './CliTokens'
 import { OrganizationToken } from './OrganizationToken'
 import { Teams } from './Teams'
 import { GpgKeys } from '../providers/GpgKeys'
@@ -49,6 +50,7 @@ export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
         <>
           <Teams org={org} canManage={permissions['can-create-team'] === true} />
           {permissions['can-create-team'] === true && <OrganizationToken org={org} />}
+          <CliTokens org={org} />
         </>
       )}
       {tab === 'settings' && (

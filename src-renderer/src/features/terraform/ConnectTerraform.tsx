@@ -71,6 +71,19 @@ export function ConnectTerraform() {
         </p>
       </div>
 
+      <div className="card snippet" aria-labelledby="login-heading">
+        <div className="snippet-header">
+          <h2 id="login-heading">Or sign in with terraform login</h2>
+          <CopyButton text={`homeport terraform-config --login --url ${serverUrl}\nterraform login ${registryHostname}`} />
+        </div>
+        <pre>{`homeport terraform-config --login --url ${serverUrl}\nterraform login ${registryHostname}`}</pre>
+        <p className="hint">
+          The first writes the host block, without a token, to <code>~/.terraform.d/homeport.tfrc</code> (where Terraform reads it; leave{' '}
+          <code>TF_CLI_CONFIG_FILE</code> unset, or the token login saves is never used). The second opens this GUI to approve a token for the team you
+          choose; it is listed, and revocable, under the organization’s Teams.
+        </p>
+      </div>
+
       <div className="card snippet">
         <div className="snippet-header">
           <h2>3. Use a module</h2>

@@ -1,0 +1,66 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { expect, test } from './support/fixtures'
+import { openOrganization, signIn } from './support/session'
+
+/** Terraform's side of login.v1: a listener on this machine for the code, and the PKCE verifier. */
+async function terraformListener(): Promise<{ server: Server; port: number; code: Promise<string> }> {
+  let received!: (code: string) => void
+  const code = new Promise<string>((resolve) => (received = resolve))
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>The login server has returned an authentication code to Terraform.</p>')
+    received(url.searchParams.get('code') ?? '')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { server, port: (server.address() as AddressInfo).port, code }
+}
+
+test('approves terraform login in the GUI, for a chosen team, and lists and revokes the token it made', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'login-org')
+  const origin = new URL(page.url()).origin
+  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+  await page.request.post(`${origin}/api/v2/organizations/login-org/teams`, { headers, data: { data: { type: 'teams', attributes: { name: 'platform' } } } })
+
+  const listener = await terraformListener()
+  try {
+    const verifier = `${randomUUID()}.123456789`
+    const query = new URLSearchParams({
+      client_id: 'terraform-cli',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      redirect_uri: `http://localhost:${listener.port}/login`,
+      response_type: 'code',
+      state: randomUUID()
+    })
+    // Where Terraform sends the browser.
+    await page.goto(`${origin}/oauth/authorize?${query}`)
+    const form = page.getByRole('form', { name: 'Approve terraform login' })
+    await expect(page.getByRole('heading', { name: 'Terraform CLI on this machine wants a token' })).toBeVisible()
+    await form.getByLabel('Organization').selectOption('login-org')
+    await form.getByLabel('The token may do what this team may').selectOption({ label: 'platform (read)' })
+    await page.screenshot({ path: 'docs/screenshots/terraform-login.png' })
+    await form.getByRole('button', { name: 'Approve' }).click()
+    const code = await listener.code
+    await expect(page.getByText('The login server has returned an authentication code to Terraform.')).toBeVisible()
+
+    // Terraform exchanges the code for its token.
+    const token = await page.request.post(`${origin}/oauth/token`, {
+      form: { grant_type: 'authorization_code', client_id: 'terraform-cli', code, code_verifier: verifier, redirect_uri: `http://localhost:${listener.port}/login` }
+    })
+    expect(token.status()).toBe(200)
+    expect(((await token.json()) as { access_token: string }).access_token).toMatch(/^hp1\./)
+  } finally {
+    listener.server.close()
+  }
+
+  await page.goto(`${origin}/#/orgs/login-org/teams`)
+  const logins = page.getByRole('region', { name: 'Terraform CLI logins' })
+  await expect(logins.getByRole('row', { name: /platform.*the site admin.*never/ })).toBeVisible()
+  await logins.getByRole('button', { name: 'Revoke' }).click()
+  await logins.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Revoke' }).click()
+  await expect(logins.getByText('None yet.')).toBeVisible()
+})
