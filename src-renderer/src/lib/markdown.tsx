@@ -2,31 +2,82 @@ import { useMemo } from 'react'
 import DOMPurify from 'dompurify'
 import { marked } from 'marked'
 
+/** Heading ids are prefixed, so a README cannot clobber the page's own ids or globals (DOM clobbering). */
+const ID_PREFIX = 'readme-'
+
 /**
  * A README, rendered. Markdown may carry HTML, so the result goes through DOMPurify: no script,
  * no event handler, no iframe or form from a README ever reaches the page (and the page's CSP
- * would refuse them anyway). Links open outside the app; images from the web are not loaded.
+ * would refuse them anyway). Links to other sites open outside the app; images from the web are not
+ * loaded. Links inside the README (`#input_azs`, as terraform-docs writes them) scroll to their
+ * target without touching the app's route, and links relative to the README (`../simple`) go to that
+ * part of the module through `onLocalLink` when it has one, and nowhere else.
  */
-export function Markdown({ source }: { source: string }) {
+export function Markdown({ source, basePath = '', onLocalLink }: { source: string; basePath?: string; onLocalLink?: (path: string) => boolean }) {
   const html = useMemo(() => {
     const rendered = marked.parse(source, { async: false, gfm: true })
-    return DOMPurify.sanitize(rendered, {
+    const clean = DOMPurify.sanitize(rendered, {
       FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
-      FORBID_ATTR: ['style']
+      FORBID_ATTR: ['style'],
+      RETURN_DOM_FRAGMENT: true
     })
+    addHeadingIds(clean)
+    const holder = document.createElement('div')
+    holder.append(clean)
+    return holder.innerHTML
   }, [source])
   return (
     <div
       className="markdown"
       onClick={(event) => {
         const link = (event.target as HTMLElement).closest('a')
-        // Compare parsed origins: `http://127.0.0.1:4780@evil.example/` starts like this page's URL.
-        if (link?.href && new URL(link.href).origin !== window.location.origin) {
+        const href = link?.getAttribute('href')
+        if (!link || !href) return
+        if (href.startsWith('#')) {
           event.preventDefault()
-          window.open(link.href, '_blank', 'noopener,noreferrer')
+          const target = findAnchor(event.currentTarget, decodeURIComponent(href.slice(1)))
+          target?.scrollIntoView({ block: 'start' })
+          if (target instanceof HTMLElement) target.focus({ preventScroll: true })
+          return
         }
+        // Compare parsed origins: `http://127.0.0.1:4780@evil.example/` starts like this page's URL.
+        if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) {
+          if (new URL(link.href).origin !== window.location.origin) {
+            event.preventDefault()
+            window.open(link.href, '_blank', 'noopener,noreferrer')
+          }
+          return
+        }
+        // Relative to the README: a part of this module, or nothing; never a route of the app.
+        event.preventDefault()
+        onLocalLink?.(resolvePath(basePath, href))
       }}
       dangerouslySetInnerHTML={{ __html: html }}
     />
   )
+}
+
+/** GitHub's heading ids: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function addHeadingIds(root: DocumentFragment): void {
+  const seen = new Map<string, number>()
+  for (const heading of root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    const slug = (heading.textContent ?? '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+    const count = seen.get(slug) ?? 0
+    seen.set(slug, count + 1)
+    heading.id = `${ID_PREFIX}${count === 0 ? slug : `${slug}-${count}`}`
+    heading.setAttribute('tabindex', '-1')
+  }
+}
+
+/** The element a README's `#fragment` names: a heading's id, or an `<a name>` (terraform-docs writes `<a name="input_azs">`). */
+function findAnchor(container: HTMLElement, fragment: string): Element | null {
+  const escaped = CSS.escape(fragment)
+  return container.querySelector(`#${CSS.escape(ID_PREFIX + fragment.toLowerCase())}, [name="${escaped}"], #${CSS.escape(ID_PREFIX + fragment)}`)
+}
+
+/** `href` resolved against the README's folder in the module (`examples/complete` + `../simple` → `examples/simple`). */
+function resolvePath(basePath: string, href: string): string {
+  const path = href.split(/[?#]/)[0]!
+  const resolved = new URL(path, `file:///${basePath ? `${basePath}/` : ''}`).pathname
+  return decodeURIComponent(resolved).replace(/^\/+|\/+$/g, '')
 }

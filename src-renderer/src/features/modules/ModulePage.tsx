@@ -174,7 +174,16 @@ function Documentation({ address, version, versions }: { address: ModuleAddress;
         ))}
       </div>
       <div role="tabpanel" aria-label={SECTIONS.find((candidate) => candidate.id === section)!.label}>
-        <PartSection part={current} section={section} />
+        <PartSection
+          part={current}
+          section={section}
+          onLocalLink={(path) => {
+            // A README's link to another part of the module (`../simple`, `modules/subnet`) shows that part.
+            const target = parts.find((candidate) => candidate.path === path)
+            if (target) setPart(target.path)
+            return target !== undefined
+          }}
+        />
       </div>
     </div>
   )
@@ -197,9 +206,13 @@ function countOf(part: ModulePart, section: Section): number {
   }
 }
 
-function PartSection({ part, section }: { part: ModulePart; section: Section }) {
+function PartSection({ part, section, onLocalLink }: { part: ModulePart; section: Section; onLocalLink: (path: string) => boolean }) {
   if (section === 'readme') {
-    return part.readme ? <Markdown source={part.readme} /> : <p className="muted">{part.empty ? 'No Terraform files here.' : 'No README.'}</p>
+    return part.readme ? (
+      <Markdown source={part.readme} basePath={part.path} onLocalLink={onLocalLink} />
+    ) : (
+      <p className="muted">{part.empty ? 'No Terraform files here.' : 'No README.'}</p>
+    )
   }
   const tables: Record<Exclude<Section, 'readme'>, { headers: string[]; rows: string[][] }> = {
     inputs: {
@@ -332,9 +345,19 @@ function Versions({ address, attributes, selected }: { address: ModuleAddress; a
               {attributes.permissions['can-delete'] && attributes['registry-name'] === 'private' && (
                 <ConfirmButton
                   label="Delete"
-                  confirm={`Delete ${entry.version}?`}
+                  confirm={
+                    statuses.length === 1
+                      ? `Delete ${entry.version}? It is the last version: the ${attributes.provider} module goes with it.`
+                      : `Delete ${entry.version}?`
+                  }
                   busy={remove.isPending}
-                  onConfirm={() => remove.mutate(`${modulePath(address)}/${encodeURIComponent(entry.version)}`)}
+                  onConfirm={() =>
+                    // The module went with its last version: its page has nothing left to show. (The promise, not an
+                    // onSuccess callback: this page unmounts when the module's refetch finds it gone.)
+                    void remove.mutateAsync(`${modulePath(address)}/${encodeURIComponent(entry.version)}`).then(() => {
+                      if (statuses.length === 1) navigate({ page: 'organization', org: address.org, tab: 'modules' })
+                    }, () => undefined)
+                  }
                 />
               )}
             </div>

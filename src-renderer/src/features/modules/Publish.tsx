@@ -1,5 +1,5 @@
 import { upload } from '../../lib/upload'
-import { useState, type DragEvent } from 'react'
+import { useEffect, useState, type DragEvent } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
 import { hrefOf } from '../../app/router'
@@ -33,6 +33,8 @@ export function Publish({ org }: { org: string }) {
   const [name, setName] = useState('')
   const [provider, setProvider] = useState('')
   const [version, setVersion] = useState('1.0.0')
+  /** Whether the version was chosen (typed, picked, or read from the archive's name) rather than proposed. */
+  const [versionChosen, setVersionChosen] = useState(false)
   const [stage, setStage] = useState<Stage>({ step: 'idle' })
   const [dragging, setDragging] = useState(false)
   const [showFiles, setShowFiles] = useState(false)
@@ -135,6 +137,12 @@ export function Publish({ org }: { org: string }) {
               const guess = guessModule(file.name.replace(/(-v?\d+\.\d+\.\d+.*)?\.(tar\.gz|tgz)$/, ''))
               setName(guess.name)
               setProvider(guess.provider)
+              // terraform-aws-vpc-5.1.2.tar.gz says which version it is.
+              const named = /-v?(\d+\.\d+\.\d+[^/]*?)\.(tar\.gz|tgz)$/.exec(file.name)?.[1]
+              if (named && semver.valid(named)) {
+                setVersion(named)
+                setVersionChosen(true)
+              }
             }}
           />
         </label>
@@ -206,8 +214,24 @@ export function Publish({ org }: { org: string }) {
             </div>
             <div className="field">
               <label htmlFor="publish-version">Version</label>
-              <input id="publish-version" value={version} required onChange={(event) => setVersion(event.target.value)} />
-              <VersionHint address={address} onPick={setVersion} />
+              <input
+                id="publish-version"
+                value={version}
+                required
+                onChange={(event) => {
+                  setVersion(event.target.value)
+                  setVersionChosen(true)
+                }}
+              />
+              <VersionHint
+                address={address}
+                version={version}
+                onPick={(picked, chosen) => {
+                  setVersion(picked)
+                  if (chosen) setVersionChosen(true)
+                }}
+                proposing={!versionChosen}
+              />
             </div>
           </div>
           <InterfacePreview
@@ -261,21 +285,53 @@ function InterfacePreview({ address, version, enabled, archive }: { address: Mod
   )
 }
 
-/** Suggests the next patch version when the module has versions already. */
-function VersionHint({ address, onPick }: { address: ModuleAddress; onPick: (version: string) => void }) {
+/**
+ * The version to publish, against those the module has: the next patch is proposed until one is chosen,
+ * the next patch, minor and major are offered, and a version that exists, or jumps a major, is said to.
+ */
+function VersionHint({
+  address,
+  version,
+  onPick,
+  proposing
+}: {
+  address: ModuleAddress
+  version: string
+  onPick: (version: string, chosen: boolean) => void
+  proposing: boolean
+}) {
   const { client } = useSession()
   const module = useQuery({ ...moduleOptions(client, address), enabled: Boolean(address.name && address.provider), retry: false })
   const versions = module.data?.data.attributes['version-statuses'].map((entry) => entry.version) ?? []
-  const latest = semver.rsort(versions.filter((version) => semver.valid(version)))[0]
+  const latest = semver.rsort(versions.filter((candidate) => semver.valid(candidate)))[0]
+  const next = latest ? semver.inc(latest, 'patch')! : undefined
+  useEffect(() => {
+    if (proposing && next && version !== next) onPick(next, false)
+  }, [proposing, next, version, onPick])
   if (!latest) return <p className="hint">A new module: its first version.</p>
-  const next = semver.inc(latest, 'patch')!
+  const offers = (['patch', 'minor', 'major'] as const).map((step) => semver.inc(latest, step)!)
+  const exists = versions.includes(version)
+  const jump = semver.valid(version) && semver.major(version) > semver.major(latest) + 1
   return (
-    <p className="hint">
-      Latest is {latest}.{' '}
-      <button type="button" className="link" onClick={() => onPick(next)}>
-        Use {next}
-      </button>
-    </p>
+    <div className="hint">
+      <p>
+        Latest is {latest}. Use{' '}
+        {offers.map((offer, index) => (
+          <span key={offer}>
+            {index > 0 && ' · '}
+            <button type="button" className="link" onClick={() => onPick(offer, true)}>
+              {offer}
+            </button>
+          </span>
+        ))}
+      </p>
+      {exists && <p role="alert">{version} exists already: a published version never changes. Pick a new one.</p>}
+      {!exists && jump && (
+        <p role="alert">
+          {version} skips a major version after {latest}.
+        </p>
+      )}
+    </div>
   )
 }
 

@@ -26,13 +26,32 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
           aria-label="Create a team"
           onSubmit={(event) => {
             event.preventDefault()
-            create.mutate({ name: name.trim(), manageModules }, { onSuccess: () => setName('') })
+            create.mutate(
+              { name: name.trim(), manageModules },
+              {
+                onSuccess: () => {
+                  setName('')
+                  // Each team's rights are chosen anew: the next one starts read-only.
+                  setManageModules(false)
+                }
+              }
+            )
           }}
         >
           <div className="form-row">
             <div className="field">
               <label htmlFor="team-name">New team</label>
-              <input id="team-name" value={name} required pattern="[A-Za-z0-9_\-]+" onChange={(event) => setName(event.target.value)} />
+              <input
+                id="team-name"
+                value={name}
+                required
+                pattern="[A-Za-z0-9_\-]+"
+                onChange={(event) => {
+                  setName(event.target.value)
+                  // An earlier refusal (a name taken) is about the name no longer there.
+                  create.reset()
+                }}
+              />
             </div>
             <label className="inline">
               <input type="checkbox" checked={manageModules} onChange={(event) => setManageModules(event.target.checked)} /> May publish

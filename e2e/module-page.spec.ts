@@ -60,4 +60,46 @@ test('shows what a version changes in the interface, on the module page and befo
   await page.getByRole('button', { name: 'Check what 1.5.0 changes' }).click()
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('list')).toContainText('additive 1.5.0 adds output igw_id')
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toHaveCount(0)
+
+  // Deleting the last version says the module goes with it, and lands on the module list.
+  await page.goto(page.url().replace(/#.*$/, '#/orgs/interfaces/modules/private/interfaces/vpc/aws'))
+  const versions = page.getByRole('list', { name: 'Versions' })
+  for (const version of ['1.4.0', '1.3.0']) {
+    const entry = versions.getByRole('listitem').filter({ hasText: version })
+    await entry.getByRole('button', { name: 'Delete' }).click()
+    const confirm = entry.getByRole('group', { name: 'Confirm' })
+    if (version === '1.3.0') await expect(confirm).toContainText('It is the last version: the aws module goes with it.')
+    await confirm.getByRole('button', { name: 'Delete' }).click()
+    if (version === '1.4.0') await expect(versions.getByRole('listitem')).toHaveCount(1)
+  }
+  await expect(page.getByText('No modules yet')).toBeVisible()
+})
+
+test('follows a README’s own links without leaving the module: anchors scroll, relative links open that part', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'readmes')
+  await page.request.post('/api/v2/organizations/readmes/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws' } } } })
+  const filler = Array.from({ length: 80 }, (_, index) => `Paragraph ${index} of the long introduction.`).join('\n\n')
+  await publishVersion(page.request, 'readmes', '1.0.0', {
+    ...vpc(['vpc_id']),
+    'README.md': `# VPC\n\nSee [the simple example](examples/simple) and [the inputs](#inputs).\n\n${filler}\n\n## Inputs\n\n| Name | Description |\n|------|-------------|\n| <a name="input_cidr"></a> [cidr](#input\\_cidr) | The IPv4 CIDR block. |\n`,
+    'examples/simple/main.tf': 'module "vpc" {\n  source = "../../"\n  cidr   = "10.0.0.0/16"\n}\n',
+    'examples/simple/README.md': '# Simple\n\nThe smallest VPC. The [complete example](../complete) has more.\n'
+  })
+  await page.goto(page.url().replace(/#.*$/, '#/orgs/readmes/modules/private/readmes/vpc/aws'))
+  const readme = page.locator('.markdown')
+  await expect(readme.getByRole('heading', { name: 'Inputs' })).toHaveAttribute('id', 'readme-inputs')
+  const route = page.url()
+  await readme.getByRole('link', { name: 'the inputs' }).click()
+  await expect(readme.getByRole('heading', { name: 'Inputs' })).toBeInViewport()
+  expect(page.url()).toBe(route)
+  await readme.getByRole('link', { name: 'cidr', exact: true }).click()
+  expect(page.url()).toBe(route)
+  await readme.getByRole('link', { name: 'the simple example' }).click()
+  await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
+  await expect(readme.getByRole('heading', { name: 'Simple' })).toBeVisible()
+  // A link to a part the archive lacks goes nowhere (never to an app route).
+  await readme.getByRole('link', { name: 'complete example' }).click()
+  expect(page.url()).toBe(route)
+  await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
 })
