@@ -161,6 +161,14 @@ test.describe('teams and settings', () => {
     await page.getByLabel('New team').fill('ci-2')
     await expect(refusal).toBeHidden()
     await page.getByLabel('New team').fill('')
+    // A team's access changes after its creation too.
+    const access = row.getByLabel('ci may publish')
+    await expect(access).toBeChecked()
+    // The box shows what the server holds: it changes once the server has changed it.
+    await access.click()
+    await expect(access).not.toBeChecked()
+    await access.click()
+    await expect(access).toBeChecked()
     await row.getByRole('button', { name: 'Create token' }).click()
     const token = page.getByLabel('New token')
     await expect(token).toHaveText(/^hp1\./)

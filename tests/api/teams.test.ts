@@ -139,3 +139,23 @@ describe('team tokens and what they may do', () => {
     expect((await test.api('GET', '/organizations', { token: team.token })).status).toBe(401)
   })
 })
+
+describe('changing a team’s access', () => {
+  it('gives a team Manage modules and takes it away (owners only), and its token follows at once', async () => {
+    await createOrganization(test, 'access-org')
+    const { id, token } = await createTeamWithToken(test, 'access-org', 'later-publishers')
+    const create = () => test.api('POST', '/organizations/access-org/registry-modules', { token, body: doc('registry-modules', { name: `m-${Date.now()}`, provider: 'aws' }) })
+    expect((await create()).status).toBe(404)
+    const granted = await test.api('PATCH', `/teams/${id}`, { body: doc('teams', { 'organization-access': { 'manage-modules': true } }) })
+    expect(granted.status).toBe(200)
+    expect(granted.body.data.attributes['organization-access']).toEqual({ 'manage-modules': true })
+    expect((await create()).status).toBe(201)
+    await test.api('PATCH', `/teams/${id}`, { body: doc('teams', { 'organization-access': { 'manage-modules': false } }) })
+    expect((await create()).status).toBe(404)
+    // Not by the team itself, and the owners team keeps its access.
+    expect((await test.api('PATCH', `/teams/${id}`, { token, body: doc('teams', { 'organization-access': { 'manage-modules': true } }) })).status).toBe(404)
+    const owners = ((await test.api('GET', '/organizations/access-org/teams')).body.data as Array<{ id: string; attributes: { name: string; permissions: Record<string, boolean> } }>).find((team) => team.attributes.name === 'owners')!
+    expect(owners.attributes.permissions['can-update-organization-access']).toBe(false)
+    expect((await test.api('PATCH', `/teams/${owners.id}`, { body: doc('teams', { 'organization-access': { 'manage-modules': false } }) })).status).toBe(422)
+  })
+})

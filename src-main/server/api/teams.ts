@@ -32,6 +32,11 @@ export function teamRoutes(router: Router, services: Services, baseUrl: BaseUrl)
     sendDocument(ctx, 200, { data: teamResource(ctx, await services.teams.read(callerOf(ctx), ctx.params.id!)) })
   })
 
+  router.patch('/teams/:id', async (ctx) => {
+    const access = readResource(ctx, 'teams').attributes.object('organization-access')
+    sendDocument(ctx, 200, { data: teamResource(ctx, await services.teams.update(callerOf(ctx), ctx.params.id!, { manageModules: access?.boolean('manage-modules') })) })
+  })
+
   router.delete('/teams/:id', async (ctx) => {
     await services.teams.delete(callerOf(ctx), ctx.params.id!)
     ctx.status = 204
@@ -104,7 +109,7 @@ function teamResource(ctx: Context, { org, team }: TeamRef) {
       'organization-access': { 'manage-modules': team.owners || team.manageModules },
       permissions: {
         'can-destroy': owner && !team.owners,
-        'can-update-organization-access': false,
+        'can-update-organization-access': owner && !team.owners,
         'can-update-api-token': owner,
         'can-update-membership': false,
         'can-update-visibility': false

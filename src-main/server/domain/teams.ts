@@ -67,6 +67,20 @@ export class TeamService {
     return { org: record, team }
   }
 
+  /** Changes a team's access (HCP's `PATCH /teams/:id` `organization-access`), by owners; the owners team keeps all of it. */
+  async update(caller: Caller, teamId: string, input: { manageModules?: boolean }): Promise<TeamRef> {
+    const { org, team } = await this.read(caller, teamId)
+    if (!isOwner(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)
+    if (team.owners && input.manageModules === false) throw new InvalidInputError('The owners team always manages modules.', 'organizationAccess.manageModules')
+    const { record, result } = await this.store.organizations.update(org.id, (draft) => {
+      const target = draft.teams.find((candidate) => candidate.id === teamId)
+      if (!target) throw new NotFoundError(`team "${teamId}" not found`)
+      if (input.manageModules !== undefined && !target.owners) target.manageModules = input.manageModules
+      return target
+    })
+    return { org: record, team: result }
+  }
+
   async delete(caller: Caller, teamId: string): Promise<void> {
     const { org, team } = await this.read(caller, teamId)
     if (!isOwner(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)

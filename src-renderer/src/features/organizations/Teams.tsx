@@ -4,7 +4,7 @@ import { CopyButton } from '../../lib/copy-button'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
-import { teamsOptions, useCreateTeam, useCreateTeamToken, useDeleteTeam } from './api'
+import { teamsOptions, useCreateTeam, useCreateTeamToken, useDeleteTeam, useUpdateTeamAccess } from './api'
 
 /** Teams and their tokens: who may read the organization and publish its modules. */
 export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
@@ -13,6 +13,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
   const create = useCreateTeam(client, org)
   const remove = useDeleteTeam(client, org)
   const token = useCreateTeamToken(client, org)
+  const access = useUpdateTeamAccess(client, org)
   const [name, setName] = useState('')
   const [manageModules, setManageModules] = useState(false)
   const [shown, setShown] = useState<{ team: string; token: string }>()
@@ -80,7 +81,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
       )}
 
       {teams.isPending && <Loading what="teams" />}
-      <ErrorMessage error={teams.error ?? remove.error ?? token.error} />
+      <ErrorMessage error={teams.error ?? remove.error ?? token.error ?? access.error} />
       {teams.data && (
         <table>
           <thead>
@@ -100,7 +101,23 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
                   <td>
                     <strong>{team.attributes.name}</strong>
                   </td>
-                  <td>{team.attributes['organization-access']['manage-modules'] ? 'yes' : 'no'}</td>
+                  <td>
+                    {team.attributes.permissions['can-update-organization-access'] ? (
+                      <label className="inline">
+                        <input
+                          type="checkbox"
+                          checked={team.attributes['organization-access']['manage-modules']}
+                          disabled={access.isPending}
+                          onChange={(event) => access.mutate({ teamId: team.id, manageModules: event.target.checked })}
+                        />{' '}
+                        <span className="visually-hidden">{team.attributes.name} </span>may publish
+                      </label>
+                    ) : team.attributes['organization-access']['manage-modules'] ? (
+                      'yes'
+                    ) : (
+                      'no'
+                    )}
+                  </td>
                   <td>{hasToken ? 'set' : 'none'}</td>
                   <td>{formatDate(team.attributes['created-at'])}</td>
                   {canManage && (

@@ -115,6 +115,18 @@ export function useDeleteTeam(client: ApiClient, org: string) {
   })
 }
 
+/** Gives a team *Manage modules*, or takes it away (owners). */
+export function useUpdateTeamAccess(client: ApiClient, org: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ teamId, manageModules }: { teamId: string; manageModules: boolean }) =>
+      client.request<Document<TeamAttributes>>('PATCH', `/teams/${encodeURIComponent(teamId)}`, {
+        data: { type: 'teams', attributes: { 'organization-access': { 'manage-modules': manageModules } } }
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.teams(org) })
+  })
+}
+
 /** Creates (or replaces) a team's token; the answer is the only time the token is shown. */
 export function useCreateTeamToken(client: ApiClient, org: string) {
   const queryClient = useQueryClient()
