@@ -41,6 +41,9 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(inputs.getByRole('row', { name: /cidr_block.*required/ })).toBeVisible()
     await page.getByLabel('Module part').selectOption('modules/subnet')
     await expect(inputs.getByRole('row', { name: /vpc_id/ })).toBeVisible()
+    // The usage follows the part chosen.
+    await expect(page.getByLabel('Usage')).toContainText('source  = "homeport.localhost/acme/network/aws//modules/subnet"')
+    await expect(page.getByLabel('Usage')).toContainText('module "subnet" {')
     await page.getByLabel('Module part').selectOption('')
     await page.screenshot({ path: 'docs/screenshots/module.png', fullPage: true })
     await page.emulateMedia({ colorScheme: 'dark' })

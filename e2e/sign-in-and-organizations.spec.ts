@@ -1,5 +1,6 @@
 import { expect, test } from './support/fixtures'
 import { signIn } from './support/session'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
 
 test.describe('signing in and organizations', () => {
   test('refuses a bad token in words a person understands', async ({ page }, testInfo) => {
@@ -46,4 +47,20 @@ test.describe('signing in and organizations', () => {
     await expect(list.getByRole('listitem')).toHaveCount(1)
     await expect(list.getByRole('heading', { name: 'networking' })).toBeVisible()
   })
+})
+
+test('offers a team’s token only what it may do: no new organization, no publishing when read-only', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin')
+  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'readers-org', email: 'r@readers.example' } } } })
+  const team = await page.request.post('/api/v2/organizations/readers-org/teams', { headers, data: { data: { type: 'teams', attributes: { name: 'readers' } } } })
+  const teamId = ((await team.json()) as { data: { id: string } }).data.id
+  const token = ((await (await page.request.post(`/api/v2/teams/${teamId}/authentication-token`, { headers })).json()) as { data: { attributes: { token: string } } }).data.attributes.token
+
+  await signIn(page, token)
+  const list = page.getByRole('list', { name: 'Organizations' })
+  await expect(list.getByRole('heading', { name: 'readers-org' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'New organization' })).toHaveCount(0)
+  await list.getByRole('heading', { name: 'readers-org' }).click()
+  await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Publish' })).toHaveCount(0)
 })

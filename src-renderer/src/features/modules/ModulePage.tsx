@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import semver from 'semver'
 import { useQuery } from '@tanstack/react-query'
 import { moduleBlock } from '../../../../src-main/shared/terraform-config'
@@ -40,6 +40,8 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
   const { client } = useSession()
   const module = useQuery(moduleOptions(client, address))
   const remove = useDeleteAt(client, address.org)
+  /** The part of the module shown ("" for the root), which the usage snippet follows. */
+  const [part, setPart] = useState('')
 
   if (module.isPending) return <Loading what="the module" />
   if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
@@ -85,7 +87,7 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
         <div className="stack">
           {selected ? (
             <>
-              <Documentation address={address} version={selected} versions={published} />
+              <Documentation address={address} version={selected} versions={published} part={part} setPart={setPart} />
               {attributes['registry-name'] === 'private' && <CompareVersions key={selected} address={address} versions={published} selected={selected} />}
             </>
           ) : (
@@ -100,7 +102,7 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
           )}
         </div>
         <aside className="stack" aria-label="About this module">
-          {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} />}
+          {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} part={part} />}
           {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
           {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
           {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
@@ -117,11 +119,27 @@ function newest(versions: string[]): string | undefined {
   return sorted.find((version) => semver.prerelease(version) === null) ?? sorted[0]
 }
 
-function Documentation({ address, version, versions }: { address: ModuleAddress; version: string; versions: string[] }) {
+function Documentation({
+  address,
+  version,
+  versions,
+  part,
+  setPart
+}: {
+  address: ModuleAddress
+  version: string
+  versions: string[]
+  part: string
+  setPart: (part: string) => void
+}) {
   const { client } = useSession()
   const docs = useQuery(docsOptions(client, address, version))
-  const [part, setPart] = useState('')
   const [section, setSection] = useState<Section>('readme')
+  const known = docs.data ? [docs.data.root, ...docs.data.submodules, ...docs.data.examples].some((candidate) => candidate.path === part) : true
+  useEffect(() => {
+    // A version without the part shown (another version had it) shows its root, and the usage follows.
+    if (!known) setPart('')
+  }, [known, setPart])
 
   if (docs.isPending) return <Loading what="the documentation" />
   if (docs.isError) return <ErrorMessage error={docs.error} action="Could not load the documentation" />
@@ -258,11 +276,11 @@ function PartSection({ part, section, onLocalLink }: { part: ModulePart; section
   )
 }
 
-function Usage({ address, version }: { address: ModuleAddress; version: string }) {
+function Usage({ address, version, part }: { address: ModuleAddress; version: string; part: string }) {
   const { client } = useSession()
   const info = useQuery(serverInfoOptions(client))
   if (!info.data) return null
-  const snippet = moduleBlock(info.data.registryHostname, address.namespace, address.name, address.provider, version)
+  const snippet = moduleBlock(info.data.registryHostname, address.namespace, address.name, address.provider, version, part)
   return (
     <div className="card padded">
       <div className="snippet-header">

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { hrefOf } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
-import { organizationListOptions } from './api'
+import { accountOptions, organizationListOptions } from './api'
 import { CreateOrganizationForm } from './CreateOrganizationForm'
 
 /** The first screen: every organization the signed-in token can see. */
@@ -14,6 +14,8 @@ export function OrganizationsPage() {
   const [creating, setCreating] = useState(false)
   const organizations = useQuery(organizationListOptions(client, deferredSearch))
   const items = organizations.data?.data ?? []
+  // Only the site admin creates organizations: a team's token is not offered what it would be refused.
+  const siteAdmin = useQuery(accountOptions(client)).data?.data.attributes['is-site-admin'] === true
 
   return (
     <section aria-labelledby="organizations-heading">
@@ -22,9 +24,11 @@ export function OrganizationsPage() {
           <h1 id="organizations-heading">Organizations</h1>
           <p className="muted">Each organization has its own private modules, teams and tokens.</p>
         </div>
-        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
-          New organization
-        </button>
+        {siteAdmin && (
+          <button type="button" className="primary" onClick={() => setCreating(true)} disabled={creating}>
+            New organization
+          </button>
+        )}
       </header>
 
       {creating && <CreateOrganizationForm onDone={() => setCreating(false)} />}
@@ -51,7 +55,7 @@ export function OrganizationsPage() {
           ) : (
             <>
               <h2>No organizations yet</h2>
-              <p className="muted">Create one to start publishing modules.</p>
+              <p className="muted">{siteAdmin ? 'Create one to start publishing modules.' : 'Your token belongs to no organization it can see; the site admin creates organizations.'}</p>
             </>
           )}
         </div>

@@ -176,3 +176,11 @@ export function useDeleteOrganizationToken(client: ApiClient, org: string) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.token(org) })
   })
 }
+
+/** Who the signed-in token is (HCP's account details): the site admin, or a team's or organization's service account. */
+export function accountOptions(client: ApiClient) {
+  return queryOptions({
+    queryKey: ['account', client.token.slice(0, 12)] as const,
+    queryFn: () => client.get<Document<{ username: string; 'is-site-admin': boolean; 'is-service-account': boolean }>>('/account/details')
+  })
+}
