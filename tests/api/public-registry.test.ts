@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { createModule, createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
+import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 
 const PUBLIC = '/api/registry/public/v1/modules'
 
@@ -24,6 +26,8 @@ beforeAll(async () => {
   await publish(upstream, 'community', 'network', 'aws', '1.0.0', NETWORK_MODULE)
   await publish(upstream, 'community', 'network', 'aws', '1.1.0', NETWORK_MODULE)
   await publish(upstream, 'community', 'uncached', 'aws', '1.0.0', { 'main.tf': '' })
+  for (const version of ['1.0.0', '2.0.0']) await publish(upstream, 'community', 'subnets', 'aws', version, { 'main.tf': `output "v" {\n  value = "${version}"\n}\n` })
+  await publish(upstream, 'community', 'gateways', 'aws', '1.0.0', { 'main.tf': 'output "ok" {\n  value = true\n}\n' })
   upstreamToken = (await createTeamWithToken(upstream, 'community', 'mirror')).token
 
   // Revalidate every time, so the test sees the cache take over when the upstream goes.
@@ -31,6 +35,8 @@ beforeAll(async () => {
   await createOrganization(homeport, 'acme')
   await createModule(homeport, 'acme', 'network', 'aws', { 'registry-name': 'public', namespace: 'community' })
   await createModule(homeport, 'acme', 'uncached', 'aws', { 'registry-name': 'public', namespace: 'community' })
+  await createModule(homeport, 'acme', 'subnets', 'aws', { 'registry-name': 'public', namespace: 'community' })
+  await createModule(homeport, 'acme', 'gateways', 'aws', { 'registry-name': 'public', namespace: 'community' })
 })
 afterAll(async () => {
   await homeport.close()
@@ -64,11 +70,41 @@ describe('proxying curated public modules', () => {
     expect((await get('/search?q=network')).status).toBe(404)
   })
 
-  it('downloads only versions mirrored into Homeport', async () => {
-    const response = await get('/community/network/aws/1.0.0/download')
-    expect(response.status).toBe(404)
-    expect(response.body.errors[0]).toMatch(/not mirrored/)
+  it('pulls a version through on its download while the upstream answers: mirrored on the spot, then served', async () => {
+    const client = new TerraformClient({
+      hosts: { 'public.homeport.localhost': { 'modules.v1': `${homeport.url}${PUBLIC}/` } },
+      credentials: { 'public.homeport.localhost': homeport.adminToken }
+    })
+    const installed = await client.install('public.homeport.localhost/community/subnets/aws', '~> 1.0', join(work, 'pulled'))
+    expect(installed.version).toBe('1.0.0')
+    const record = await homeport.api('GET', '/organizations/acme/registry-modules/public/community/subnets/aws')
+    expect(record.body.data.attributes['version-statuses']).toEqual([{ version: '1.0.0', status: 'ok' }])
+    // Asked again, it is served from here: no second copy.
+    expect((await get('/community/subnets/aws/1.0.0/download')).status).toBe(204)
+    expect((await homeport.api('GET', '/organizations/acme/registry-modules/public/community/subnets/aws')).body.data.attributes['version-statuses']).toHaveLength(1)
+    // A version the upstream lacks is not found, in words.
+    const missing = await get('/community/subnets/aws/9.9.9/download')
+    expect(missing.status).toBe(404)
+    expect(missing.body.errors[0]).toMatch(/9\.9\.9 is not mirrored here, and the public registry cannot mirror it now/)
   })
+})
+
+describe('pulling through with the real terraform', () => {
+  it(`pulls a public module through for the real terraform and the air-gapped configuration${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    const dir = join(work, 'real-pull')
+    const home = join(work, 'real-pull-home')
+    await mkdir(dir, { recursive: true })
+    await mkdir(home, { recursive: true })
+    const config = join(work, 'real-pull.tfrc')
+    await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: ['registry.terraform.io'] }))
+    // An unmodified configuration: the public module by its public address, a version not mirrored yet.
+    await writeFile(join(dir, 'main.tf'), 'module "gateways" {\n  source  = "community/gateways/aws"\n  version = "1.0.0"\n}\n')
+    const stdout = await terraformInit(dir, { config, home })
+    expect(stdout).toContain('Downloading registry.terraform.io/community/gateways/aws 1.0.0 for gateways...')
+    const record = await homeport.api('GET', '/organizations/acme/registry-modules/public/community/gateways/aws')
+    expect(record.body.data.attributes['version-statuses'].map((entry: { version: string }) => entry.version)).toContain('1.0.0')
+  }, 120_000)
 })
 
 describe('mirroring and working offline', () => {
@@ -105,12 +141,22 @@ describe('mirroring and working offline', () => {
       hosts: { 'public.homeport.localhost': { 'modules.v1': `${homeport.url}${PUBLIC}/` } },
       credentials: { 'public.homeport.localhost': homeport.adminToken }
     })
+    // Asked while online (and so in the cache): subnets has 1.0.0 and 2.0.0 upstream; 1.0.0 alone was pulled through.
+    expect((await get('/community/subnets/aws/versions')).body.modules[0].versions).toHaveLength(2)
     await upstream.stop()
     try {
+      // Offline, only what is mirrored is offered: Terraform never picks a version it cannot install.
+      const subnets = await get('/community/subnets/aws/versions')
+      expect(subnets.headers.get('x-homeport-upstream')).toBe('offline; mirrored versions')
+      expect(subnets.body.modules[0].versions.map((v: { version: string }) => v.version)).toEqual(['1.0.0'])
+      const unmirrored = await get('/community/subnets/aws/2.0.0/download')
+      expect(unmirrored.status).toBe(404)
+      expect(unmirrored.body.errors[0]).toMatch(/2\.0\.0 is not mirrored here, and the public registry cannot mirror it now .*Available here: 1\.0\.0/)
+
       const versions = await get('/community/network/aws/versions')
       expect(versions.status).toBe(200)
       expect(versions.headers.get('x-homeport-upstream')).toMatch(/offline/)
-      expect(versions.body.modules[0].versions.map((v: { version: string }) => v.version)).toEqual(['1.1.0', '1.0.0'])
+      expect(versions.body.modules[0].versions.map((v: { version: string }) => v.version)).toEqual(['1.1.0'])
       expect((await get('/community/network/aws')).body.id).toBe('community/network/aws/1.1.0')
 
       const installed = await client.install('public.homeport.localhost/community/network/aws', '~> 1.1', join(work, 'offline'))

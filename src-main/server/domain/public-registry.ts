@@ -32,6 +32,9 @@ export interface MirroredDetail {
   detail: Detail
 }
 
+/** How long a pull-through waits for the version's ingest before answering. */
+const PULL_WAIT_MS = 30_000
+
 /**
  * Public modules in the hosted edition. An organization's curation records (public
  * registry-modules) are pointers to modules maintained elsewhere; for them Homeport proxies
@@ -51,18 +54,25 @@ export class PublicRegistryService {
     private readonly enabled: boolean
   ) {}
 
+  /**
+   * Online, the upstream's versions (any of them installs: a version not mirrored yet is pulled through
+   * at its download). Offline, only what is mirrored here, so Terraform never picks a version it cannot
+   * install; with nothing mirrored, why.
+   */
   async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<UpstreamPassThrough | MirroredVersions> {
     const view = await this.curated(caller, namespace, name, provider)
-    try {
-      const answer = await this.upstream.get(`${namespace}/${name}/${provider}/versions`)
-      return { kind: 'upstream', ...answer }
-    } catch (error) {
-      const mirrored = published(view.module)
-      if (!(error instanceof UpstreamUnavailableError) || mirrored.length === 0) throw error
-      const versions: Published[] = []
-      for (const version of mirrored) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
-      return { kind: 'mirrored', view, versions }
+    const mirrored = published(view.module)
+    const answer = await this.upstream.get(`${namespace}/${name}/${provider}/versions`).catch((error: unknown) => {
+      if (error instanceof UpstreamUnavailableError && mirrored.length > 0) return undefined
+      throw error
+    })
+    if (answer && !answer.stale) return { kind: 'upstream', ...answer }
+    if (mirrored.length === 0) {
+      throw new UpstreamUnavailableError(`The public registry cannot be reached, and no version of ${namespace}/${name}/${provider} is mirrored here: mirror one while online.`)
     }
+    const versions: Published[] = []
+    for (const version of mirrored) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
+    return { kind: 'mirrored', view, versions }
   }
 
   /** A version's detail, or the latest version's when `version` is undefined. */
@@ -87,13 +97,20 @@ export class PublicRegistryService {
     }
   }
 
-  /** A signed location for a mirrored version; versions not mirrored are not Homeport's to serve. */
+  /**
+   * A signed location for a mirrored version. A version not mirrored yet is pulled through: while the
+   * upstream answers, Homeport mirrors it on the spot (fetched, stored, documented, as the explicit
+   * mirror does), so the same request works offline later; offline, the error says what is here.
+   * This is the one read of public modules that writes, on purpose, like the provider mirror's pull.
+   */
   async downloadToken(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<string> {
-    const view = await this.curated(caller, namespace, name, provider)
-    const target = findVersion(view.module, version)
+    let view = await this.curated(caller, namespace, name, provider)
+    let target = findVersion(view.module, version)
     if (target?.status !== 'ok') {
-      throw new NotFoundError(`${namespace}/${name}/${provider} ${version} is not mirrored into this registry; mirror it to download it from here`)
+      view = await this.pull(view, version)
+      target = findVersion(view.module, version)
     }
+    if (target?.status !== 'ok') throw new NotFoundError(`${namespace}/${name}/${provider} ${version} could not be mirrored here: ${target?.error || 'its ingest did not finish'}`, false)
     this.downloads.count(view.module.id)
     return signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256)
   }
@@ -103,6 +120,11 @@ export class PublicRegistryService {
     const view = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider })
     if (!canManageModules(caller, view.org)) throw new NotFoundError(`registry module ${namespace}/${name}/${provider} not found`)
     if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
+    return this.fetchInto(view, version)
+  }
+
+  private async fetchInto(view: ModuleView, version: string) {
+    const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
     const location = await this.upstream.downloadLocation([namespace, name, provider, version, 'download'].map(encodeURIComponent).join('/'))
     const archive = await this.fetcher.fetch(location)
     const unpin = this.archives.pin(archive.sha256)
@@ -112,6 +134,33 @@ export class PublicRegistryService {
       unpin()
       await this.archives.release([archive.sha256])
     }
+  }
+
+  /**
+   * Pulls a version through from the upstream and waits for its ingest (seconds at most), so that
+   * Terraform's download, which follows at once, finds it published. A pull another request started
+   * meanwhile is waited for too. Offline, says which versions are here.
+   */
+  private async pull(view: ModuleView, version: string): Promise<ModuleView> {
+    const label = `${view.module.namespace}/${view.module.name}/${view.module.provider}`
+    if (!findVersion(view.module, version)) {
+      await this.fetchInto(view, version).catch((error: unknown) => {
+        // Another request pulled it first: its ingest is waited for below.
+        if (error instanceof InvalidInputError) return
+        if (error instanceof UpstreamUnavailableError) {
+          const here = published(view.module).map((candidate) => candidate.version)
+          throw new NotFoundError(`${label} ${version} is not mirrored here, and the public registry cannot mirror it now (${error.message}). Available here: ${here.join(', ') || 'none'}`, false)
+        }
+        throw error
+      })
+    }
+    for (let waited = 0; waited < PULL_WAIT_MS; waited += 100) {
+      const module = await this.store.modules.get(view.module.id)
+      const found = module && findVersion(module, version)
+      if (!module || !found || found.status !== 'reg_ingressing') return { org: view.org, module: module ?? view.module }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    return view
   }
 
   /** The caller's organization's curation record of the module (any organization's for a site admin). */

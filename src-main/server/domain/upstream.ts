@@ -73,8 +73,14 @@ export class UpstreamRegistry {
 
   /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
   async downloadLocation(path: string): Promise<string> {
-    const url = new URL(path, await this.base('modules.v1'))
-    const response = await this.fetch(url)
+    let url: URL
+    let response: Response
+    try {
+      url = new URL(path, await this.base('modules.v1'))
+      response = await this.fetch(url)
+    } catch (error) {
+      throw new UpstreamUnavailableError(`The public registry at ${this.options.url} cannot be reached (${(error as Error).message}).`)
+    }
     if (response.status === 404) throw new UpstreamUnavailableError(`The public registry has no ${path.replace(/\/download$/, '')}.`)
     const location = response.headers.get('x-terraform-get')
     if ((response.status !== 200 && response.status !== 204) || !location) {
