@@ -1,12 +1,37 @@
-import { useState, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { ApiError } from './api-client'
 
-/** A failed request, in the server's words. */
+/** How often the GUI looks again while Homeport does not answer. */
+const RECHECK_MS = 5_000
+
+/**
+ * A failed request, in the server's own words. When Homeport did not answer at all (stopped, restarting),
+ * the page's data is asked for again every few seconds, and at once on Retry, so the page recovers by
+ * itself when the server is back.
+ */
 export function ErrorMessage({ error, action }: { error: Error | null; action?: string }) {
+  const queryClient = useQueryClient()
+  const unreachable = error instanceof ApiError && error.status === 0
+  useEffect(() => {
+    if (!unreachable) return
+    const timer = setInterval(() => void queryClient.refetchQueries({ type: 'active' }), RECHECK_MS)
+    return () => clearInterval(timer)
+  }, [unreachable, queryClient])
   if (!error) return null
   return (
     <p role="alert" className="error">
       {action ? `${action}: ` : ''}
       {error.message}
+      {unreachable && (
+        <>
+          {' '}
+          Looking again every few seconds.{' '}
+          <button type="button" className="link" onClick={() => void queryClient.refetchQueries({ type: 'active' })}>
+            Retry now
+          </button>
+        </>
+      )}
     </p>
   )
 }

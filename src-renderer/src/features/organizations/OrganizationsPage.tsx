@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { hrefOf } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
+import { ErrorMessage } from '../../lib/ui'
 import { accountOptions, organizationListOptions } from './api'
 import { CreateOrganizationForm } from './CreateOrganizationForm'
 
@@ -43,11 +44,7 @@ export function OrganizationsPage() {
       />
 
       {organizations.isPending && <p className="muted">Loading organizations…</p>}
-      {organizations.isError && (
-        <p role="alert" className="error">
-          Could not load organizations: {organizations.error.message}
-        </p>
-      )}
+      <ErrorMessage error={organizations.error} action="Could not load organizations" />
       {organizations.isSuccess && items.length === 0 && (
         <div className="empty">
           {deferredSearch ? (

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { moduleBlock, PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
+import { ErrorMessage } from '../../lib/ui'
 import { serverInfoOptions } from './api'
 
 const FILE_NAME = 'homeport.tfrc'
@@ -15,7 +16,7 @@ export function ConnectTerraform() {
   const [airGapped, setAirGapped] = useState(false)
 
   if (info.isPending) return <p className="muted">Loading…</p>
-  if (info.isError) return <p role="alert" className="error">Could not read the server’s settings: {info.error.message}</p>
+  if (info.isError) return <ErrorMessage error={info.error} action="Could not read the server’s settings" />
 
   const { registryHostname, serverUrl } = info.data
   const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
