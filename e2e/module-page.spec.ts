@@ -40,6 +40,11 @@ test('shows what a version changes in the interface, on the module page and befo
   await expect(changes.getByRole('alert')).toHaveText('1.4.0 removes output vpc_arn: that is a breaking change in a minor release.')
   await expect(changes.getByRole('list', { name: 'Interface changes from 1.3.0 to 1.4.0' })).toContainText('breaking 1.4.0 removes output vpc_arn')
   await changes.screenshot({ path: 'docs/screenshots/interface-diff.png' })
+  // A link to a version that is not published says so, and offers no usage for it.
+  await page.goto(page.url().replace(/#.*$/, '#/orgs/interfaces/modules/private/interfaces/vpc/aws/9.9.9'))
+  await expect(page.getByRole('heading', { name: 'Version 9.9.9 is not published' })).toBeVisible()
+  await expect(page.getByLabel('Usage')).toHaveCount(0)
+  await page.getByRole('link', { name: 'See 1.4.0, the latest.' }).click()
   await changes.getByLabel('From', { exact: true }).selectOption('1.4.0')
   await changes.getByLabel('To', { exact: true }).selectOption('1.3.0')
   await expect(changes.getByRole('list')).toContainText('additive 1.3.0 adds output vpc_arn')
@@ -102,4 +107,21 @@ test('follows a README’s own links without leaving the module: anchors scroll,
   await readme.getByRole('link', { name: 'complete example' }).click()
   expect(page.url()).toBe(route)
   await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
+})
+
+test('offers to mirror a version of a curated public module, and says in the server’s words why it cannot offline', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'curators')
+  const created = await page.request.post('/api/v2/organizations/curators/registry-modules', {
+    headers,
+    data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws', namespace: 'terraform-aws-modules', 'registry-name': 'public' } } }
+  })
+  expect(created.status()).toBe(201)
+  await page.goto(page.url().replace(/#.*$/, '#/orgs/curators/modules/public/terraform-aws-modules/vpc/aws'))
+  const form = page.getByRole('form', { name: 'Mirror a version' })
+  await expect(form.getByRole('heading', { name: 'Nothing mirrored yet' })).toBeVisible()
+  await form.getByLabel('Version to mirror').fill('5.8.1')
+  await form.getByRole('button', { name: 'Mirror' }).click()
+  // The test machines reach no public registry.
+  await expect(form.getByRole('alert')).toContainText(/cannot be reached/, { timeout: 20_000 })
 })

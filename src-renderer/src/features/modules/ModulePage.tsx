@@ -47,7 +47,9 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
   if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
   const attributes = module.data.data.attributes
   const published = attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version)
-  const selected = version ?? newest(published)
+  // A link to a version that is not published (deleted, failed, mistyped) says so, rather than offering its usage.
+  const missing = version !== undefined && !published.includes(version) ? version : undefined
+  const selected = missing ? undefined : (version ?? newest(published))
   const label = `${attributes.namespace}/${attributes.name}/${attributes.provider}`
 
   return (
@@ -91,14 +93,28 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
               {attributes['registry-name'] === 'private' && <CompareVersions key={selected} address={address} versions={published} selected={selected} />}
             </>
           ) : (
-            <div className="card padded">
-              <h2>No published version yet</h2>
-              <p className="muted">
-                {attributes['version-statuses'].length === 0
-                  ? 'Publish a version to see its documentation here.'
-                  : 'Its versions are still being published, or failed: see their statuses.'}
-              </p>
-            </div>
+            missing ? (
+              <div className="card padded" role="status">
+                <h2>Version {missing} is not published</h2>
+                <p className="muted">
+                  {attributes['version-statuses'].some((entry) => entry.version === missing)
+                    ? 'It has not been published (see its status in the list of versions).'
+                    : 'This module has no such version: it was deleted, or never was.'}{' '}
+                  {newest(published) && <a href={hrefOf({ page: 'module', ...address, version: newest(published) })}>See {newest(published)}, the latest.</a>}
+                </p>
+              </div>
+            ) : attributes['registry-name'] === 'public' ? (
+              <MirrorPublicVersion address={address} />
+            ) : (
+              <div className="card padded">
+                <h2>No published version yet</h2>
+                <p className="muted">
+                  {attributes['version-statuses'].length === 0
+                    ? 'Publish a version to see its documentation here.'
+                    : 'Its versions are still being published, or failed: see their statuses.'}
+                </p>
+              </div>
+            )
           )}
         </div>
         <aside className="stack" aria-label="About this module">
@@ -110,6 +126,42 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
         </aside>
       </div>
     </article>
+  )
+}
+
+/**
+ * A curated public module with nothing mirrored yet: its versions come from the public registry, so one
+ * is mirrored here (or Terraform pulls one through on its first install), not published.
+ */
+function MirrorPublicVersion({ address }: { address: ModuleAddress }) {
+  const { client } = useSession()
+  const [version, setVersion] = useState('')
+  const mirror = useModuleAction(client, address.org)
+  return (
+    <form
+      className="card padded stack-tight"
+      aria-label="Mirror a version"
+      onSubmit={(event) => {
+        event.preventDefault()
+        mirror.mutate({ path: `${modulePath(address)}/mirror`, body: { data: { type: 'registry-module-versions', attributes: { version: version.trim() } } } })
+      }}
+    >
+      <h2>Nothing mirrored yet</h2>
+      <p className="muted">
+        Its versions live in the public registry. Mirror one here to read its documentation and install it offline; while online, Terraform also pulls a version through on its
+        first install.
+      </p>
+      <div className="form-row">
+        <div className="field">
+          <label htmlFor="mirror-version">Version to mirror</label>
+          <input id="mirror-version" value={version} required placeholder="5.8.1" onChange={(event) => setVersion(event.target.value)} />
+        </div>
+        <button type="submit" className="primary" disabled={mirror.isPending || !version.trim()}>
+          {mirror.isPending ? 'Mirroring…' : 'Mirror'}
+        </button>
+      </div>
+      <ErrorMessage error={mirror.error} action="Could not mirror it" />
+    </form>
   )
 }
 

@@ -166,10 +166,12 @@ export function useDeleteAt(client: ApiClient, org: string) {
   })
 }
 
+/** A POST to one of a module's actions (retry, resync, mirror), with a JSON:API body when it takes one. */
 export function useModuleAction(client: ApiClient, org: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (path: string) => client.request<unknown>('POST', path),
+    mutationFn: (action: string | { path: string; body: unknown }) =>
+      typeof action === 'string' ? client.request<unknown>('POST', action) : client.request<unknown>('POST', action.path, action.body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
   })
 }
