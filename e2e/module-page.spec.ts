@@ -125,3 +125,19 @@ test('offers to mirror a version of a curated public module, and says in the ser
   // The test machines reach no public registry.
   await expect(form.getByRole('alert')).toContainText(/cannot be reached/, { timeout: 20_000 })
 })
+
+test('says a version was published with warnings where it is published, readably', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'warned')
+  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-warned-'))
+  writeFileSync(join(folder, 'variables.tf'), 'variable "cidr" {\n  type = string\n}\n')
+  writeFileSync(join(folder, 'broken.tf'), 'resource "aws_vpc" "this" {\n')
+  await page.getByRole('link', { name: 'Publish', exact: true }).click()
+  await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
+  await page.getByLabel('Module name').fill('warned')
+  await page.getByLabel('Provider').fill('aws')
+  await page.getByRole('button', { name: /^Publish warned\/warned\/aws 1\.0\.0/ }).click()
+  const status = page.getByLabel('Publishing status')
+  await expect(status.getByText('Published with a warning:')).toBeVisible({ timeout: 20_000 })
+  await expect(status.getByRole('list', { name: 'Warnings' })).toContainText('broken.tf')
+})

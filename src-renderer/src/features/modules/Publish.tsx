@@ -10,7 +10,7 @@ import { filesFromDrop, filesFromInput, guessModule, selectModuleFiles, type Fol
 import { useSession } from '../../lib/session'
 import { packTarGz } from '../../lib/tar'
 import { ErrorMessage, StatusBadge } from '../../lib/ui'
-import { moduleKeys, moduleOptions, modulePath, previewInterface, type ModuleAddress, type VersionAttributes } from './api'
+import { moduleKeys, moduleOptions, modulePath, previewInterface, versionOptions, type ModuleAddress, type VersionAttributes } from './api'
 import { InterfaceChanges } from './InterfaceChanges'
 
 type Stage =
@@ -363,11 +363,31 @@ function Ingesting({ address, version }: { address: ModuleAddress; version: stri
       </p>
       {status === 'reg_ingressing' && <progress aria-label="Ingesting" />}
       {entry?.error && <p className="error">{entry.error}</p>}
+      {status === 'ok' && <PublishedWarnings address={address} version={version} />}
       {status === 'ok' && (
         <p>
           <a href={hrefOf({ page: 'module', ...address, version })}>Open the module</a>
         </p>
       )}
+    </div>
+  )
+}
+
+/** A version published with warnings says so where it is published, not only on its page. */
+function PublishedWarnings({ address, version }: { address: ModuleAddress; version: string }) {
+  const { client } = useSession()
+  const warnings = useQuery(versionOptions(client, address, version)).data?.data.attributes.warnings ?? []
+  if (warnings.length === 0) return null
+  return (
+    <div role="status">
+      <p>
+        <strong>Published with {warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}:</strong>
+      </p>
+      <ul className="warnings" aria-label="Warnings">
+        {warnings.map((warning) => (
+          <li key={warning}>{warning}</li>
+        ))}
+      </ul>
     </div>
   )
 }
