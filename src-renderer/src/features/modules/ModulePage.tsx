@@ -86,6 +86,14 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
       <ErrorMessage error={remove.error} action="Could not delete" />
 
       <div className="module-layout">
+        {/* First in the page's order, so the usage is a few Tabs away (and on top on a narrow screen); on a wide one, the right column. */}
+        <aside className="stack" aria-label="About this module">
+          {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} part={part} />}
+          {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
+          {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
+          {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
+          <Versions address={address} attributes={attributes} selected={selected} />
+        </aside>
         <div className="stack">
           {selected ? (
             <>
@@ -117,13 +125,6 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
             )
           )}
         </div>
-        <aside className="stack" aria-label="About this module">
-          {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} part={part} />}
-          {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
-          {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
-          {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
-          <Versions address={address} attributes={attributes} selected={selected} />
-        </aside>
       </div>
     </article>
   )
@@ -339,7 +340,9 @@ function Usage({ address, version, part }: { address: ModuleAddress; version: st
         <h2>Usage</h2>
         <CopyButton text={snippet} label="Copy usage" />
       </div>
-      <pre aria-label="Usage">{snippet}</pre>
+      <pre className="keep-lines" aria-label="Usage" tabIndex={0}>
+        {snippet}
+      </pre>
       <p className="hint">
         Needs the CLI configuration from <a href={hrefOf({ page: 'terraform' })}>Connect Terraform</a>.
       </p>
