@@ -1,9 +1,9 @@
 import Router from '@koa/router'
 import type { Services } from '../services.js'
 import type { Middleware } from 'koa'
-import { callerOf, requireBearer } from '../http/auth.js'
-import { HttpError, jsonApiErrors } from '../http/errors.js'
-import { closeUnreadBodies } from '../http/unread-bodies.js'
+import { callerOf } from '../http/auth.js'
+import { HttpError } from '../http/errors.js'
+import { rawBodyRouter } from '../http/raw-body-router.js'
 import { pathParams } from '../http/query.js'
 import { readIdentifiers, readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
@@ -16,11 +16,7 @@ import type { BaseUrl } from './base-url.js'
  * own), checked against the hashes the folder lists (`homeport import-providers` sends them).
  */
 export function providerImportRouter(services: Services, rateLimit: Middleware): Router {
-  const router = new Router({ prefix: '/api/v2/admin/provider-mirror/packages' })
-  router.use(closeUnreadBodies)
-  router.use(jsonApiErrors)
-  router.use(rateLimit)
-  router.use(requireBearer)
+  const router = rawBodyRouter('/api/v2/admin/provider-mirror/packages', rateLimit)
   router.put('/:hostname/:namespace/:type/:version/:platform', async (ctx) => {
     const { hostname, namespace, type, version, platform } = pathParams(ctx, 'hostname', 'namespace', 'type', 'version', 'platform')
     const [os = '', arch = '', extra] = platform.split('_')

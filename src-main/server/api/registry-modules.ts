@@ -6,9 +6,9 @@ import type { ModuleAddress, ModuleView } from '../domain/module-rules.js'
 import type { VcsPublishInput } from '../domain/vcs/publisher.js'
 import type { VersionRecord } from '../store/records.js'
 import type { Services } from '../services.js'
-import { callerOf, requireBearer } from '../http/auth.js'
-import { HttpError, jsonApiErrors } from '../http/errors.js'
-import { closeUnreadBodies } from '../http/unread-bodies.js'
+import { callerOf } from '../http/auth.js'
+import { HttpError } from '../http/errors.js'
+import { rawBodyRouter } from '../http/raw-body-router.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { includes, pathParams, queryString } from '../http/query.js'
@@ -240,11 +240,7 @@ export function comparisonResource(comparison: Comparison) {
  * it would make, before anything is published.
  */
 export function comparePreviewRouter(services: Services, rateLimit: Middleware): Router {
-  const router = new Router({ prefix: '/api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/compare' })
-  router.use(closeUnreadBodies)
-  router.use(jsonApiErrors)
-  router.use(rateLimit)
-  router.use(requireBearer)
+  const router = rawBodyRouter('/api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/compare', rateLimit)
   router.post('/', async (ctx) => {
     const version = queryString(ctx, 'version')
     if (!version) throw new HttpError(400, 'bad request', 'Name the version the archive would become with ?version=.', { parameter: 'version' })

@@ -146,3 +146,12 @@ export function Tabs<T extends string>({ tabs, current, hrefOf }: { tabs: Array<
     </nav>
   )
 }
+
+/** The header of a table's column of buttons: named for screen readers, blank to the eye. */
+export function ActionsHeader() {
+  return (
+    <th scope="col">
+      <span className="visually-hidden">Actions</span>
+    </th>
+  )
+}

@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { ApiClient } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
-import { ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
+import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 
 interface MirroredProvider {
   id: string
@@ -108,9 +108,7 @@ export function MirrorPage() {
                 <th scope="col">Version</th>
                 <th scope="col">Platforms</th>
                 <th scope="col">Signed by key</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
+                <ActionsHeader />
               </tr>
             </thead>
             <tbody>

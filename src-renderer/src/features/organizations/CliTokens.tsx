@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { formatDate } from '../../lib/format'
 import type { ListDocument } from '../../lib/jsonapi'
 import { useSession } from '../../lib/session'
-import { ConfirmButton, ErrorMessage } from '../../lib/ui'
+import { ActionsHeader, ConfirmButton, ErrorMessage } from '../../lib/ui'
 
 interface CliTokenAttributes {
   'created-at': string
@@ -38,9 +38,7 @@ export function CliTokens({ org }: { org: string }) {
               <th scope="col">Approved by</th>
               <th scope="col">Made</th>
               <th scope="col">Expires</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              <ActionsHeader />
             </tr>
           </thead>
           <tbody>

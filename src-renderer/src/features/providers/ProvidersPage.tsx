@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
-import { ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
+import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { upload } from '../../lib/upload'
 import {
   deleteProvider,
@@ -65,9 +65,7 @@ function VersionTable({ org, name, versions }: { org: string; name: string; vers
           <th scope="col">Signed by key</th>
           <th scope="col">SHA256SUMS and signature</th>
           <th scope="col">Platforms</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
+          <ActionsHeader />
         </tr>
       </thead>
       <tbody>
