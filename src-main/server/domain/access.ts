@@ -52,7 +52,7 @@ export function canManageModules(caller: Caller, org: OrganizationRecord): boole
   return caller.kind === 'site-admin' || team?.owners === true || team?.manageModules === true || isOrganizationToken(caller, org)
 }
 
-/** Resolves bearer tokens to callers: the site-admin token, or a team's token. */
+/** Resolves bearer tokens to callers: the site-admin token, an organization token, a team token, or a token terraform login obtained (acting as its team). */
 export class Authenticator {
   private readonly adminHash: string
 
