@@ -87,7 +87,7 @@ test('follows a README’s own links without leaving the module: anchors scroll,
   const filler = Array.from({ length: 80 }, (_, index) => `Paragraph ${index} of the long introduction.`).join('\n\n')
   await publishVersion(page.request, 'readmes', '1.0.0', {
     ...vpc(['vpc_id']),
-    'README.md': `# VPC\n\nSee [the simple example](examples/simple) and [the inputs](#inputs).\n\n${filler}\n\n## Inputs\n\n| Name | Description |\n|------|-------------|\n| <a name="input_cidr"></a> [cidr](#input\\_cidr) | The IPv4 CIDR block. |\n`,
+    'README.md': `# VPC\n\nSee [the simple example](examples/simple) and [the inputs](#inputs).\n\n${filler}\n\n## Inputs\n\n| Name | Description | Type | Default | Required |\n|------|-------------|------|---------|:--------:|\n| <a name="input_cidr"></a> [cidr](#input\\_cidr) | The IPv4 CIDR block. | \`string\` | n/a | yes |\n| <a name="input_create_database_subnet_group"></a> [create\\_database\\_subnet\\_group](#input\\_create\\_database\\_subnet\\_group) | ${'Controls if a database subnet group should be created; it needs database subnets and is ignored otherwise. '.repeat(3)} | \`bool\` | \`true\` | no |\n`,
     'examples/simple/main.tf': 'module "vpc" {\n  source = "../../"\n  cidr   = "10.0.0.0/16"\n}\n',
     'examples/simple/README.md': '# Simple\n\nThe smallest VPC. The [complete example](../complete) has more.\n'
   })
@@ -100,6 +100,13 @@ test('follows a README’s own links without leaving the module: anchors scroll,
   expect(page.url()).toBe(route)
   await readme.getByRole('link', { name: 'cidr', exact: true }).click()
   expect(page.url()).toBe(route)
+  // terraform-docs' table: names whole on one line, the table in a box of its own (scrollable, by keyboard too).
+  const table = readme.getByRole('region', { name: /^Table: Name/ })
+  await expect(table).toHaveAttribute('tabindex', '0')
+  const name = table.getByRole('link', { name: 'create_database_subnet_group' })
+  const box = (await name.boundingBox())!
+  expect(box.height).toBeLessThan(30)
+  expect(box.width).toBeGreaterThan(150)
   await readme.getByRole('link', { name: 'the simple example' }).click()
   await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
   await expect(readme.getByRole('heading', { name: 'Simple' })).toBeVisible()

@@ -22,6 +22,7 @@ export function Markdown({ source, basePath = '', onLocalLink }: { source: strin
       RETURN_DOM_FRAGMENT: true
     })
     addHeadingIds(clean)
+    wrapTables(clean)
     const holder = document.createElement('div')
     holder.append(clean)
     return holder.innerHTML
@@ -55,6 +56,19 @@ export function Markdown({ source, basePath = '', onLocalLink }: { source: strin
       dangerouslySetInnerHTML={{ __html: html }}
     />
   )
+}
+
+/** Each table in a box of its own that scrolls sideways when the table is wider, reachable by keyboard. */
+function wrapTables(root: DocumentFragment): void {
+  for (const table of root.querySelectorAll('table')) {
+    const box = document.createElement('div')
+    box.className = 'table-scroll'
+    box.setAttribute('tabindex', '0')
+    box.setAttribute('role', 'region')
+    box.setAttribute('aria-label', `Table: ${table.querySelector('th')?.textContent?.trim() ?? 'from the README'}…`)
+    table.replaceWith(box)
+    box.append(table)
+  }
 }
 
 /** GitHub's heading ids: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */

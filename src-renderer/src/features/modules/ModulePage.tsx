@@ -23,6 +23,7 @@ import {
 } from './api'
 import { CompareVersions } from './CompareVersions'
 import { DownloadsChart } from './DownloadsChart'
+import { InputsList } from './InputsList'
 import { VersionLifecycle } from './VersionLifecycle'
 
 type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies'
@@ -285,11 +286,8 @@ function PartSection({ part, section, onLocalLink }: { part: ModulePart; section
       <p className="muted">{part.empty ? 'No Terraform files here.' : 'No README.'}</p>
     )
   }
-  const tables: Record<Exclude<Section, 'readme'>, { headers: string[]; rows: string[][] }> = {
-    inputs: {
-      headers: ['Name', 'Type', 'Description', 'Default'],
-      rows: part.inputs.map((input) => [input.name, input.type || 'any', input.description, input.required ? 'required' : input.default])
-    },
+  if (section === 'inputs') return part.inputs.length === 0 ? <p className="muted">None.</p> : <InputsList key={part.path} inputs={part.inputs} />
+  const tables: Record<Exclude<Section, 'readme' | 'inputs'>, { headers: string[]; rows: string[][] }> = {
     outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
     resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
     providers: {
@@ -319,7 +317,7 @@ function PartSection({ part, section, onLocalLink }: { part: ModulePart; section
           {rows.map((row, index) => (
             <tr key={index}>
               {row.map((cell, column) => (
-                <td key={column}>{column === 0 || headers[column] === 'Type' || headers[column] === 'Default' ? <code>{cell}</code> : cell}</td>
+                <td key={column}>{column === 0 ? <code>{cell}</code> : cell}</td>
               ))}
             </tr>
           ))}
