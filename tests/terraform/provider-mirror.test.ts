@@ -65,6 +65,10 @@ describe('a mirror of public providers', () => {
       { version: '3.2.3', platform: 'darwin_arm64' },
       { version: '3.2.3', platform: 'linux_amd64' }
     ])
+    // Terraform's ~> 3.0 means >= 3.0 < 4.0 (node-semver's tilde would stop at 3.1).
+    const pessimistic = await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'hashicorp/null', versions: '~> 3.0', platforms: ['linux_amd64'] }) })
+    expect(pessimistic.body.data.attributes.mirrored).toEqual([{ version: '3.2.3', platform: 'linux_amd64' }])
+    expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'hashicorp/null', versions: 'latest', platforms: ['linux_amd64'] }) })).status).toBe(422)
     expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'hashicorp/null', platforms: [] }) })).status).toBe(422)
     expect((await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'nonsense' }) })).status).toBe(422)
   })

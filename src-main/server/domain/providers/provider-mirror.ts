@@ -9,6 +9,7 @@ import type { Caller } from '../access.js'
 import { verifyDownload, type DownloadToken } from '../download-links.js'
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
 import { newId, now } from '../ids.js'
+import { terraformConstraint } from '../version-constraints.js'
 import type { UpstreamRegistry } from '../upstream.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
@@ -293,10 +294,10 @@ export class ProviderMirror {
   async mirror(caller: Caller, namespace: string, type: string, constraint: string | undefined, platforms: string[]): Promise<Array<{ version: string; platform: string }>> {
     if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin mirrors public providers.')
     if (platforms.length === 0) throw new InvalidInputError('Name the platforms to mirror (linux_amd64, darwin_arm64…).', 'platforms')
-    if (constraint !== undefined && semver.validRange(constraint) === null) throw new InvalidInputError(`"${constraint}" is not a version constraint.`, 'versions')
+    const meets = constraint === undefined ? () => true : terraformConstraint(constraint)
     const answer = await this.upstream.get(`${namespace}/${type}/versions`, 'providers.v1')
     if (answer.stale || answer.status !== 200) throw new UnavailableError(`The upstream registry did not list ${namespace}/${type} (HTTP ${answer.status}${answer.stale ? ', offline' : ''}).`)
-    const versions = (answer.body as { versions: ListedProviderVersion[] }).versions.filter((entry) => constraint === undefined || semver.satisfies(entry.version, constraint))
+    const versions = (answer.body as { versions: ListedProviderVersion[] }).versions.filter((entry) => meets(entry.version))
     if (versions.length === 0) throw new InvalidInputError(`The upstream registry has no version of ${namespace}/${type} in "${constraint ?? ''}".`, 'versions')
     const done: Array<{ version: string; platform: string }> = []
     for (const entry of versions) {
