@@ -91,7 +91,12 @@ test('follows a README’s own links without leaving the module: anchors scroll,
     'examples/simple/main.tf': 'module "vpc" {\n  source = "../../"\n  cidr   = "10.0.0.0/16"\n}\n',
     'examples/simple/README.md': '# Simple\n\nThe smallest VPC. The [complete example](../complete) has more.\n'
   })
+  // Two downloads, as terraform init asks for them: the chart shows them on today's bar.
+  for (let i = 0; i < 2; i++) expect((await page.request.get('/api/registry/v1/modules/readmes/vpc/aws/1.0.0/download', { headers })).status()).toBe(204)
   await page.goto(page.url().replace(/#.*$/, '#/orgs/readmes/modules/private/readmes/vpc/aws'))
+  const chart = page.getByRole('figure', { name: 'Downloads per day, the last 30 days' })
+  await expect(chart).toContainText('7 days 2 · 30 days 2 · a year 2 · all time 2')
+  await expect(chart.getByRole('table')).toContainText(new Date().toISOString().slice(0, 10))
   const readme = page.locator('.markdown')
   await expect(readme.getByRole('heading', { name: 'Inputs' })).toHaveAttribute('id', 'readme-inputs')
   const route = page.url()

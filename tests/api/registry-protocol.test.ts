@@ -259,6 +259,11 @@ describe('downloads', () => {
     expect(after.body.data.attributes).toEqual({ week: 3, month: 3, year: 3, total: 3 })
     expect((await get('/acme/storage')).body.modules[0].downloads).toBe(3)
     expect((await get('/acme/storage/aws')).body.downloads).toBe(3)
+    // Per day, for the GUI's chart: the last 30 days, today last.
+    const daily = (await test.api('GET', '/api/registry/v2/modules/acme/storage/aws/downloads/daily')).body.data.attributes.days as Array<{ date: string; count: number }>
+    expect(daily).toHaveLength(30)
+    expect(daily.at(-1)).toEqual({ date: new Date().toISOString().slice(0, 10), count: 3 })
+    expect(daily.slice(0, -1).every((day) => day.count === 0)).toBe(true)
     // Counts survive a restart.
     await test.restart()
     expect((await test.api('GET', summaryPath)).body.data.attributes.total).toBe(3)

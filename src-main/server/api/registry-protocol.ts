@@ -106,6 +106,11 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
       data: { type: 'module-downloads-summary', id: `${namespace}/${name}/${provider}`, attributes: summary }
     }
   })
+  // Homeport's own, beside the summary: downloads per day over the last 30 days.
+  router.get(`${SUMMARY_PREFIX}/:namespace/:name/:provider/downloads/daily`, async (ctx) => {
+    const { namespace, name, provider } = moduleParams(ctx)
+    ctx.body = { data: { type: 'module-downloads-daily', id: `${namespace}/${name}/${provider}`, attributes: { days: await registry.daily(callerOf(ctx), namespace, name, provider) } } }
+  })
   router.all('/api/registry/{*rest}', unmatched(router, 'There is no such registry endpoint.'))
   return router
 }

@@ -91,6 +91,16 @@ export class DownloadCounter {
     return { week: within(7), month: within(30), year: within(365), total }
   }
 
+  /** Downloads per UTC day over the last `days` days, oldest first, today included (days without any count 0). */
+  async daily(moduleId: string, days = 30, now = new Date()): Promise<Array<{ date: string; count: number }>> {
+    const record = await this.store.downloads.get(recordId(moduleId))
+    const pending = this.pending.get(moduleId)
+    return Array.from({ length: days }, (_, index) => {
+      const date = dayOf(new Date(now.getTime() - (days - 1 - index) * DAY_MS))
+      return { date, count: (record?.days[date] ?? 0) + (pending?.get(date) ?? 0) }
+    })
+  }
+
   /** Totals for many modules at once (the protocol's `downloads`). */
   async totals(moduleIds: string[]): Promise<Map<string, number>> {
     const totals = new Map<string, number>()

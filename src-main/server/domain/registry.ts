@@ -133,6 +133,12 @@ export class RegistryService {
     return { view, summary: await this.downloads.summary(view.module.id) }
   }
 
+  /** Downloads per day over the last 30 days, for the GUI's chart. */
+  async daily(caller: Caller, namespace: string, name: string, provider: string): Promise<Array<{ date: string; count: number }>> {
+    const view = await this.module(caller, namespace, name, provider)
+    return this.downloads.daily(view.module.id)
+  }
+
   async downloadTotals(entries: Published[]): Promise<Map<string, number>> {
     return this.downloads.totals([...new Set(entries.map((entry) => entry.view.module.id))])
   }

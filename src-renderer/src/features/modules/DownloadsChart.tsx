@@ -1,26 +1,40 @@
-const PERIODS = [
-  ['week', 'Last 7 days'],
-  ['month', 'Last 30 days'],
-  ['year', 'Last 365 days'],
-  ['total', 'All time']
-] as const
+import { formatDate } from '../../lib/format'
 
-type Counts = Record<(typeof PERIODS)[number][0], number>
+interface Totals {
+  week: number
+  month: number
+  year: number
+  total: number
+}
 
-/** Download counts as bars scaled to the all-time total, each with its number. */
-export function DownloadsChart({ counts }: { counts: Counts }) {
-  const max = Math.max(1, counts.total)
+/**
+ * Downloads per day over the last 30 days, as bars scaled to the busiest day, with the totals in
+ * words beside them (cumulative bars of week, month and year were always nearly equal). The numbers
+ * are also a table for screen readers.
+ */
+export function DownloadsChart({ days, totals }: { days: Array<{ date: string; count: number }>; totals: Totals }) {
+  const busiest = Math.max(1, ...days.map((day) => day.count))
   return (
-    <figure className="chart" aria-label="Downloads">
-      {PERIODS.map(([key, label]) => (
-        <div key={key} className="chart-row">
-          <span className="chart-label">{label}</span>
-          <span className="chart-track" aria-hidden="true">
-            <span className="chart-bar" style={{ width: `${Math.max(1.5, (counts[key] / max) * 100)}%` }} />
-          </span>
-          <span className="chart-value">{counts[key].toLocaleString()}</span>
-        </div>
-      ))}
+    <figure className="chart" aria-label="Downloads per day, the last 30 days">
+      <div className="day-bars" aria-hidden="true">
+        {days.map((day) => (
+          <span key={day.date} className="day-bar" title={`${formatDate(day.date)}: ${day.count}`} style={{ height: `${day.count === 0 ? 2 : Math.max(6, (day.count / busiest) * 100)}%` }} />
+        ))}
+      </div>
+      <figcaption className="muted">
+        7 days {totals.week.toLocaleString()} · 30 days {totals.month.toLocaleString()} · a year {totals.year.toLocaleString()} · all time {totals.total.toLocaleString()}
+      </figcaption>
+      <table className="visually-hidden">
+        <caption>Downloads per day</caption>
+        <tbody>
+          {days.map((day) => (
+            <tr key={day.date}>
+              <th scope="row">{day.date}</th>
+              <td>{day.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </figure>
   )
 }

@@ -10,6 +10,7 @@ import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { serverInfoOptions } from '../terraform/api'
 import {
+  dailyDownloadsOptions,
   docsOptions,
   downloadsOptions,
   moduleOptions,
@@ -351,10 +352,11 @@ function Usage({ address, version, part }: { address: ModuleAddress; version: st
 function DownloadsCard({ address }: { address: ModuleAddress }) {
   const { client } = useSession()
   const summary = useQuery(downloadsOptions(client, address))
+  const daily = useQuery(dailyDownloadsOptions(client, address))
   return (
     <div className="card padded">
       <h2>Downloads</h2>
-      {summary.data ? <DownloadsChart counts={summary.data.data.attributes} /> : <Loading what="downloads" />}
+      {summary.data && daily.data ? <DownloadsChart days={daily.data.data.attributes.days} totals={summary.data.data.attributes} /> : <Loading what="downloads" />}
     </div>
   )
 }

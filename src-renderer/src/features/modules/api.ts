@@ -147,6 +147,17 @@ export function docsOptions(client: ApiClient, address: ModuleAddress, version: 
   })
 }
 
+/** Downloads per day over the last 30 days, oldest first. */
+export function dailyDownloadsOptions(client: ApiClient, address: ModuleAddress) {
+  return queryOptions({
+    queryKey: [...moduleKeys.downloads(address), 'daily'] as const,
+    queryFn: () =>
+      client.getAbsolute<{ data: { attributes: { days: Array<{ date: string; count: number }> } } }>(
+        `/api/registry/v2/modules/${encode([address.namespace, address.name, address.provider])}/downloads/daily`
+      )
+  })
+}
+
 export function downloadsOptions(client: ApiClient, address: ModuleAddress) {
   return queryOptions({
     queryKey: moduleKeys.downloads(address),
