@@ -42,4 +42,14 @@ test('connects a folder of repositories and publishes every version tag of one',
   await expect(versions.getByRole('listitem').filter({ hasText: '1.0.0' }).getByText('published')).toBeVisible()
   await expect(page.getByText('Every version tag')).toBeVisible()
   await expect(page.locator('.markdown').getByText('Manages the zones of the platform.')).toBeVisible()
+  // Where the repository's hook calls to have new tags read at once.
+  await expect(page.getByLabel('Webhook URL')).toHaveText(/\/webhooks\/vcs\/[\w-]+$/)
+
+  // A connection goes only when no module publishes through it; the refusal says why.
+  await page.getByRole('link', { name: 'platform' }).click()
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Git' }).click()
+  const connection = page.getByRole('list', { name: 'Git connections' }).getByRole('listitem')
+  await connection.getByRole('button', { name: 'Delete' }).click()
+  await connection.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByRole('alert')).toContainText('1 module publishes through this connection (dns); delete it first.')
 })

@@ -353,7 +353,7 @@ describe('refusals', () => {
     const clients = await test.api('GET', '/organizations/acme/oauth-clients')
     const response = await test.api('DELETE', `/oauth-clients/${clients.body.data[0].id as string}`)
     expect(response.status).toBe(422)
-    expect(response.body.errors[0].detail).toMatch(/publish through this connection/)
+    expect(response.body.errors[0].detail).toMatch(/publish(es)? through this connection/)
   })
 })
 

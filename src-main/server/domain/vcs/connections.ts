@@ -91,7 +91,7 @@ export class VcsConnectionService {
     )
     if (users.length > 0) {
       throw new InvalidInputError(
-        `${users.length} module${users.length === 1 ? '' : 's'} publish through this connection (${users.map((m) => m.name).join(', ')}); delete them first.`
+        `${users.length === 1 ? '1 module publishes' : `${users.length} modules publish`} through this connection (${users.map((m) => m.name).join(', ')}); delete ${users.length === 1 ? 'it' : 'them'} first.`
       )
     }
     await this.store.organizations.update(ref.org.id, (draft) => {

@@ -376,6 +376,15 @@ function VcsCard({ address, attributes }: { address: ModuleAddress; attributes: 
         {vcs['source-directory'] ? `, folder ${vcs['source-directory']}` : ''}. Tags read {formatDateTime(vcs['synced-at'])}.
       </p>
       {vcs['sync-error'] && <p className="error">{vcs['sync-error']}</p>}
+      {vcs['webhook-url'] && (
+        <div className="stack-tight">
+          <p className="muted">New tags are read every few minutes, and at once when the repository’s hook calls:</p>
+          <div className="token-line">
+            <code aria-label="Webhook URL">{vcs['webhook-url']}</code>
+            <CopyButton text={vcs['webhook-url']} />
+          </div>
+        </div>
+      )}
       {attributes.permissions['can-resync'] && !vcs.branch && (
         <button type="button" onClick={() => action.mutate(`${modulePath(address)}/actions/resync`)} disabled={action.isPending}>
           Read tags now

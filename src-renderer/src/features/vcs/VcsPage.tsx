@@ -4,7 +4,7 @@ import { hrefOf, navigate } from '../../app/router'
 import type { ApiClient } from '../../lib/api-client'
 import type { Document, ListDocument } from '../../lib/jsonapi'
 import { useSession } from '../../lib/session'
-import { ErrorMessage, Loading } from '../../lib/ui'
+import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { moduleKeys, type ModuleAttributes } from '../modules/api'
 
 interface ConnectionAttributes {
@@ -42,6 +42,11 @@ export function VcsPage({ org }: { org: string }) {
     }
   })
 
+  const remove = useMutation({
+    mutationFn: (id: string) => client.request<void>('DELETE', `/oauth-clients/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: connectionKeys.list(org) })
+  })
+
   return (
     <section className="stack" aria-label="Git">
       <div className="card padded stack-tight">
@@ -55,8 +60,14 @@ export function VcsPage({ org }: { org: string }) {
         {connections.data && connections.data.data.length > 0 && (
           <ul className="plain-list" aria-label="Git connections">
             {connections.data.data.map((connection) => (
-              <li key={connection.id}>
+              <li key={connection.id} className="version-line">
                 <strong>{connection.attributes.name}</strong> <code>{connection.attributes['http-url']}</code>
+                <ConfirmButton
+                  label="Delete"
+                  confirm={`Delete the connection ${connection.attributes.name}? (Refused while modules publish through it.)`}
+                  busy={remove.isPending}
+                  onConfirm={() => remove.mutate(connection.id)}
+                />
               </li>
             ))}
           </ul>
@@ -77,7 +88,7 @@ export function VcsPage({ org }: { org: string }) {
             Add connection
           </button>
         </form>
-        <ErrorMessage error={create.error} />
+        <ErrorMessage error={create.error ?? remove.error} />
       </div>
       {connections.data && connections.data.data.length > 0 && (
         <PublishFromGit org={org} connections={connections.data.data.map((connection) => ({ name: connection.attributes.name, token: tokenOf(connection) }))} />
