@@ -109,6 +109,16 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(list.getByRole('listitem')).toHaveCount(1)
     await page.getByLabel('Search modules by name, namespace or provider').fill('nothing-like-it')
     await expect(page.getByText('No module matches')).toBeVisible()
+    // The search lives in the address: a module opened from it, then Back, finds it again.
+    await page.getByLabel('Search modules by name, namespace or provider').fill('netw')
+    await page.getByLabel('Provider', { exact: true }).fill('aws')
+    await expect(page).toHaveURL(/#\/orgs\/acme\/modules\?q=netw&provider=aws$/)
+    await list.getByRole('link').first().click()
+    await expect(page.getByRole('heading', { level: 1, name: 'network' })).toBeVisible()
+    await page.goBack()
+    await expect(page.getByLabel('Search modules by name, namespace or provider')).toHaveValue('netw')
+    await expect(page.getByLabel('Provider', { exact: true })).toHaveValue('aws')
+    await expect(list.getByRole('listitem')).toHaveCount(1)
   })
 
   test('shows why an archive could not be ingested', async ({ page }) => {

@@ -13,7 +13,7 @@ function Page({ route }: { route: Route }) {
     case 'organizations':
       return <OrganizationsPage />
     case 'organization':
-      return <OrganizationPage key={route.org} org={route.org} tab={route.tab} />
+      return <OrganizationPage key={route.org} org={route.org} tab={route.tab} query={route.query} />
     case 'module':
       return <ModulePage key={`${route.registry}/${route.namespace}/${route.name}/${route.provider}`} address={route} version={route.version} />
     case 'terraform':

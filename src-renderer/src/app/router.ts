@@ -6,7 +6,8 @@ import { useSyncExternalStore } from 'react'
  */
 export type Route =
   | { page: 'organizations' }
-  | { page: 'organization'; org: string; tab: 'modules' | 'providers' | 'publish' | 'teams' | 'settings' | 'vcs' }
+  /** `query`: the module list's search and filters (`q=vpc&provider=aws`), so Back and a bookmark keep them. */
+  | { page: 'organization'; org: string; tab: 'modules' | 'providers' | 'publish' | 'teams' | 'settings' | 'vcs'; query?: string }
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string }
   | { page: 'terraform' }
   | { page: 'mirror' }
@@ -19,7 +20,8 @@ const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs']
 function parseRoute(hash: string): Route {
   const login = /^#\/?authorize\?(.*)$/.exec(hash)
   if (login) return { page: 'authorize', query: login[1]! }
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent)
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2)
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts[0] === 'terraform') return { page: 'terraform' }
   if (parts[0] === 'mirror') return { page: 'mirror' }
   if (parts[0] === 'settings') return { page: 'app-settings' }
@@ -30,7 +32,7 @@ function parseRoute(hash: string): Route {
       return { page: 'module', org, registry, namespace, name, provider, version }
     }
     const tab = (ORG_TABS as readonly string[]).includes(parts[2] ?? '') ? (parts[2] as (typeof ORG_TABS)[number]) : 'modules'
-    return { page: 'organization', org, tab }
+    return { page: 'organization', org, tab, ...(query ? { query } : {}) }
   }
   return { page: 'organizations' }
 }
@@ -49,7 +51,7 @@ export function hrefOf(route: Route): string {
     case 'authorize':
       return `#/authorize?${route.query}`
     case 'organization':
-      return join('orgs', route.org, route.tab)
+      return `${join('orgs', route.org, route.tab)}${route.query ? `?${route.query}` : ''}`
     case 'module':
       return join('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : []))
   }

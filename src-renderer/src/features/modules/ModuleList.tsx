@@ -14,12 +14,19 @@ const ROW_HEIGHT = 68
  * The organization's modules: search, registry and provider filters, and a virtual list that
  * fetches pages of 100 as it scrolls, so ten thousand modules scroll as smoothly as ten.
  */
-export function ModuleList({ org }: { org: string }) {
+export function ModuleList({ org, query }: { org: string; query: string }) {
   const { client } = useSession()
-  const [search, setSearch] = useState('')
-  const [registry, setRegistry] = useState<ModuleFilters['registry']>('')
-  const [provider, setProvider] = useState('')
+  const initial = new URLSearchParams(query)
+  const [search, setSearch] = useState(initial.get('q') ?? '')
+  const [registry, setRegistry] = useState<ModuleFilters['registry']>((['private', 'public'].includes(initial.get('registry') ?? '') ? initial.get('registry') : '') as ModuleFilters['registry'])
+  const [provider, setProvider] = useState(initial.get('provider') ?? '')
   const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider: useDeferredValue(provider.trim()) }
+  useEffect(() => {
+    // The filters live in the address (replaced, not pushed: typing makes no history), so Back from a module finds them again.
+    const kept = new URLSearchParams(Object.entries<string>({ q: filters.q, registry: filters.registry, provider: filters.provider }).filter(([, value]) => value !== ''))
+    const href = hrefOf({ page: 'organization', org, tab: 'modules', ...(kept.size > 0 ? { query: kept.toString() } : {}) })
+    if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href)
+  }, [org, filters.q, filters.registry, filters.provider])
   const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
   const total = modules.data?.pages[0]?.meta?.pagination?.['total-count'] ?? 0
@@ -77,31 +84,31 @@ export function ModuleList({ org }: { org: string }) {
                 const { attributes } = module
                 const latest = semver.rsort(attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version))[0]
                 return (
-                  <a
-                    key={module.id}
-                    role="listitem"
-                    className="module-row"
-                    style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                    href={hrefOf({
-                      page: 'module',
-                      org,
-                      registry: attributes['registry-name'],
-                      namespace: attributes.namespace,
-                      name: attributes.name,
-                      provider: attributes.provider
-                    })}
-                  >
-                    <span className="module-name">
-                      <strong>{attributes.name}</strong>
-                      <span className="muted">
-                        {attributes.namespace}/{attributes.name}/{attributes.provider}
+                  // A list item holding a link: screen readers announce it as both (a link given role="listitem" was no longer a link to them).
+                  <div key={module.id} role="listitem" className="module-row-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+                    <a
+                      className="module-row"
+                      href={hrefOf({
+                        page: 'module',
+                        org,
+                        registry: attributes['registry-name'],
+                        namespace: attributes.namespace,
+                        name: attributes.name,
+                        provider: attributes.provider
+                      })}
+                    >
+                      <span className="module-name">
+                        <strong>{attributes.name}</strong>
+                        <span className="muted">
+                          {attributes.namespace}/{attributes.name}/{attributes.provider}
+                        </span>
                       </span>
-                    </span>
-                    <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>
-                    <span className="muted">{latest ? `v${latest}` : 'no version'}</span>
-                    <StatusBadge status={attributes.status} of="module" />
-                    <span className="muted">{formatDate(attributes['updated-at'])}</span>
-                  </a>
+                      <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>
+                      <span className="muted">{latest ? `v${latest}` : 'no version'}</span>
+                      <StatusBadge status={attributes.status} of="module" />
+                      <span className="muted">{formatDate(attributes['updated-at'])}</span>
+                    </a>
+                  </div>
                 )
               })}
             </div>

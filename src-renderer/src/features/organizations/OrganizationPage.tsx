@@ -17,7 +17,7 @@ import { serverInfoOptions } from '../terraform/api'
 type OrgTab = Extract<Route, { page: 'organization' }>['tab']
 
 /** One organization: its modules and providers, publishing, teams, VCS connections and settings (GPG keys among them). */
-export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
+export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab; query?: string }) {
   const { client } = useSession()
   const organization = useQuery(organizationOptions(client, org))
   const info = useQuery(serverInfoOptions(client))
@@ -42,7 +42,7 @@ export function OrganizationPage({ org, tab }: { org: string; tab: OrgTab }) {
         <p className="muted">{organization.data.data.attributes.email}</p>
       </header>
       <Tabs tabs={tabs} current={tab} hrefOf={(id) => hrefOf({ page: 'organization', org, tab: id })} />
-      {tab === 'modules' && <ModuleList org={org} />}
+      {tab === 'modules' && <ModuleList org={org} query={query ?? ''} />}
       {tab === 'providers' && <ProvidersPage org={org} canPublish={canPublish} registryHostname={info.data?.registryHostname ?? 'homeport.localhost'} />}
       {tab === 'publish' && <Publish org={org} />}
       {tab === 'vcs' && <VcsPage org={org} />}
