@@ -35,6 +35,16 @@ test.describe('publishing a module folder and reading it', () => {
 
     await expect(page.getByRole('heading', { level: 1, name: 'network', exact: true })).toBeVisible()
     await expect(page.locator('.markdown').getByRole('heading', { name: 'Network' })).toBeVisible()
+    // Each page has its own title, and focus moves to the page opened.
+    await expect(page).toHaveTitle('acme/network/aws 1.0.0 · Homeport')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main')
+    // The documentation tabs follow the tab pattern: arrows move between them.
+    await page.getByRole('tab', { name: /Readme/ }).focus()
+    await page.keyboard.press('ArrowRight')
+    await expect(page.getByRole('tab', { name: /Inputs/ })).toBeFocused()
+    await expect(page.getByRole('tab', { name: /Inputs/ })).toHaveAttribute('aria-selected', 'true')
+    await page.keyboard.press('ArrowLeft')
+    await expect(page.getByRole('tab', { name: /Readme/ })).toHaveAttribute('aria-selected', 'true')
     await page.getByRole('tab', { name: /Inputs/ }).click()
     const inputs = page.getByRole('tabpanel', { name: 'Inputs' })
     // Required and optional apart, each with its type, description and default.
@@ -79,6 +89,10 @@ test.describe('publishing a module folder and reading it', () => {
     const versions = page.getByRole('list', { name: 'Versions' })
     await expect(versions.getByRole('listitem')).toHaveCount(2)
     const first = versions.getByRole('listitem').filter({ hasText: '1.0.0' })
+    // Escape takes a confirmation back.
+    await first.getByRole('button', { name: 'Delete' }).click()
+    await page.keyboard.press('Escape')
+    await expect(first.getByRole('group', { name: 'Confirm' })).toHaveCount(0)
     await first.getByRole('button', { name: 'Delete' }).click()
     await first.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Delete' }).click()
     await expect(versions.getByRole('listitem')).toHaveCount(1)

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { useSession } from '../lib/session'
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage'
 import { OrganizationPage } from '../features/organizations/OrganizationPage'
@@ -27,9 +28,41 @@ function Page({ route }: { route: Route }) {
   }
 }
 
+/** The window's title for a route: what is shown first, Homeport last. */
+function titleOf(route: Route): string {
+  switch (route.page) {
+    case 'organizations':
+      return 'Organizations'
+    case 'organization':
+      return `${route.org} · ${route.tab}`
+    case 'module':
+      return `${route.namespace}/${route.name}/${route.provider}${route.version ? ` ${route.version}` : ''}`
+    case 'terraform':
+      return 'Connect Terraform'
+    case 'mirror':
+      return 'Provider mirror'
+    case 'app-settings':
+      return 'Settings'
+    case 'authorize':
+      return 'Approve terraform login'
+  }
+}
+
 export function App() {
   const { embedded, signOut } = useSession()
   const route = useRoute()
+  const title = titleOf(route)
+  // Another page, not another version of the same module (whose select keeps the focus).
+  const page = route.page === 'module' ? hrefOf({ ...route, version: undefined }) : hrefOf({ ...route, ...(route.page === 'organization' ? { query: undefined } : {}) })
+  const first = useRef(true)
+  useEffect(() => {
+    document.title = `${title} · Homeport`
+  }, [title])
+  useEffect(() => {
+    // After a navigation, focus goes to the new page (not left on the link that went away); not on the first load.
+    if (first.current) first.current = false
+    else document.getElementById('main')?.focus()
+  }, [page])
   const section = route.page === 'organization' || route.page === 'module' ? 'organizations' : route.page
   const link = (page: 'organizations' | 'terraform' | 'mirror' | 'app-settings', label: string) => (
     <a href={hrefOf({ page })} aria-current={section === page ? 'page' : undefined}>

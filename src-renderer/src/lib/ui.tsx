@@ -117,7 +117,15 @@ export function ConfirmButton({
     )
   }
   return (
-    <span className="confirm" role="group" aria-label="Confirm">
+    <span
+      className="confirm"
+      role="group"
+      aria-label="Confirm"
+      onKeyDown={(event) => {
+        // Escape takes the question back, as a dialog's would.
+        if (event.key === 'Escape') setAsking(false)
+      }}
+    >
       <span>{confirm}</span>
       <button type="button" onClick={() => setAsking(false)} autoFocus>
         Cancel

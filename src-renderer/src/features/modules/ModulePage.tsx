@@ -232,13 +232,30 @@ function Documentation({
         )}
         <span className="muted">published {formatDateTime(docs.data.published_at)}</span>
       </div>
-      <div className="tabs" role="tablist" aria-label="Documentation">
+      <div
+        className="tabs"
+        role="tablist"
+        aria-label="Documentation"
+        onKeyDown={(event) => {
+          // The tab pattern: arrows, Home and End move between tabs; only the selected tab is in the Tab order.
+          const index = SECTIONS.findIndex((candidate) => candidate.id === section)
+          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: SECTIONS.length - 1 }[event.key]
+          if (next === undefined) return
+          event.preventDefault()
+          const target = SECTIONS[(next + SECTIONS.length) % SECTIONS.length]!
+          setSection(target.id)
+          document.getElementById(`doc-tab-${target.id}`)?.focus()
+        }}
+      >
         {SECTIONS.map((candidate) => (
           <button
             key={candidate.id}
+            id={`doc-tab-${candidate.id}`}
             type="button"
             role="tab"
             aria-selected={candidate.id === section}
+            aria-controls="doc-tabpanel"
+            tabIndex={candidate.id === section ? 0 : -1}
             onClick={() => setSection(candidate.id)}
           >
             {candidate.label}
@@ -246,7 +263,7 @@ function Documentation({
           </button>
         ))}
       </div>
-      <div role="tabpanel" aria-label={SECTIONS.find((candidate) => candidate.id === section)!.label}>
+      <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${section}`} tabIndex={0}>
         <PartSection
           part={current}
           section={section}
