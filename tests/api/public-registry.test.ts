@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { createModule, createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
-import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
-import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
 
 const PUBLIC = '/api/registry/public/v1/modules'
 
@@ -92,15 +91,9 @@ describe('proxying curated public modules', () => {
 describe('pulling through with the real terraform', () => {
   it(`pulls a public module through for the real terraform and the air-gapped configuration${NEEDS_TERRAFORM}`, async () => {
     if (!HAS_TERRAFORM) return
-    const dir = join(work, 'real-pull')
-    const home = join(work, 'real-pull-home')
-    await mkdir(dir, { recursive: true })
-    await mkdir(home, { recursive: true })
-    const config = join(work, 'real-pull.tfrc')
-    await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: ['registry.terraform.io'] }))
     // An unmodified configuration: the public module by its public address, a version not mirrored yet.
-    await writeFile(join(dir, 'main.tf'), 'module "gateways" {\n  source  = "community/gateways/aws"\n  version = "1.0.0"\n}\n')
-    const stdout = await terraformInit(dir, { config, home })
+    const mainTf = 'module "gateways" {\n  source  = "community/gateways/aws"\n  version = "1.0.0"\n}\n'
+    const { stdout } = await initPublicProvider(homeport, join(work, 'real-pull'), join(work, 'real-pull-terraform'), mainTf)
     expect(stdout).toContain('Downloading registry.terraform.io/community/gateways/aws 1.0.0 for gateways...')
     const record = await homeport.api('GET', '/organizations/acme/registry-modules/public/community/gateways/aws')
     expect(record.body.data.attributes['version-statuses'].map((entry: { version: string }) => entry.version)).toContain('1.0.0')

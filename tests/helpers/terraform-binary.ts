@@ -31,17 +31,26 @@ export async function terraformInit(dir: string, env: { config: string; home: st
   return stdout
 }
 
+/** An unmodified configuration that needs the public provider `hashicorp/null ~> 3.2`. */
+export const NEEDS_PUBLIC_NULL = 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n'
+
 /**
- * `terraform init` of an unmodified configuration that needs `hashicorp/null ~> 3.2`, with the
- * generated air-gapped CLI configuration pointing registry.terraform.io at `homeport`; its output and lock file.
+ * `terraform init` of `mainTf` (by default an unmodified configuration that needs `hashicorp/null`),
+ * with the generated air-gapped CLI configuration pointing registry.terraform.io at `homeport`; its
+ * output and lock file (empty when nothing was locked).
  */
-export async function initPublicProvider(homeport: { url: string; adminToken: string }, dir: string, work: string): Promise<{ stdout: string; lock: string }> {
+export async function initPublicProvider(
+  homeport: { url: string; adminToken: string },
+  dir: string,
+  work: string,
+  mainTf = NEEDS_PUBLIC_NULL
+): Promise<{ stdout: string; lock: string }> {
   const home = join(work, 'home')
   await mkdir(home, { recursive: true })
   await mkdir(dir, { recursive: true })
   const config = join(work, 'air-gapped.tfrc')
   await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: ['registry.terraform.io'] }))
-  await writeFile(join(dir, 'main.tf'), 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n')
+  await writeFile(join(dir, 'main.tf'), mainTf)
   const stdout = await terraformInit(dir, { config, home })
-  return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8') }
+  return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8').catch(() => '') }
 }
