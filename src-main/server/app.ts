@@ -9,6 +9,7 @@ import { unmatched } from './http/unmatched.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes, providerImportRouter } from './api/admin.js'
+import { BUNDLE_REQUEST_LIMIT, bundleImportRouter, bundleRoutes } from './api/bundles.js'
 import { gpgKeyRoutes } from './api/gpg-keys.js'
 import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from './api/provider-protocol.js'
 import { registryProviderRoutes } from './api/registry-providers.js'
@@ -113,9 +114,16 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   const privateRegistry = jsonApiRouter('/api/registry/private/v2', services, rateLimit, options.jsonLimit)
   gpgKeyRoutes(privateRegistry, services, baseUrl)
 
+  // Bundle requests carry a configuration's files: a larger body than the rest of the API takes.
+  const bundles = jsonApiRouter('/api/v2/bundles', services, rateLimit, BUNDLE_REQUEST_LIMIT)
+  bundleRoutes(bundles, services)
+  bundles.all('/{*rest}', unmatched(bundles, 'There is no such API endpoint.'))
+
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(providerImportRouter(services, rateLimit).routes())
+  app.use(bundleImportRouter(services, rateLimit).routes())
+  app.use(bundles.routes())
   app.use(comparePreviewRouter(services, rateLimit).routes())
   app.use(discoveryRouter().routes())
   app.use(loginRouter(services.terraformLogin, rateLimit).routes())

@@ -14,6 +14,7 @@ import { defaultDataDir } from './data-dir.js'
 import { restoreBackup } from './store/backup.js'
 import { bodyOf, runningServer } from './running-server.js'
 import { importProviderFolder } from './import-providers-command.js'
+import { bundleCommand, importCommand } from './bundle-commands.js'
 
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token> | --login] [--data-dir <path>] [--air-gapped]
@@ -21,6 +22,8 @@ const USAGE = `Usage: homeport [serve] [options]
        homeport restore <file> [--data-dir <path>] [--accept-unverified]
        homeport mirror-provider <namespace/type> --platform <os_arch>... [--versions <constraint>] [--data-dir <path>] [--token <admin token>]
        homeport import-providers <folder> [--namespace <namespace> --key <file.asc> [--hostname <host>]] [--data-dir <path>] [--token <admin token>]
+       homeport bundle [<configuration folder>] --platform <os_arch>... --output <file.hpbundle> [--organization <name>] [--module <source>[@<constraint>]]... [--provider <source>[@<constraint>]]... [--data-dir <path>] [--token <token>]
+       homeport import <file.hpbundle> [--organization <name>] [--data-dir <path>] [--token <admin token>]
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
@@ -36,6 +39,13 @@ import-providers: imports into the running Homeport's mirror a folder written by
   --namespace (whose provider: hashicorp) and --key (the public key that signed SHA256SUMS): the signature
   and each zip are checked, and Terraform installs them through the registry protocol and the network mirror
   under --hostname (registry.terraform.io unless told).
+bundle: has the running Homeport gather everything a Terraform configuration needs (every module call, through
+  the modules it calls, and every provider, for each --platform; .terraform.lock.hcl honoured), pulling through
+  its upstreams while online, into one file for another Homeport. Modules and providers can be named outright too
+  (--module terraform-aws-modules/vpc/aws@"~> 5.0", --provider hashicorp/aws@"~> 5.0"). Nothing is written when
+  anything cannot be had: what and why are listed.
+import: checks a bundle whole (every file's SHA-256, every provider's signature) and then adds what is missing to
+  the Homeport running on the data directory, or to the data directory itself when none runs.
 restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
          A backup this installation did not make (or that changed) restores only with --accept-unverified.
 
@@ -178,6 +188,50 @@ async function importProviders(args: string[]): Promise<void> {
   await importProviderFolder(running, folder, { hostname: values.hostname, namespace: values.namespace, key: values.key })
 }
 
+async function bundle(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      token: { type: 'string' },
+      organization: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      platform: { type: 'string', multiple: true },
+      module: { type: 'string', multiple: true },
+      provider: { type: 'string', multiple: true }
+    },
+    allowPositionals: true,
+    strict: true
+  })
+  if (positionals.length > 1) throw new UsageError('homeport bundle takes one configuration folder.')
+  const [folder] = positionals
+  if (!folder && !values.module?.length && !values.provider?.length) throw new UsageError('Give the configuration folder to bundle (where you run terraform init), or --module and --provider.')
+  if (!values.output) throw new UsageError('Name the bundle to write with --output (demo.hpbundle).')
+  if (!values.platform?.length && (folder || values.provider?.length)) throw new UsageError('Name at least one --platform the providers are for (linux_amd64, darwin_arm64…).')
+  const dataDir = values['data-dir'] ?? process.env.HOMEPORT_DATA_DIR ?? defaultDataDir()
+  await bundleCommand(dataDir, values.token, {
+    folder,
+    platforms: values.platform ?? [],
+    output: values.output,
+    organization: values.organization,
+    modules: values.module ?? [],
+    providers: values.provider ?? []
+  })
+}
+
+async function importBundle(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, token: { type: 'string' }, organization: { type: 'string' } },
+    allowPositionals: true,
+    strict: true
+  })
+  const [file] = positionals
+  if (!file || positionals.length > 1) throw new UsageError('homeport import takes one bundle file.')
+  const dataDir = values['data-dir'] ?? process.env.HOMEPORT_DATA_DIR ?? defaultDataDir()
+  await importCommand(dataDir, values.token, file, values.organization)
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   // `--help` anywhere, for any command, is a question, not an unknown option.
@@ -191,6 +245,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup' || command === 'restore') return backupOrRestore(command, rest)
   if (command === 'mirror-provider') return mirrorProvider(rest)
   if (command === 'import-providers') return importProviders(rest)
+  if (command === 'bundle') return bundle(rest)
+  if (command === 'import') return importBundle(rest)
   throw new UsageError(`Unknown command "${command}".`)
 }
 

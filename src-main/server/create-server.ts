@@ -54,9 +54,12 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
   let server: Server | undefined
   try {
     const adminToken = await resolveAdminToken(options.dataDir, options.adminToken)
-    const services = createServices(store, background, { ...options, adminToken: adminToken.token, mirrorsDir: join(options.dataDir, 'vcs') })
+    const services = createServices(store, background, { ...options, adminToken: adminToken.token, mirrorsDir: join(options.dataDir, 'vcs'), bundlesDir: join(options.dataDir, 'bundles') })
     // Recovery writes; a read-only store has nothing it could finish.
-    if (!store.writesRefused) await background.run('start-up recovery', () => services.recover())
+    if (!store.writesRefused) {
+      await background.run('start-up recovery', () => services.recover())
+      await services.bundles.start()
+    }
     const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)

@@ -23,6 +23,7 @@ import { ProviderUploadService } from './domain/providers/provider-uploads.js'
 import { ProviderService } from './domain/providers/providers.js'
 import { ProviderMirror } from './domain/providers/provider-mirror.js'
 import { ModuleService } from './domain/modules.js'
+import { BundleService } from './domain/bundles/bundles.js'
 import { SiteService } from './domain/site-settings.js'
 import { OrganizationService } from './domain/organizations.js'
 import { OrganizationTokenService } from './domain/organization-tokens.js'
@@ -61,14 +62,17 @@ export interface Services {
   providerUploads: ProviderUploadService
   providerRegistry: ProviderRegistryService
   providerMirror: ProviderMirror
+  bundles: BundleService
   recover(): Promise<void>
 }
 
 /** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
-export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots'> & {
+export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> & {
   adminToken: string
   /** A local folder for git mirrors of VCS modules (a cache). */
   mirrorsDir: string
+  /** A local folder for bundles being written and read (emptied at start). */
+  bundlesDir: string
   /** How long an upstream answer is served without asking again (default five minutes). */
   upstreamMaxAgeMs?: number
 }
@@ -103,6 +107,19 @@ export function createServices(store: Store, background: Background, options: Se
 
   const gpgKeys = new GpgKeyService(store)
   const providers = new ProviderService(store, organizations, archives, publicCurationOn)
+  const registry = new RegistryService(store, moduleSharing, docs, downloads)
+  const publicRegistry = new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
+  const providerUploads = new ProviderUploadService(store, gpgKeys, archives)
+  const providerRegistry = new ProviderRegistryService(store, gpgKeys)
+  const providerMirror = new ProviderMirror(store, upstream, archives)
+  const bundles = new BundleService(
+    store,
+    organizations,
+    background,
+    { registry, publicRegistry, providerRegistry, providerMirror, ingest, archives },
+    { store, organizations, modules, publicRegistry, providerMirror, providers, gpgKeys, providerUploads, archives, maxArchiveBytes },
+    { dir: options.bundlesDir, registryHostname: options.registryHostname }
+  )
 
   // Who reacts to what.
   events.on('archiveStored', (job) => ingest.schedule(job))
@@ -126,8 +143,8 @@ export function createServices(store: Store, background: Background, options: Se
     modules,
     uploads: new UploadService(store, archives, events, maxArchiveBytes),
     ingest,
-    registry: new RegistryService(store, moduleSharing, docs, downloads),
-    publicRegistry: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn),
+    registry,
+    publicRegistry,
     downloads,
     vcsConnections,
     vcsBuilds,
@@ -135,9 +152,10 @@ export function createServices(store: Store, background: Background, options: Se
     site: new SiteService(store),
     providers,
     gpgKeys,
-    providerUploads: new ProviderUploadService(store, gpgKeys, archives),
-    providerRegistry: new ProviderRegistryService(store, gpgKeys),
-    providerMirror: new ProviderMirror(store, upstream, archives),
+    providerUploads,
+    providerRegistry,
+    providerMirror,
+    bundles,
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events)
   }

@@ -27,7 +27,8 @@ export async function domain(edition: 'hosted' | 'self-hosted' = 'hosted'): Prom
     ...parseServeOptions([], {}),
     edition,
     adminToken: 'domain-test-admin-token-0123456789',
-    mirrorsDir: '/nonexistent'
+    mirrorsDir: '/nonexistent',
+    bundlesDir: '/nonexistent'
   })
   const callerOf = (org: { id: string }, teamId: string): Caller => ({ kind: 'team', organizationId: org.id, teamId })
   return {

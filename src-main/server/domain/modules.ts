@@ -316,13 +316,14 @@ export class ModuleService {
   }
 
   /**
-   * Adds a version to a public module record from an archive mirrored from the upstream
-   * registry, and hands it to ingest like an upload. The archive must be pinned by the caller.
+   * Adds a version from an archive stored already: one mirrored from the upstream registry into a
+   * public module record (`mirror`), or one a bundle carried (`bundle`). It goes to ingest like an
+   * upload. The archive must be pinned by the caller.
    */
-  async addMirroredVersion(view: ModuleView, requested: string, archive: ArchiveRef): Promise<{ view: ModuleView; version: VersionRecord }> {
+  async addStoredVersion(view: ModuleView, requested: string, archive: ArchiveRef, source: 'mirror' | 'bundle' = 'mirror'): Promise<{ view: ModuleView; version: VersionRecord }> {
     const version = normalizeVersion(requested)
     if (!version) throw new InvalidInputError(`"${requested}" is not a semantic version.`, 'version')
-    const record = newVersion(version, { source: 'mirror', status: 'reg_ingressing', archive })
+    const record = newVersion(version, { source, status: 'reg_ingressing', archive })
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
         throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')

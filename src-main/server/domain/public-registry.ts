@@ -1,4 +1,4 @@
-import type { OrganizationRecord } from '../store/records.js'
+import type { OrganizationRecord, VersionRecord } from '../store/records.js'
 import { BY_ORGANIZATION, type Store } from '../store/store.js'
 import { canManageModules, canRead, type Caller } from './access.js'
 import type { DocsCache } from './docs-cache.js'
@@ -104,6 +104,13 @@ export class PublicRegistryService {
    * This is the one read of public modules that writes, on purpose, like the provider mirror's pull.
    */
   async downloadToken(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<string> {
+    const { view, version: target } = await this.mirroredVersion(caller, namespace, name, provider, version)
+    this.downloads.count(view.module.id)
+    return signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256)
+  }
+
+  /** A published version, mirrored here (pulled through first when need be, as `downloadToken` does), with its archive. */
+  async mirroredVersion(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
     let view = await this.curated(caller, namespace, name, provider)
     let target = findVersion(view.module, version)
     if (target?.status !== 'ok') {
@@ -111,8 +118,30 @@ export class PublicRegistryService {
       target = findVersion(view.module, version)
     }
     if (target?.status !== 'ok') throw new NotFoundError(`${namespace}/${name}/${provider} ${version} could not be mirrored here: ${target?.error || 'its ingest did not finish'}`, false)
-    this.downloads.count(view.module.id)
-    return signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256)
+    return { view, version: target }
+  }
+
+  /** The versions a client may install: upstream's while it answers (any of them pulls through), else those mirrored here. */
+  async installableVersions(caller: Caller, namespace: string, name: string, provider: string): Promise<string[]> {
+    const answer = await this.versions(caller, namespace, name, provider)
+    if (answer.kind === 'mirrored') return answer.versions.map((entry) => entry.version.version)
+    if (answer.status !== 200) throw new NotFoundError(`the public registry has no ${namespace}/${name}/${provider} (HTTP ${answer.status})`, false)
+    const listed = (answer.body as { modules?: Array<{ versions?: Array<{ version?: unknown }> }> }).modules?.[0]?.versions ?? []
+    return listed.flatMap((entry) => (typeof entry.version === 'string' ? [entry.version] : []))
+  }
+
+  /**
+   * Makes sure `orgName` curates the public module (as an owner does by adding it), so its versions
+   * can be pulled through; whether this added the record.
+   */
+  async curate(caller: Caller, orgName: string, namespace: string, name: string, provider: string): Promise<boolean> {
+    const existing = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider }).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    })
+    if (existing) return false
+    await this.modules.create(caller, orgName, { registryName: 'public', namespace, name, provider })
+    return true
   }
 
   /** Copies a version of a curated public module (its archive and documentation) into Homeport. */
@@ -129,7 +158,7 @@ export class PublicRegistryService {
     const archive = await this.fetcher.fetch(location)
     const unpin = this.archives.pin(archive.sha256)
     try {
-      return await this.modules.addMirroredVersion(view, version, archive)
+      return await this.modules.addStoredVersion(view, version, archive)
     } finally {
       unpin()
       await this.archives.release([archive.sha256])

@@ -32,6 +32,11 @@ export class Attributes {
     return Object.keys(this.values).filter((name) => this.values[name] !== undefined)
   }
 
+  /** An attribute of a shape the getters do not cover, for the caller to check. */
+  raw(name: string): unknown {
+    return this.values[name]
+  }
+
   string(name: string): string | undefined {
     return this.read(name, (value): value is string => typeof value === 'string', 'a string')
   }

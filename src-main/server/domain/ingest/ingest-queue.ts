@@ -6,7 +6,7 @@ import type { ArchiveKeeper } from '../archive-keeper.js'
 import type { IngestJob } from '../events.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
-import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
+import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, TERRAFORM_FILE, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
 
 /**
  * Turns stored archives into documented versions, one at a time and off the request path: a
@@ -112,6 +112,16 @@ export class IngestQueue {
       unpin()
     }
     await this.archives.release([archive.sha256])
+  }
+
+  /** Parses one HCL file with the queue's parser (its worker thread), for readers of configurations besides ingest. */
+  parse(filename: string, text: string): Promise<Record<string, unknown>> {
+    return this.parser.parse(filename, text)
+  }
+
+  /** A stored module archive's Terraform files (path → text), read within the same limits as at ingest. */
+  async terraformFiles(sha256: string, size: number): Promise<Map<string, string>> {
+    return (await readModuleArchive(this.store.archives.read(sha256), size, (path) => TERRAFORM_FILE.test(path), this.limits)).files
   }
 
   /** The documentation of a stored archive: read from beside it when known, else parsed (bounded, as at ingest) and kept. */

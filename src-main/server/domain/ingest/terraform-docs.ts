@@ -68,7 +68,8 @@ export interface ModuleDocs {
 }
 
 const PART_FOLDER = /^(?:(modules|examples)\/([^/]+)\/)?([^/]+)$/
-const TERRAFORM_FILE = /\.tf(\.json)?$/
+/** A Terraform configuration file, in HCL or its JSON syntax. */
+export const TERRAFORM_FILE = /\.tf(\.json)?$/
 const README = /^readme(\.md|\.markdown)?$/i
 
 /** Whether the documentation needs the file at `path`: Terraform files and READMEs of the root, submodules and examples. */
@@ -183,7 +184,7 @@ export function describe(readme: string): string {
 }
 
 /** A configuration file as hcl2json returns it (blocks as arrays), or in Terraform's JSON syntax. */
-type Config = Record<string, unknown>
+export type Config = Record<string, unknown>
 type Body = Record<string, unknown>
 
 /** The labelled blocks of one kind (`variable "x" {}`), from either syntax. */
@@ -235,7 +236,8 @@ function flag(value: unknown): boolean {
   return value === true || value === '${true}'
 }
 
-function inspect(configs: Config[]): Omit<ModulePart, 'path' | 'readme' | 'empty'> {
+/** What one folder's parsed configuration files declare: inputs, outputs, resources, providers and module calls. */
+export function inspect(configs: Config[]): Omit<ModulePart, 'path' | 'readme' | 'empty'> {
   const inputs = labelled(configs, 'variable').map(([name, body]): ModuleInput => {
     const required = !('default' in body)
     return {
@@ -300,7 +302,8 @@ function inspect(configs: Config[]): Omit<ModulePart, 'path' | 'readme' | 'empty
   }
 }
 
-function parseMessage(error: unknown): string {
+/** An HCL parser's error, without the wrapping words that say nothing to a user. */
+export function parseMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   return message.replace(/^Error: /, '').replace(/^parse config: /, '').trim()
 }

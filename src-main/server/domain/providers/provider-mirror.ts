@@ -12,7 +12,7 @@ import { newId, now } from '../ids.js'
 import { terraformConstraint } from '../version-constraints.js'
 import type { UpstreamRegistry } from '../upstream.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
-import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage } from './provider-registry.js'
+import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease } from './provider-registry.js'
 import { checkPlatformPart, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
@@ -71,6 +71,8 @@ export interface ImportedRelease extends ImportedAddress {
   /** The ASCII-armored public key that signed SHA256SUMS; Terraform is given it to verify the signature. */
   signingKey: string
   protocols: string[]
+  /** What the key's registry said of it (a partner's trust signature, its source), kept as it was: a bundle carries them. */
+  keyDetails?: { trustSignature: string; source: string; sourceUrl: string | null }
 }
 
 /** The address in Terraform's terms, lower-cased as Terraform does, or the reason it cannot be. */
@@ -176,6 +178,26 @@ export class ProviderMirror {
     }
   }
 
+  /**
+   * A version's signed release for `platforms`, every package pulled through first where it is not
+   * here (as a download would): upstream's SHA256SUMS, its signature and keys, and each zip.
+   */
+  async release(caller: Caller, namespace: string, type: string, version: string, platforms: Array<{ os: string; arch: string }>): Promise<ProviderRelease> {
+    for (const { os, arch } of platforms) await this.download(caller, namespace, type, version, os, arch)
+    const mirrored = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)
+    const packages = platforms.map(({ os, arch }) => mirrored?.platforms.find((candidate) => candidate.os === os && candidate.arch === arch && !candidate.unsigned))
+    // Removed meanwhile: as for a download, the caller may ask again.
+    if (!mirrored?.shasums || !mirrored.shasumsSig || packages.some((found) => !found)) throw new NotFoundError(`${namespace}/${type} ${version} was removed from the mirror meanwhile`, false)
+    return {
+      protocols: mirrored.protocols,
+      shasumsName: mirrored.shasumsName ?? `terraform-provider-${type}_${version}_SHA256SUMS`,
+      shasums: mirrored.shasums,
+      signature: mirrored.shasumsSig,
+      keys: mirrored.keys,
+      packages: packages.map((found) => ({ os: found!.os, arch: found!.arch, filename: found!.filename, binary: found!.binary }))
+    }
+  }
+
   /** A mirrored zip, signed by upstream or imported, as the network mirror offers it: its name, `zh:` and signed location. */
   async archive(namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive> {
     const found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
@@ -244,7 +266,7 @@ export class ProviderMirror {
    */
   async importRelease(caller: Caller, target: ImportedRelease): Promise<{ present: boolean; keyId: string }> {
     if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
-    const { hostname, namespace, type, version, shasums, signature, signingKey, protocols } = checkAddress(target)
+    const { hostname, namespace, type, version, shasums, signature, signingKey, protocols, keyDetails } = checkAddress(target)
     this.checkHostname(hostname)
     const bad = protocols.find((protocol) => !/^\d+\.\d+$/.test(protocol))
     if (bad !== undefined) throw new InvalidInputError(`"${bad}" is not a plugin protocol version (like 5.0).`, 'protocols')
@@ -277,7 +299,7 @@ export class ProviderMirror {
         mirrored.shasumsName = `terraform-provider-${type}_${version}_SHA256SUMS`
         mirrored.shasums = storedSums
         mirrored.shasumsSig = storedSig
-        mirrored.keys = [{ keyId, asciiArmor: signingKey, trustSignature: '', source: '', sourceUrl: null }]
+        mirrored.keys = [{ keyId, asciiArmor: signingKey, trustSignature: '', source: '', sourceUrl: null, ...keyDetails }]
         for (const imported of mirrored.platforms) if (imported.unsigned && sums.get(imported.filename) === imported.shasum) delete imported.unsigned
       })
       return outcome
@@ -285,6 +307,13 @@ export class ProviderMirror {
       for (const unpin of unpins) unpin()
       await this.archives.release(files.map((file) => file.sha256))
     }
+  }
+
+  /** Why importing this SHA256SUMS for a version would conflict with what is mirrored here, if it would. */
+  async releaseConflict(namespace: string, type: string, version: string, shasumsSha256: string): Promise<string | undefined> {
+    const kept = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums
+    if (!kept || kept.sha256 === shasumsSha256) return undefined
+    return `${this.hostname}/${namespace}/${type} ${version} is mirrored here already with another SHA256SUMS (SHA-256 ${kept.sha256}): remove it before importing this release.`
   }
 
   /**

@@ -29,6 +29,16 @@ export interface ProviderPackage {
   keys: Array<{ keyId: string; asciiArmor: string; trustSignature: string; source: string; sourceUrl: string | null }>
 }
 
+/** A version's signed files, as a release publishes them: for bundles, which carry whole releases. */
+export interface ProviderRelease {
+  protocols: string[]
+  shasumsName: string
+  shasums: StoredFile
+  signature: StoredFile
+  keys: ProviderPackage['keys']
+  packages: Array<{ os: string; arch: string; filename: string; binary: StoredFile }>
+}
+
 /**
  * The provider registry protocol (`providers.v1`) over private providers: the namespace is the
  * organization (matched without regard to case: Terraform lower-cases it). A version is offered
@@ -66,6 +76,24 @@ export class ProviderRegistryService {
       tokens: packageTokens(this.store.installation().signingKey, { id: target.id, shasums: target.shasums!, shasumsSig: target.shasumsSig! }, { id: platform.id, binary: platform.binary! }),
       shasumsName: `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
       keys: [{ keyId: key.keyId, asciiArmor: key.asciiArmor, trustSignature: '', source: 'Homeport', sourceUrl: null }]
+    }
+  }
+
+  /** A published version's signed release for `platforms`: its SHA256SUMS, signature, key and each zip. */
+  async release(caller: Caller, namespace: string, type: string, version: string, platforms: Array<{ os: string; arch: string }>): Promise<ProviderRelease> {
+    const packages = []
+    for (const { os, arch } of platforms) packages.push(await this.download(caller, namespace, type, version, os, arch))
+    const { provider } = await this.provider(caller, namespace, type)
+    const target = findProviderVersion(provider, version)
+    const binaries = platforms.map(({ os, arch }) => target?.platforms.find((candidate) => candidate.os === os && candidate.arch === arch)?.binary)
+    if (!target?.shasums || !target.shasumsSig || binaries.some((binary) => !binary)) throw new NotFoundError(`${namespace}/${type} ${version} changed meanwhile`)
+    return {
+      protocols: target.protocols,
+      shasumsName: packages[0]?.shasumsName ?? `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
+      shasums: target.shasums,
+      signature: target.shasumsSig,
+      keys: packages[0]?.keys ?? [],
+      packages: packages.map((found, index) => ({ os: found.os, arch: found.arch, filename: found.filename, binary: binaries[index]! }))
     }
   }
 

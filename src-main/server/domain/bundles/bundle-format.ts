@@ -1,0 +1,121 @@
+import { InvalidInputError } from '../errors.js'
+
+/**
+ * A Homeport bundle: an uncompressed tar (its modules and provider zips are compressed already)
+ * holding `manifest.json` and the files it lists, each with its size and SHA-256:
+ *
+ *     manifest.json
+ *     modules/<hostname>/<namespace>/<name>/<provider>/<version>.tar.gz
+ *     providers/<hostname>/<namespace>/<type>/<version>/<SHA256SUMS file>
+ *     providers/<hostname>/<namespace>/<type>/<version>/<SHA256SUMS file>.sig
+ *     providers/<hostname>/<namespace>/<type>/<version>/terraform-provider-<type>_<version>_<os>_<arch>.zip
+ *
+ * The signing keys are in the manifest. A reader checks every file against the manifest, and
+ * every provider's SHA256SUMS against its keys, before it takes anything.
+ */
+export const BUNDLE_FORMAT = 'homeport-bundle'
+export const BUNDLE_FORMAT_VERSION = 1
+export const MANIFEST = 'manifest.json'
+
+export interface BundleFile {
+  /** Its path in the bundle. */
+  path: string
+  size: number
+  sha256: string
+}
+
+export interface BundledModule {
+  /** The registry that serves it: a public registry's name (mirrored as public modules), or the bundling Homeport's own. */
+  hostname: string
+  namespace: string
+  name: string
+  provider: string
+  version: string
+  registry: 'public' | 'private'
+  archive: BundleFile
+  /** Who calls it (`root`, or `<module> <version>`), for people reading the manifest. */
+  calledBy: string[]
+}
+
+export interface BundledKey {
+  keyId: string
+  asciiArmor: string
+  trustSignature: string
+  source: string
+  sourceUrl: string | null
+}
+
+export interface BundledPackage {
+  os: string
+  arch: string
+  filename: string
+  file: BundleFile
+}
+
+export interface BundledProvider {
+  hostname: string
+  namespace: string
+  type: string
+  version: string
+  registry: 'mirror' | 'private'
+  protocols: string[]
+  shasums: BundleFile
+  signature: BundleFile
+  keys: BundledKey[]
+  packages: BundledPackage[]
+}
+
+export interface BundleManifest {
+  format: typeof BUNDLE_FORMAT
+  formatVersion: number
+  /** The Homeport version that wrote it. */
+  writtenBy: string
+  createdAt: string
+  /** The organization whose registry the bundle was made from: its public modules are curated there. */
+  organization: { name: string; email: string }
+  platforms: string[]
+  modules: BundledModule[]
+  providers: BundledProvider[]
+}
+
+/** Every file a manifest lists. */
+export function manifestFiles(manifest: BundleManifest): BundleFile[] {
+  return [
+    ...manifest.modules.map((module) => module.archive),
+    ...manifest.providers.flatMap((provider) => [provider.shasums, provider.signature, ...provider.packages.map((found) => found.file)])
+  ]
+}
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/
+
+/** A manifest read from a bundle, checked for shape: anything else is not a bundle this Homeport reads. */
+export function checkManifest(value: unknown): BundleManifest {
+  const invalid = (reason: string) => new InvalidInputError(`This is not a Homeport bundle it can read: ${reason}.`, 'bundle')
+  const manifest = value as Partial<BundleManifest> | null
+  if (!manifest || manifest.format !== BUNDLE_FORMAT) throw invalid('manifest.json does not say "homeport-bundle"')
+  if (manifest.formatVersion !== BUNDLE_FORMAT_VERSION) {
+    throw invalid(`it is format ${String(manifest.formatVersion)}, written by ${String(manifest.writtenBy)}; this Homeport reads format ${BUNDLE_FORMAT_VERSION}`)
+  }
+  if (!Array.isArray(manifest.modules) || !Array.isArray(manifest.providers) || typeof manifest.organization?.name !== 'string') throw invalid('manifest.json lacks its modules, providers or organization')
+  const file = (candidate: BundleFile | undefined, what: string) => {
+    const path = candidate?.path
+    if (typeof path !== 'string' || !path.split('/').every((segment) => SEGMENT.test(segment)) || !/^[0-9a-f]{64}$/.test(candidate!.sha256) || !Number.isSafeInteger(candidate!.size)) {
+      throw invalid(`${what} names no file, or a file with no SHA-256 and size`)
+    }
+  }
+  const text = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 200
+  for (const module of manifest.modules) {
+    if (![module.hostname, module.namespace, module.name, module.provider, module.version].every(text) || !['public', 'private'].includes(module.registry)) throw invalid('a module lacks its address or version')
+    file(module.archive, `${module.namespace}/${module.name}/${module.provider} ${module.version}`)
+  }
+  for (const provider of manifest.providers) {
+    const name = `${provider.namespace}/${provider.type} ${provider.version}`
+    if (![provider.hostname, provider.namespace, provider.type, provider.version].every(text) || !['mirror', 'private'].includes(provider.registry)) throw invalid('a provider lacks its address or version')
+    if (!Array.isArray(provider.keys) || provider.keys.length === 0 || !provider.keys.every((key) => typeof key?.asciiArmor === 'string')) throw invalid(`${name} has no signing key`)
+    if (!Array.isArray(provider.packages) || !Array.isArray(provider.protocols)) throw invalid(`${name} lacks its packages`)
+    file(provider.shasums, `${name}'s SHA256SUMS`)
+    file(provider.signature, `${name}'s signature`)
+    for (const found of provider.packages) file(found.file, `${name} for ${String(found.os)}_${String(found.arch)}`)
+  }
+  return manifest as BundleManifest
+}

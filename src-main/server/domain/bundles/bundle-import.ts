@@ -1,0 +1,246 @@
+import { Readable } from 'node:stream'
+import type { Store } from '../../store/store.js'
+import type { Caller } from '../access.js'
+import type { ArchiveKeeper } from '../archive-keeper.js'
+import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
+import type { ModuleService } from '../modules.js'
+import { findVersion, type ModuleView } from '../module-rules.js'
+import type { OrganizationService } from '../organizations.js'
+import type { GpgKeyService } from '../providers/gpg-keys.js'
+import type { ProviderMirror } from '../providers/provider-mirror.js'
+import type { ProviderUploadService } from '../providers/provider-uploads.js'
+import { findProviderVersion, type ProviderService, type ProviderView } from '../providers/providers.js'
+import { binarySignature, checkSignature, parseShasums } from '../providers/release-files.js'
+import type { PublicRegistryService } from '../public-registry.js'
+import type { BundledKey, BundledModule, BundledProvider } from './bundle-format.js'
+import type { OpenedBundle } from './bundle-files.js'
+
+export interface ImportServices {
+  store: Store
+  organizations: OrganizationService
+  modules: ModuleService
+  publicRegistry: PublicRegistryService
+  providerMirror: ProviderMirror
+  providers: ProviderService
+  gpgKeys: GpgKeyService
+  providerUploads: ProviderUploadService
+  archives: ArchiveKeeper
+  maxArchiveBytes: number
+  registryHostname: string
+}
+
+export type ImportOutcome = 'added' | 'present'
+
+/** What an import did, item by item. */
+export interface ImportReport {
+  id: string
+  /** The organization that curates the bundle's public modules here. */
+  organization: string
+  createdOrganizations: string[]
+  modules: Array<{ source: string; version: string; outcome: ImportOutcome }>
+  providers: Array<{ source: string; version: string; platforms: string[]; outcome: ImportOutcome }>
+  /** Things worth saying that did not stop the import. */
+  notes: string[]
+}
+
+interface Verified {
+  provider: BundledProvider
+  shasums: Buffer
+  signature: Buffer
+  key: BundledKey
+}
+
+/**
+ * Imports an opened bundle (every file already checked against its manifest, see bundle-files.ts)
+ * for the site admin. Before it writes anything it checks each provider's SHA256SUMS against the
+ * keys the bundle carries and each zip against SHA256SUMS, and that nothing in the bundle
+ * contradicts what is here already (another archive for a version, another SHA256SUMS). Then it
+ * adds what is missing, through the same services as a publish, a mirror and a provider import;
+ * what is here already is left as it is, so importing twice changes nothing.
+ */
+export class BundleImporter {
+  constructor(
+    private readonly id: string,
+    private readonly caller: Caller,
+    private readonly bundle: OpenedBundle,
+    private readonly services: ImportServices
+  ) {}
+
+  async run(organization?: string): Promise<ImportReport> {
+    const { manifest } = this.bundle
+    const report: ImportReport = { id: this.id, organization: organization ?? manifest.organization.name, createdOrganizations: [], modules: [], providers: [], notes: [] }
+    const verified: Verified[] = []
+    for (const provider of manifest.providers) verified.push(await this.verify(provider))
+    const conflicts = [...(await this.moduleConflicts(report.organization)), ...(await this.providerConflicts(verified))]
+    if (conflicts.length > 0) throw new ConflictError(`Nothing was imported: ${conflicts.join(' ')}`)
+
+    for (const module of manifest.modules) report.modules.push({ source: label(module), version: module.version, outcome: await this.importModule(module, report) })
+    for (const found of verified) {
+      const { provider } = found
+      const outcome = provider.registry === 'mirror' ? await this.importMirrored(found) : await this.importPrivate(found, report)
+      report.providers.push({ source: `${provider.hostname}/${provider.namespace}/${provider.type}`, version: provider.version, platforms: provider.packages.map(({ os, arch }) => `${os}_${arch}`), outcome })
+    }
+    const elsewhere = new Set(manifest.modules.filter((module) => module.registry === 'private' && module.hostname !== this.services.registryHostname).map((module) => module.hostname))
+    for (const hostname of elsewhere) {
+      report.notes.push(`The bundle's private modules were addressed as ${hostname}/…; here they are ${this.services.registryHostname}/…: start Homeport with --registry-hostname ${hostname} so the configuration works unchanged.`)
+    }
+    return report
+  }
+
+  /** A provider's SHA256SUMS signed by one of its keys, and each zip listed there under its own name. */
+  private async verify(provider: BundledProvider): Promise<Verified> {
+    const name = `${provider.hostname}/${provider.namespace}/${provider.type} ${provider.version}`
+    const refuse = (reason: string) => new InvalidInputError(`Nothing was imported: ${name} ${reason}.`, 'bundle')
+    const shasums = await this.bundle.read(provider.shasums)
+    const signature = await this.bundle.read(provider.signature)
+    const binary = await binarySignature(signature).catch(() => undefined)
+    let key: BundledKey | undefined
+    for (const candidate of provider.keys) {
+      if (binary && (await checkSignature(candidate.asciiArmor, shasums, binary).then(() => true, () => false))) {
+        key = candidate
+        break
+      }
+    }
+    if (!key) throw refuse('has a SHA256SUMS that none of the keys the bundle carries for it signed: it was changed, or signed by someone else')
+    let sums: Map<string, string>
+    try {
+      sums = parseShasums(shasums.toString('utf8'))
+    } catch (error) {
+      throw refuse(`has a SHA256SUMS that cannot be read (${(error as Error).message})`)
+    }
+    for (const found of provider.packages) {
+      const filename = `terraform-provider-${provider.type}_${provider.version}_${found.os}_${found.arch}.zip`
+      if (found.filename !== filename) throw refuse(`names its ${found.os}_${found.arch} zip ${found.filename}, not ${filename}`)
+      if (sums.get(filename) !== found.file.sha256) throw refuse(`has a ${filename} that its signed SHA256SUMS does not list with that SHA-256`)
+    }
+    return { provider, shasums, signature, key }
+  }
+
+  private async moduleConflicts(organization: string): Promise<string[]> {
+    const conflicts: string[] = []
+    for (const module of this.bundle.manifest.modules) {
+      const view = await this.existingModule(module, organization)
+      const version = view && findVersion(view.module, module.version)
+      if (version && version.archive?.sha256 !== module.archive.sha256) {
+        conflicts.push(`${label(module)} ${module.version} is here already with another archive${version.status === 'ok' ? '' : ` (${version.status})`}: delete that version to import this one.`)
+      }
+    }
+    return conflicts
+  }
+
+  private async providerConflicts(verified: Verified[]): Promise<string[]> {
+    const conflicts: string[] = []
+    for (const { provider } of verified) {
+      if (provider.registry === 'mirror') {
+        const conflict = await this.services.providerMirror.releaseConflict(provider.namespace, provider.type, provider.version, provider.shasums.sha256)
+        if (conflict) conflicts.push(conflict)
+        continue
+      }
+      const view = await this.existingProvider(provider)
+      const version = view && findProviderVersion(view.provider, provider.version)
+      if (version && version.shasums?.sha256 !== provider.shasums.sha256) {
+        conflicts.push(`${provider.namespace}/${provider.type} ${provider.version} is here already with another SHA256SUMS${version.shasums ? '' : ' (or none yet)'}: delete that version to import this one.`)
+      }
+    }
+    return conflicts
+  }
+
+  private async existingModule(module: BundledModule, organization: string): Promise<ModuleView | undefined> {
+    const address =
+      module.registry === 'public'
+        ? { organization, registryName: 'public', namespace: module.namespace, name: module.name, provider: module.provider }
+        : { organization: module.namespace, registryName: 'private', namespace: module.namespace, name: module.name, provider: module.provider }
+    return this.services.modules.read(this.caller, address).catch(missing)
+  }
+
+  private existingProvider(provider: BundledProvider): Promise<ProviderView | undefined> {
+    return this.services.providers.read(this.caller, { organization: provider.namespace, registryName: 'private', namespace: provider.namespace, name: provider.type }).catch(missing)
+  }
+
+  /** The organization, made (with the bundle's organization's email) when this Homeport has none of that name. */
+  private async ensureOrganization(name: string, report: ImportReport): Promise<void> {
+    const found = await this.services.organizations.read(this.caller, name).catch(missing)
+    if (found) return
+    await this.services.organizations.create(this.caller, { name, email: this.bundle.manifest.organization.email })
+    report.createdOrganizations.push(name)
+  }
+
+  private async importModule(module: BundledModule, report: ImportReport): Promise<ImportOutcome> {
+    const organization = module.registry === 'public' ? report.organization : module.namespace
+    await this.ensureOrganization(organization, report)
+    const { modules, publicRegistry, store, archives, maxArchiveBytes } = this.services
+    if (module.registry === 'public') await publicRegistry.curate(this.caller, organization, module.namespace, module.name, module.provider)
+    else if (!(await this.existingModule(module, organization))) await modules.create(this.caller, organization, { registryName: 'private', name: module.name, provider: module.provider })
+    const view = (await this.existingModule(module, organization))!
+    if (findVersion(view.module, module.version)) return 'present'
+    const archive = await store.archives.put(this.bundle.open(module.archive), maxArchiveBytes)
+    const unpin = archives.pin(archive.sha256)
+    try {
+      await modules.addStoredVersion(view, module.version, archive, module.registry === 'public' ? 'mirror' : 'bundle')
+    } finally {
+      unpin()
+      await archives.release([archive.sha256])
+    }
+    return 'added'
+  }
+
+  /** A public provider, into the mirror as a signed release (the same path as `homeport import-providers` of a release folder). */
+  private async importMirrored({ provider, shasums, signature, key }: Verified): Promise<ImportOutcome> {
+    const { hostname, namespace, type, version } = provider
+    const mirror = this.services.providerMirror
+    const release = await mirror.importRelease(this.caller, {
+      hostname,
+      namespace,
+      type,
+      version,
+      shasums,
+      signature,
+      signingKey: key.asciiArmor,
+      protocols: provider.protocols,
+      keyDetails: { trustSignature: key.trustSignature, source: key.source, sourceUrl: key.sourceUrl }
+    })
+    let present = release.present
+    for (const found of provider.packages) {
+      const target = { hostname, namespace, type, version, os: found.os, arch: found.arch, hashes: [`zh:${found.file.sha256}`] }
+      present = (await mirror.importPackage(this.caller, target, this.bundle.open(found.file))).present && present
+    }
+    return present ? 'present' : 'added'
+  }
+
+  /** A private provider, into its organization's registry: its key, version, SHA256SUMS, signature and zips, as a publish adds them. */
+  private async importPrivate({ provider, shasums, signature, key }: Verified, report: ImportReport): Promise<ImportOutcome> {
+    const { providers, gpgKeys, providerUploads } = this.services
+    await this.ensureOrganization(provider.namespace, report)
+    const address = { organization: provider.namespace, registryName: 'private', namespace: provider.namespace, name: provider.type }
+    if (!(await this.existingProvider(provider))) await providers.create(this.caller, provider.namespace, { name: provider.type, registryName: 'private' })
+    const keyId = key.keyId || undefined
+    const known = keyId ? await gpgKeys.read(this.caller, provider.namespace, keyId).catch(missing) : undefined
+    const keyView = known ?? (await gpgKeys.create(this.caller, provider.namespace, key.asciiArmor))
+    let view = (await this.existingProvider(provider))!
+    let version = findProviderVersion(view.provider, provider.version)
+    let added = false
+    if (!version) ({ view, version } = await providers.createVersion(this.caller, address, { version: provider.version, keyId: keyView.key.keyId, protocols: provider.protocols }))
+    const upload = async (targetId: string, file: 'shasums' | 'shasums-sig' | 'binary', body: Readable) => {
+      await providerUploads.receive(providers.uploadObjectId(this.caller, view, targetId, file, false)!, body, undefined)
+      added = true
+    }
+    if (!version.shasums) await upload(version.id, 'shasums', Readable.from([shasums]))
+    if (!version.shasumsSig) await upload(version.id, 'shasums-sig', Readable.from([signature]))
+    for (const found of provider.packages) {
+      let platform = version.platforms.find((candidate) => candidate.os === found.os && candidate.arch === found.arch)
+      if (platform?.binary) continue
+      if (!platform) ({ platform } = await providers.createPlatform(this.caller, address, provider.version, { os: found.os, arch: found.arch, filename: found.filename, shasum: found.file.sha256 }))
+      await upload(platform.id, 'binary', this.bundle.open(found.file))
+    }
+    return added ? 'added' : 'present'
+  }
+}
+
+function label(module: BundledModule): string {
+  return `${module.hostname}/${module.namespace}/${module.name}/${module.provider}`
+}
+
+function missing(error: unknown): undefined {
+  if (error instanceof NotFoundError) return undefined
+  throw error
+}
