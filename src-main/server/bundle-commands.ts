@@ -101,7 +101,7 @@ export async function bundleCommand(dataDir: string, token: string | undefined, 
   }
   await running.request('DELETE', `/api/v2/bundles/${id}`).then((answer) => answer.resume())
   const manifest = job.manifest!
-  console.log(`Wrote ${options.output} (${formatBytes(job.size ?? 0)}): ${manifest.modules.length} module versions, ${manifest.providers.length} provider versions for ${manifest.platforms.join(', ')}.`)
+  console.log(`Wrote ${options.output} (${formatBytes(job.size ?? 0)}): ${manifest.modules.length} module version(s), ${manifest.providers.length} provider version(s) for ${manifest.platforms.join(', ') || 'no platform'}.`)
 }
 
 async function onlyOrganization(running: RunningServer): Promise<string> {

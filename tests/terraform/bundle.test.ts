@@ -141,7 +141,7 @@ describe('homeport bundle and homeport import', () => {
     expect(stdout).toContain(`Fetching ${PUBLIC}/hashicorp/random 3.6.0 for linux_amd64, darwin_arm64`)
     // The nested module was not curated: bundling curated it, to pull it through.
     expect(stdout).toContain('Curated pubnet/subnets/aws in demo')
-    expect(stdout).toMatch(/Wrote .*demo\.hpbundle \(.+\): 2 module versions, 2 provider versions for linux_amd64, darwin_arm64\./)
+    expect(stdout).toMatch(/Wrote .*demo\.hpbundle \(.+\): 2 module version\(s\), 2 provider version\(s\) for linux_amd64, darwin_arm64\./)
 
     const { folder, manifest } = await manifestOf(bundle())
     expect(manifest).toMatchObject({ format: 'homeport-bundle', formatVersion: 1, writtenBy: expect.stringMatching(/^Homeport \d/), organization: { name: 'demo' } })

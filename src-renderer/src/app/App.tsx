@@ -6,6 +6,7 @@ import { ModulePage } from '../features/modules/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
 import { AppSettings } from '../features/settings/AppSettings'
 import { MirrorPage } from '../features/mirror/MirrorPage'
+import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { hrefOf, useRoute, type Route } from './router'
 
@@ -21,6 +22,8 @@ function Page({ route }: { route: Route }) {
       return <ConnectTerraform />
     case 'mirror':
       return <MirrorPage />
+    case 'bundles':
+      return <BundlesPage />
     case 'app-settings':
       return <AppSettings />
     case 'authorize':
@@ -41,6 +44,8 @@ function titleOf(route: Route): string {
       return 'Connect Terraform'
     case 'mirror':
       return 'Provider mirror'
+    case 'bundles':
+      return 'Bundles'
     case 'app-settings':
       return 'Settings'
     case 'authorize':
@@ -64,7 +69,7 @@ export function App() {
     else document.getElementById('main')?.focus()
   }, [page])
   const section = route.page === 'organization' || route.page === 'module' ? 'organizations' : route.page
-  const link = (page: 'organizations' | 'terraform' | 'mirror' | 'app-settings', label: string) => (
+  const link = (page: 'organizations' | 'terraform' | 'mirror' | 'bundles' | 'app-settings', label: string) => (
     <a href={hrefOf({ page })} aria-current={section === page ? 'page' : undefined}>
       {label}
     </a>
@@ -83,6 +88,7 @@ export function App() {
           {link('organizations', 'Organizations')}
           {link('terraform', 'Connect Terraform')}
           {link('mirror', 'Mirror')}
+          {link('bundles', 'Bundles')}
           {link('app-settings', 'Settings')}
           {!embedded && (
             <button type="button" className="link" onClick={signOut}>

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string }
   | { page: 'terraform' }
   | { page: 'mirror' }
+  | { page: 'bundles' }
   | { page: 'app-settings' }
   /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
   | { page: 'authorize'; query: string }
@@ -24,6 +25,7 @@ function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
   if (parts[0] === 'terraform') return { page: 'terraform' }
   if (parts[0] === 'mirror') return { page: 'mirror' }
+  if (parts[0] === 'bundles') return { page: 'bundles' }
   if (parts[0] === 'settings') return { page: 'app-settings' }
   if (parts[0] === 'orgs' && parts[1]) {
     const org = parts[1]
@@ -46,6 +48,8 @@ export function hrefOf(route: Route): string {
       return '#/terraform'
     case 'mirror':
       return '#/mirror'
+    case 'bundles':
+      return '#/bundles'
     case 'app-settings':
       return '#/settings'
     case 'authorize':

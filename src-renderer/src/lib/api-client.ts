@@ -38,6 +38,19 @@ export class ApiClient {
     return this.send<T>(method, path, body)
   }
 
+  /** A file the API sends (a bundle), whole, with the name the server gives it. */
+  async download(path: string): Promise<{ blob: Blob; filename: string }> {
+    const response = await fetch(`/api/v2${path}`, { headers: { Authorization: `Bearer ${this.token}` } }).catch(() => {
+      throw new ApiError(0, 'Homeport is not answering. Is the server still running?')
+    })
+    if (!response.ok) {
+      const [first] = ((await response.json().catch(() => ({}))) as ErrorDocument).errors ?? []
+      throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText)
+    }
+    const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download'
+    return { blob: await response.blob(), filename }
+  }
+
   /** A JSON:API document is sent as JSON; a Blob (an archive) as it is. */
   private async send<T>(method: string, url: string, body?: unknown): Promise<T> {
     const raw = body instanceof Blob

@@ -37,6 +37,10 @@ export interface BundleJob {
   filename: string
 }
 
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
 /** How long a finished bundle waits to be downloaded before it is removed. */
 const KEEP_MS = 60 * 60 * 1000
 /** The largest bundle an import takes. */
@@ -156,7 +160,7 @@ export class BundleService {
       if (plan.problems.length > 0) {
         job.problems = plan.problems
         job.status = 'failed'
-        step(`Not written: ${plan.problems.length} ${plan.problems.length === 1 ? 'thing' : 'things'} could not be resolved`)
+        step(`Not written: ${counted(plan.problems.length, 'thing')} could not be resolved`)
         return
       }
       job.status = 'writing'
@@ -194,7 +198,7 @@ export class BundleService {
         job.totalBytes = total
       })
       Object.assign(job, { manifest, ...written, status: 'ready' })
-      step(`Ready: ${manifest.modules.length} module versions and ${manifest.providers.length} provider versions`)
+      step(`Ready: ${counted(manifest.modules.length, 'module version')} and ${counted(manifest.providers.length, 'provider version')}`)
       // Waits, unref'd, for its download; a restart clears the folder anyway.
       setTimeout(() => void this.expire(job.id), KEEP_MS).unref()
     } catch (error) {

@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { ApiClient } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
+import { PlatformChoice } from '../../lib/folder-drop'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 
 interface MirroredProvider {
@@ -21,8 +22,6 @@ const mirrorKey = ['provider-mirror'] as const
 function mirrorOptions(client: ApiClient) {
   return queryOptions({ queryKey: mirrorKey, queryFn: () => client.get<{ data: MirroredProvider[] }>('/admin/provider-mirror') })
 }
-
-const PLATFORMS = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64']
 
 /**
  * Public providers mirrored from the upstream registry, for `terraform init` with the network off:
@@ -68,19 +67,7 @@ export function MirrorPage() {
         <input id="mirror-source" value={source} onChange={(event) => setSource(event.target.value)} placeholder="hashicorp/aws" />
         <label htmlFor="mirror-versions">Versions (a constraint; empty for all)</label>
         <input id="mirror-versions" value={versions} onChange={(event) => setVersions(event.target.value)} placeholder="~> 5.0" />
-        <fieldset>
-          <legend>Platforms</legend>
-          {PLATFORMS.map((platform) => (
-            <label key={platform} className="inline">
-              <input
-                type="checkbox"
-                checked={platforms.includes(platform)}
-                onChange={(event) => setPlatforms(event.target.checked ? [...platforms, platform] : platforms.filter((candidate) => candidate !== platform))}
-              />{' '}
-              {platform}
-            </label>
-          ))}
-        </fieldset>
+        <PlatformChoice legend="Platforms" value={platforms} onChange={setPlatforms} />
         <button type="submit" className="primary fit" disabled={!source.trim() || platforms.length === 0 || add.isPending}>
           {add.isPending ? 'Mirroring…' : 'Mirror'}
         </button>

@@ -1,12 +1,13 @@
 import { upload } from '../../lib/upload'
-import { useEffect, useState, type DragEvent } from 'react'
+import { useEffect, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
 import { hrefOf } from '../../app/router'
 import { ApiError } from '../../lib/api-client'
 import { formatBytes } from '../../lib/format'
 import type { Document } from '../../lib/jsonapi'
-import { filesFromDrop, filesFromInput, guessModule, selectModuleFiles, type FolderSelection } from '../../lib/module-folder'
+import { guessModule, selectModuleFiles, type FolderSelection } from '../../lib/module-folder'
+import { FolderDrop } from '../../lib/folder-drop'
 import { useSession } from '../../lib/session'
 import { packTarGz } from '../../lib/tar'
 import { ErrorMessage, StatusBadge } from '../../lib/ui'
@@ -36,7 +37,6 @@ export function Publish({ org }: { org: string }) {
   /** Whether the version was chosen (typed, picked, or read from the archive's name) rather than proposed. */
   const [versionChosen, setVersionChosen] = useState(false)
   const [stage, setStage] = useState<Stage>({ step: 'idle' })
-  const [dragging, setDragging] = useState(false)
   const [showFiles, setShowFiles] = useState(false)
 
   const choose = async (files: Parameters<typeof selectModuleFiles>[0]) => {
@@ -47,11 +47,6 @@ export function Publish({ org }: { org: string }) {
     const guess = guessModule(selected.folder)
     setName(guess.name)
     setProvider(guess.provider)
-  }
-  const onDrop = async (event: DragEvent) => {
-    event.preventDefault()
-    setDragging(false)
-    await choose(await filesFromDrop(event.dataTransfer))
   }
 
   const address: ModuleAddress = { org, registry: 'private', namespace: org, name, provider }
@@ -98,30 +93,7 @@ export function Publish({ org }: { org: string }) {
         </p>
       </header>
 
-      <div
-        className={`dropzone card ${dragging ? 'dragging' : ''}`}
-        onDragOver={(event) => {
-          event.preventDefault()
-          setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={(event) => void onDrop(event)}
-      >
-        <p>Drop a module folder here, or</p>
-        <label className="button primary">
-          Choose a folder…
-          <input
-            type="file"
-            className="visually-hidden"
-            aria-label="Module folder"
-            // @ts-expect-error: webkitdirectory is how browsers and Electron pick a folder; React does not type it.
-            webkitdirectory=""
-            multiple
-            onChange={(event) => {
-              if (event.target.files?.length) void choose(filesFromInput(event.target.files))
-            }}
-          />
-        </label>
+      <FolderDrop prompt="Drop a module folder here, or" label="Module folder" button="Choose a folder…" primary className="card" onFiles={choose}>
         <label className="button">
           Choose a .tar.gz…
           <input
@@ -146,7 +118,7 @@ export function Publish({ org }: { org: string }) {
             }}
           />
         </label>
-      </div>
+      </FolderDrop>
 
       {selection && (
         <div className="card padded">
