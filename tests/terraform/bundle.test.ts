@@ -217,6 +217,21 @@ describe('homeport bundle and homeport import', () => {
     }
   }, 60_000)
 
+  it('refuses public modules where none are kept (the self-hosted edition), before it writes anything', async () => {
+    const selfHosted = await startTestServer({ edition: 'self-hosted', upstream: UNREACHABLE })
+    try {
+      const answer = await selfHosted.fetch(`${selfHosted.url}/api/v2/admin/bundle-imports`, { method: 'POST', headers: { Authorization: `Bearer ${selfHosted.adminToken}` }, body: await readFile(bundle()) })
+      expect(answer.status).toBe(409)
+      expect(((await answer.json()) as { errors: Array<{ detail: string }> }).errors[0]!.detail).toBe(
+        'Nothing was imported: The bundle holds public modules, and this Homeport keeps none (the self-hosted edition, or --public-curation off).'
+      )
+      expect((await selfHosted.api('GET', '/organizations')).body.data).toEqual([])
+      expect(await selfHosted.server.services.store.providerMirror.all()).toEqual([])
+    } finally {
+      await selfHosted.close()
+    }
+  })
+
   describe('into a Homeport with no upstream at all', () => {
     let offline: TestServer
     const offlineDir = () => join(work, 'offline-data')

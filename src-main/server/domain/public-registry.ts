@@ -54,6 +54,11 @@ export class PublicRegistryService {
     private readonly enabled: boolean
   ) {}
 
+  /** Whether organizations here keep public modules (the hosted edition, with curation on). */
+  get curating(): boolean {
+    return this.enabled
+  }
+
   /**
    * Online, the upstream's versions (any of them installs: a version not mirrored yet is pulled through
    * at its download). Offline, only what is mirrored here, so Terraform never picks a version it cannot

@@ -72,6 +72,9 @@ export class BundleImporter {
     const verified: Verified[] = []
     for (const provider of manifest.providers) verified.push(await this.verify(provider))
     const conflicts = [...(await this.moduleConflicts(report.organization)), ...(await this.providerConflicts(verified))]
+    if (!this.services.publicRegistry.curating && manifest.modules.some((module) => module.registry === 'public')) {
+      conflicts.unshift('The bundle holds public modules, and this Homeport keeps none (the self-hosted edition, or --public-curation off).')
+    }
     if (conflicts.length > 0) throw new ConflictError(`Nothing was imported: ${conflicts.join(' ')}`)
 
     for (const module of manifest.modules) report.modules.push({ source: label(module), version: module.version, outcome: await this.importModule(module, report) })
