@@ -96,4 +96,7 @@ test('makes a bundle from a configuration folder with its progress, lists what c
   await importing.getByLabel('Bundle', { exact: true }).setInputFiles(garbage)
   await importing.getByRole('button', { name: 'Import' }).click()
   await expect(importing.getByRole('alert')).toContainText('This is not a Homeport bundle it can read')
+
+  // The mirror is the whole server's: the mirror spec starts from an empty one.
+  expect((await page.request.delete(`${origin}/api/v2/admin/provider-mirror/hashicorp/time/0.9.1`, { headers })).status()).toBe(204)
 })
