@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { writeFileAtomically } from './store/atomic-json-file.js'
@@ -15,6 +15,7 @@ import { resolveAdminToken, type AdminToken } from './admin-token.js'
 import { createServices, type Services } from './services.js'
 import { Background } from './domain/background.js'
 import { openFileStore } from './store/file-store.js'
+import { openPostgresStore } from './store/postgres/pg-store.js'
 import { resolveTls, type TlsMaterial } from './tls.js'
 
 /**
@@ -49,7 +50,9 @@ const DOWNLOAD_FLUSH_MS = 2000
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
   const options = { ...parseServeOptions([], {}), ...given }
-  const store = await openFileStore(options.dataDir)
+  // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
+  if (options.database) await mkdir(options.dataDir, { recursive: true, mode: 0o700 })
+  const store = options.database ? await openPostgresStore(options.database) : await openFileStore(options.dataDir)
   const background = new Background()
   let server: Server | undefined
   try {

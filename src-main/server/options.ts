@@ -33,6 +33,8 @@ export interface ServeOptions {
   gitRoots: string[]
   /** The site-admin token; undefined: the one in the data directory (made at first start). */
   adminToken: string | undefined
+  /** A PostgreSQL database to keep the registry in (`postgres://…`); undefined: the data directory's files. */
+  database: string | undefined
 }
 
 export class UsageError extends Error {}
@@ -132,6 +134,12 @@ export const SETTINGS: readonly Setting[] = [
       const roots = list(text, delimiter)
       if (roots.some((root) => !isAbsolute(root))) throw new UsageError(`--git-roots lists absolute folders, separated by "${delimiter}".`)
       return roots
+    } }),
+  setting({ key: 'database', flag: 'database', env: 'HOMEPORT_DATABASE_URL', takes: '<postgres://…>', shown: 'none: the data directory', help: 'keep the registry in PostgreSQL (several Homeports may share it)',
+    parse(text) {
+      if (!text) return undefined
+      if (!/^postgres(ql)?:\/\//.test(text)) throw new UsageError('--database is a PostgreSQL connection URL, like postgres://homeport@db.example/homeport.')
+      return text
     } }),
   setting({ key: 'adminToken', env: 'HOMEPORT_ADMIN_TOKEN', shown: 'generated into the data directory', help: 'the site-admin token (16 characters or more)', parse: (text) => text || undefined })
 ]

@@ -299,13 +299,14 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 }
 
 /** Freezes a record and everything in it, so that no reader can change what the store holds. */
-function deepFreeze(value: unknown): void {
+/** Freezes a record and everything in it: what a store returns cannot be changed behind its back. */
+export function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return
   Object.freeze(value)
   for (const child of Object.values(value)) deepFreeze(child)
 }
 
-function keyList(keys: string | readonly string[] | undefined): readonly string[] {
+export function keyList(keys: string | readonly string[] | undefined): readonly string[] {
   if (keys === undefined) return []
   return typeof keys === 'string' ? [keys] : keys
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { Collection } from './collection.js'
+import { Collection, type CollectionOptions, type Identified } from './collection.js'
 import type { WritesRefusedError } from './errors.js'
 import type { RecordBackend } from './record-backends.js'
 import { checkDownloads, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
@@ -33,21 +33,29 @@ import {
   type Store
 } from './store.js'
 
-type InstallationFileRecord = InstallationRecord & { id: string }
-const INSTALLATION_ID = 'installation-main'
+export type InstallationFileRecord = InstallationRecord & { id: string }
+export const INSTALLATION_ID = 'installation-main'
+
+/** A collection's name (its folder in the data directory and a backup, its table in PostgreSQL) and rules. */
+export interface CollectionSpec<T extends Identified> {
+  name: string
+  options: Omit<CollectionOptions<T>, 'writesRefused'>
+}
+
+function spec<T extends Identified>(name: string, options: CollectionSpec<T>['options']): CollectionSpec<T> {
+  return { name, options }
+}
 
 /**
- * Homeport's collections, each with its folder (in the data directory, and in a backup), schema,
- * checks and indexes: the one list every store and the backup are built from, so a new
- * collection cannot be forgotten by one of them.
+ * Homeport's collections, each with its name, schema, checks and indexes: the one list every store
+ * and the backup are built from, so a new collection cannot be forgotten by one of them.
  */
-export function makeCollections(backendFor: (folder: string) => RecordBackend, writesRefused?: WritesRefusedError) {
+export function collectionSpecs() {
   return {
-    installation: new Collection<InstallationFileRecord>('installation', backendFor('installation'), { schema: SCHEMAS.installation, writesRefused }),
-    organizations: new Collection<OrganizationRecord>('organizations', backendFor('organizations'), {
+    installation: spec<InstallationFileRecord>('installation', { schema: SCHEMAS.installation }),
+    organizations: spec<OrganizationRecord>('organizations', {
       schema: SCHEMAS.organizations,
       check: checkOrganization,
-      writesRefused,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
         [TOKEN_HASH]: (org) => [...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])), ...(org.token ? [org.token.hash] : []), ...org.cliTokens.map((token) => token.hash)],
@@ -57,10 +65,9 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
         [VCS_TOKEN_ID]: (org) => org.vcsConnections.map((connection) => connection.tokenId)
       }
     }),
-    modules: new Collection<ModuleRecord>('modules', backendFor('modules'), {
+    modules: spec<ModuleRecord>('modules', {
       schema: SCHEMAS.modules,
       check: checkModule,
-      writesRefused,
       unique: {
         [MODULE_KEY]: moduleKey,
         [VERSION_ID]: (module) => module.versions.map((version) => version.id),
@@ -73,16 +80,11 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : [])
       }
     }),
-    downloads: new Collection<DownloadRecord>('downloads', backendFor('downloads'), { schema: SCHEMAS.downloads, check: checkDownloads, writesRefused }),
-    upstreamCache: new Collection<UpstreamCacheRecord>('upstream-cache', backendFor('upstream-cache'), {
-      schema: SCHEMAS.upstreamCache,
-      check: checkUpstreamAnswer,
-      writesRefused
-    }),
-    providers: new Collection<ProviderRecord>('providers', backendFor('providers'), {
+    downloads: spec<DownloadRecord>('downloads', { schema: SCHEMAS.downloads, check: checkDownloads }),
+    upstreamCache: spec<UpstreamCacheRecord>('upstream-cache', { schema: SCHEMAS.upstreamCache, check: checkUpstreamAnswer }),
+    providers: spec<ProviderRecord>('providers', {
       schema: SCHEMAS.providers,
       check: checkProvider,
-      writesRefused,
       unique: {
         [PROVIDER_KEY]: providerKey,
         [PROVIDER_VERSION_ID]: (provider) => provider.versions.map((version) => version.id),
@@ -93,23 +95,39 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
         [BY_ARCHIVE]: providerFiles
       }
     }),
-    gpgKeys: new Collection<GpgKeyRecord>('gpg-keys', backendFor('gpg-keys'), {
+    gpgKeys: spec<GpgKeyRecord>('gpg-keys', {
       schema: SCHEMAS.gpgKeys,
       check: checkGpgKey,
-      writesRefused,
       unique: { [GPG_KEY]: (key) => `${key.organizationId}/${key.keyId}` },
       groups: { [BY_ORGANIZATION]: (key) => key.organizationId }
     }),
-    providerMirror: new Collection<MirroredProviderRecord>('provider-mirror', backendFor('provider-mirror'), {
+    providerMirror: spec<MirroredProviderRecord>('provider-mirror', {
       schema: SCHEMAS.providerMirror,
       check: checkMirroredProvider,
-      writesRefused,
       unique: {
         [MIRRORED_PROVIDER]: (provider) => `${provider.hostname}/${provider.namespace}/${provider.type}`,
         [MIRRORED_FILE_ID]: (provider) => provider.versions.flatMap((version) => [version.id, ...version.platforms.map((platform) => platform.id)])
       },
       groups: { [BY_ARCHIVE]: mirroredFiles }
     })
+  }
+}
+
+export type CollectionSpecs = ReturnType<typeof collectionSpecs>
+
+/** The collections over documents kept by `backendFor` (files in a folder, or memory). */
+export function makeCollections(backendFor: (folder: string) => RecordBackend, writesRefused?: WritesRefusedError) {
+  const specs = collectionSpecs()
+  const make = <T extends Identified>({ name, options }: CollectionSpec<T>) => new Collection<T>(name, backendFor(name), { ...options, writesRefused })
+  return {
+    installation: make(specs.installation),
+    organizations: make(specs.organizations),
+    modules: make(specs.modules),
+    downloads: make(specs.downloads),
+    upstreamCache: make(specs.upstreamCache),
+    providers: make(specs.providers),
+    gpgKeys: make(specs.gpgKeys),
+    providerMirror: make(specs.providerMirror)
   }
 }
 
@@ -171,7 +189,7 @@ export function holdingWrites<R>(collections: Collections, task: () => Promise<R
   return holdFrom(0)
 }
 
-function newInstallation(): InstallationFileRecord {
+export function newInstallation(): InstallationFileRecord {
   const now = new Date().toISOString()
   return {
     id: INSTALLATION_ID,

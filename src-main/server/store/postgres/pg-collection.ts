@@ -1,0 +1,198 @@
+import type { Pool, PoolClient } from 'pg'
+import { deepFreeze, keyList, type Identified } from '../collection.js'
+import type { CollectionSpec } from '../collections.js'
+import { RecordMissingError, StoreLoadError, UniqueConstraintError } from '../errors.js'
+import type { RecordStore } from '../store.js'
+import { inTransaction } from './transactions.js'
+
+/**
+ * One collection in PostgreSQL: a row per record (`id`, the schema version it was written with, the
+ * record as JSONB) in the collection's table, and its index keys in `hp_keys` (unique: the primary
+ * key makes a second record with the same key fail, whichever replica writes it) and `hp_groups`.
+ *
+ * Writes run in a transaction that locks the record's row (`SELECT … FOR UPDATE`), so a change's
+ * checks (read-check-write) cannot race another update of the record, in this process or another
+ * replica; the keys change in the same transaction. Reads go to the database every time: another
+ * replica may have written since.
+ */
+export class PgCollection<T extends Identified> implements RecordStore<T> {
+  readonly table: string
+  /** Grows with every write this process made; other replicas' writes arrive by NOTIFY (pg-store.ts). */
+  revision = 0
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly spec: CollectionSpec<T>,
+    private readonly onWrite: (collection: string) => Promise<void> | void = () => undefined
+  ) {
+    this.table = tableName(spec.name)
+  }
+
+  get name(): string {
+    return this.spec.name
+  }
+
+  /** Creates the table if need be, then upgrades records an older Homeport wrote (the caller holds the schema lock). */
+  async prepare(client: PoolClient): Promise<void> {
+    await client.query(`CREATE TABLE IF NOT EXISTS ${this.table} (id text PRIMARY KEY, schema_version integer NOT NULL, record jsonb NOT NULL)`)
+    const { version, migrations } = this.spec.options.schema
+    const newer = await client.query<{ id: string; schema_version: number }>(`SELECT id, schema_version FROM ${this.table} WHERE schema_version > $1 LIMIT 1`, [version])
+    if (newer.rows[0]) {
+      const row = newer.rows[0]
+      throw new StoreLoadError(`${this.table} ${row.id}`, `it was written by a newer Homeport (schema ${row.schema_version}, this one reads up to ${version})`)
+    }
+    const old = await client.query<{ id: string; schema_version: number; record: Record<string, unknown> }>(`SELECT id, schema_version, record FROM ${this.table} WHERE schema_version < $1`, [version])
+    for (const row of old.rows) {
+      let upgraded = row.record
+      for (let from = row.schema_version; from < version; from++) {
+        const migration = migrations[from]
+        if (!migration) throw new StoreLoadError(`${this.table} ${row.id}`, `no migration from schema ${from}`)
+        upgraded = migration(upgraded)
+      }
+      const problem = this.spec.options.check?.(upgraded as unknown as T)
+      if (problem) throw new StoreLoadError(`${this.table} ${row.id}`, problem)
+      await client.query(`UPDATE ${this.table} SET schema_version = $2, record = $3 WHERE id = $1`, [row.id, version, upgraded])
+      await this.writeKeys(client, upgraded as unknown as T)
+    }
+  }
+
+  async all(): Promise<T[]> {
+    const { rows } = await this.pool.query<{ record: T }>(`SELECT record FROM ${this.table} ORDER BY id`)
+    return rows.map((row) => frozen(row.record))
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    const { rows } = await this.pool.query<{ record: T }>(`SELECT record FROM ${this.table} WHERE id = $1`, [id])
+    return rows[0] ? frozen(rows[0].record) : undefined
+  }
+
+  async findBy(index: string, key: string): Promise<T | undefined> {
+    const { rows } = await this.pool.query<{ record: T }>(
+      `SELECT r.record FROM hp_keys k JOIN ${this.table} r ON r.id = k.id WHERE k.collection = $1 AND k.idx = $2 AND k.key = $3`,
+      [this.spec.name, index, key]
+    )
+    return rows[0] ? frozen(rows[0].record) : undefined
+  }
+
+  async listBy(group: string, key: string): Promise<T[]> {
+    const { rows } = await this.pool.query<{ record: T }>(
+      `SELECT r.record FROM hp_groups g JOIN ${this.table} r ON r.id = g.id WHERE g.collection = $1 AND g.grp = $2 AND g.key = $3 ORDER BY r.id`,
+      [this.spec.name, group, key]
+    )
+    return rows.map((row) => frozen(row.record))
+  }
+
+  async create(record: T): Promise<T> {
+    await this.write((client) => this.insert(client, record))
+    return frozen(record)
+  }
+
+  async update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    return this.write(async (client) => {
+      const current = await this.locked(client, id)
+      if (!current) throw new RecordMissingError(id)
+      return this.replace(client, current, change)
+    })
+  }
+
+  async upsert(id: string, initial: () => T, change: (draft: T) => void): Promise<T> {
+    return this.write(async (client) => {
+      const current = await this.locked(client, id)
+      if (current) return (await this.replace(client, current, change)).record
+      const record = initial()
+      change(record)
+      await this.insert(client, record)
+      return frozen(record)
+    })
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.write(async (client) => {
+      const { rowCount } = await client.query(`DELETE FROM ${this.table} WHERE id = $1`, [id])
+      if (!rowCount) throw new RecordMissingError(id)
+      await this.dropKeys(client, id)
+    })
+  }
+
+  async deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean> {
+    return this.write(async (client) => {
+      const current = await this.locked(client, id)
+      if (!current || !check(frozen(current))) return false
+      await client.query(`DELETE FROM ${this.table} WHERE id = $1`, [id])
+      await this.dropKeys(client, id)
+      return true
+    })
+  }
+
+  /** Runs `work` in a transaction, then tells the others (NOTIFY) that this collection changed. */
+  private async write<R>(work: (client: PoolClient) => Promise<R>): Promise<R> {
+    const result = await inTransaction(this.pool, async (client) => {
+      const value = await work(client)
+      await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, this.spec.name])
+      return value
+    })
+    this.revision++
+    await this.onWrite(this.spec.name)
+    return result
+  }
+
+  private async locked(client: PoolClient, id: string): Promise<T | undefined> {
+    const { rows } = await client.query<{ record: T }>(`SELECT record FROM ${this.table} WHERE id = $1 FOR UPDATE`, [id])
+    return rows[0]?.record
+  }
+
+  private async insert(client: PoolClient, record: T): Promise<void> {
+    if (!/^[a-z]+-[A-Za-z0-9]+$/.test(record.id)) throw new Error(`invalid record id ${record.id}`)
+    const inserted = await client.query(`INSERT INTO ${this.table} (id, schema_version, record) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`, [
+      record.id,
+      this.spec.options.schema.version,
+      record
+    ])
+    if (!inserted.rowCount) throw new UniqueConstraintError('id', record.id)
+    await this.writeKeys(client, record)
+  }
+
+  private async replace<R>(client: PoolClient, current: T, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    const draft = structuredClone(current)
+    const result = change(draft)
+    if (draft.id !== current.id) throw new Error('a record id cannot change')
+    await client.query(`UPDATE ${this.table} SET schema_version = $2, record = $3 WHERE id = $1`, [draft.id, this.spec.options.schema.version, draft])
+    await this.dropKeys(client, draft.id)
+    await this.writeKeys(client, draft)
+    return { record: frozen(draft), result }
+  }
+
+  /** The record's unique keys and groups; a key another record holds fails as the file store's would. */
+  private async writeKeys(client: PoolClient, record: T): Promise<void> {
+    await this.dropKeys(client, record.id)
+    for (const [index, keysOf] of Object.entries(this.spec.options.unique ?? {})) {
+      for (const key of new Set(keyList(keysOf(record)))) {
+        const { rowCount } = await client.query('INSERT INTO hp_keys (collection, idx, key, id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [this.spec.name, index, key, record.id])
+        if (!rowCount) throw new UniqueConstraintError(index, key)
+      }
+    }
+    for (const [group, keysOf] of Object.entries(this.spec.options.groups ?? {})) {
+      for (const key of new Set(keyList(keysOf(record)))) {
+        await client.query('INSERT INTO hp_groups (collection, grp, key, id) VALUES ($1, $2, $3, $4)', [this.spec.name, group, key, record.id])
+      }
+    }
+  }
+
+  private async dropKeys(client: PoolClient, id: string): Promise<void> {
+    await client.query('DELETE FROM hp_keys WHERE collection = $1 AND id = $2', [this.spec.name, id])
+    await client.query('DELETE FROM hp_groups WHERE collection = $1 AND id = $2', [this.spec.name, id])
+  }
+}
+
+/** The channel on which every replica hears which collection another one wrote. */
+export const CHANGES_CHANNEL = 'homeport_changes'
+
+/** `provider-mirror` → `hp_provider_mirror`. */
+function tableName(collection: string): string {
+  return `hp_${collection.replace(/-/g, '_')}`
+}
+
+function frozen<T>(record: T): T {
+  deepFreeze(record)
+  return record
+}

@@ -1,0 +1,130 @@
+import pg from 'pg'
+import type { Identified } from '../collection.js'
+import { collectionSpecs, INSTALLATION_ID, newInstallation, type CollectionSpec, type InstallationFileRecord } from '../collections.js'
+import { StoreLoadError } from '../errors.js'
+import type { Store } from '../store.js'
+import { PgArchives } from './pg-archives.js'
+import { CHANGES_CHANNEL, PgCollection } from './pg-collection.js'
+
+/** The layout of Homeport's tables, apart from the records' own schemas; raised by a change that needs a migration. */
+const LAYOUT_VERSION = 1
+/** Held while one replica creates or upgrades the tables: the others wait, then find them ready. */
+const SCHEMA_LOCK = 4_780_001
+
+const LAYOUT = [
+  'CREATE TABLE IF NOT EXISTS hp_meta (key text PRIMARY KEY, value text NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS hp_keys (collection text NOT NULL, idx text NOT NULL, key text NOT NULL, id text NOT NULL, PRIMARY KEY (collection, idx, key))',
+  'CREATE INDEX IF NOT EXISTS hp_keys_by_record ON hp_keys (collection, id)',
+  'CREATE TABLE IF NOT EXISTS hp_groups (collection text NOT NULL, grp text NOT NULL, key text NOT NULL, id text NOT NULL)',
+  'CREATE INDEX IF NOT EXISTS hp_groups_by_key ON hp_groups (collection, grp, key)',
+  'CREATE INDEX IF NOT EXISTS hp_groups_by_record ON hp_groups (collection, id)',
+  'CREATE TABLE IF NOT EXISTS hp_archives (sha256 text PRIMARY KEY, size bigint NOT NULL, docs jsonb)',
+  'CREATE TABLE IF NOT EXISTS hp_archive_chunks (sha256 text NOT NULL, seq integer NOT NULL, data bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (sha256, seq))'
+]
+
+/** What the PostgreSQL store knows beyond the port: its pool, for the tests and the tools that look inside. */
+export interface PostgresStore extends Store {
+  readonly pool: pg.Pool
+}
+
+/**
+ * Opens Homeport's store in the PostgreSQL database at `url` (creating and upgrading its tables,
+ * one replica at a time, under an advisory lock): a table per collection plus the index tables,
+ * archives in chunks. Several Homeports may use one database: writes lock the record they change,
+ * unique keys are the database's own, and every replica hears the others' writes (LISTEN/NOTIFY)
+ * to drop what it computed from older state and to see a changed installation record.
+ */
+export async function openPostgresStore(url: string): Promise<PostgresStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'homeport' })
+  // An idle connection the server dropped must not take the process down.
+  pool.on('error', (error) => console.error(`homeport: a PostgreSQL connection failed: ${error.message}`))
+  let listener: pg.PoolClient | undefined
+  try {
+    const specs = collectionSpecs()
+    let revision = 0
+    const collection = <T extends Identified>(spec: CollectionSpec<T>) => new PgCollection<T>(pool, spec)
+    const collections = {
+      installation: collection(specs.installation),
+      organizations: collection(specs.organizations),
+      modules: collection(specs.modules),
+      downloads: collection(specs.downloads),
+      upstreamCache: collection(specs.upstreamCache),
+      providers: collection(specs.providers),
+      gpgKeys: collection(specs.gpgKeys),
+      providerMirror: collection(specs.providerMirror)
+    }
+    await prepare(pool, Object.values(collections))
+    const { installation } = collections
+    let current = (await installation.get(INSTALLATION_ID)) ?? (await createInstallation(installation))
+
+    // Another replica's write: what was computed before it may be stale, and the installation may have changed.
+    listener = await pool.connect()
+    listener.on('notification', (message) => {
+      revision++
+      if (message.payload === 'installation') void installation.get(INSTALLATION_ID).then((record) => record && (current = record))
+    })
+    await listener.query(`LISTEN ${CHANGES_CHANNEL}`)
+    const held = listener
+
+    return {
+      pool,
+      organizations: collections.organizations,
+      modules: collections.modules,
+      downloads: collections.downloads,
+      upstreamCache: collections.upstreamCache,
+      providers: collections.providers,
+      gpgKeys: collections.gpgKeys,
+      providerMirror: collections.providerMirror,
+      archives: new PgArchives(pool),
+      installation: () => current,
+      revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision,
+      async updateInstallation(change) {
+        const { record } = await installation.update(INSTALLATION_ID, change)
+        current = record
+        return record
+      },
+      backup: () => Promise.reject(new Error('Homeport keeps this registry in PostgreSQL: back it up with pg_dump (see the README), not with a Homeport backup.')),
+      async close() {
+        held.release()
+        await pool.end()
+      }
+    }
+  } catch (error) {
+    listener?.release()
+    await pool.end()
+    throw error
+  }
+}
+
+/** Creates or upgrades the tables, one replica at a time. */
+async function prepare(pool: pg.Pool, collections: Array<{ prepare(client: pg.PoolClient): Promise<void> }>): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [SCHEMA_LOCK])
+    try {
+      for (const statement of LAYOUT) await client.query(statement)
+      const { rows } = await client.query<{ value: string }>("SELECT value FROM hp_meta WHERE key = 'layout'")
+      const layout = rows[0] ? Number(rows[0].value) : LAYOUT_VERSION
+      if (layout > LAYOUT_VERSION) throw new StoreLoadError('hp_meta', `the tables were laid out by a newer Homeport (layout ${layout}, this one knows ${LAYOUT_VERSION})`)
+      await client.query("INSERT INTO hp_meta (key, value) VALUES ('layout', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [String(LAYOUT_VERSION)])
+      await client.query('BEGIN')
+      for (const collection of collections) await collection.prepare(client)
+      await client.query('COMMIT')
+      // What an upload that a crash interrupted left (a day on, so no upload still under way is touched).
+      await client.query("DELETE FROM hp_archive_chunks WHERE sha256 LIKE 'tmp-%' AND created_at < now() - interval '1 day'")
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined)
+      throw error
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [SCHEMA_LOCK])
+    }
+  } finally {
+    client.release()
+  }
+}
+
+/** The installation record, made by the first replica to start on an empty database. */
+async function createInstallation(installation: PgCollection<InstallationFileRecord>): Promise<InstallationFileRecord> {
+  return installation.upsert(INSTALLATION_ID, newInstallation, () => undefined)
+}
+
