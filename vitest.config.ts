@@ -1,10 +1,37 @@
 import { defineConfig } from 'vitest/config'
+import { findPostgres, NO_POSTGRES } from './tests/helpers/postgres.js'
+
+const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 30_000 }
+
+/**
+ * Two runs of the suites: every suite on the file store (the default), and, where PostgreSQL is
+ * installed, the suites that go through the store port (the API, Terraform's clients, git
+ * publishing, concurrency, the port's own contract) again on PostgreSQL, each test server on a
+ * database of its own in a server the run starts (tests/setup/postgres.ts).
+ */
+const postgres = findPostgres()
+if (!postgres && !process.env.HOMEPORT_POSTGRES_REPORTED) {
+  process.env.HOMEPORT_POSTGRES_REPORTED = '1'
+  console.log(NO_POSTGRES)
+}
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 30_000
+    projects: [
+      { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'] } },
+      ...(postgres
+        ? [
+            {
+              test: {
+                ...shared,
+                name: 'postgres',
+                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/vcs/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts'],
+                env: { HOMEPORT_TEST_STORE: 'postgres' },
+                globalSetup: ['tests/setup/postgres.ts']
+              }
+            }
+          ]
+        : [])
+    ]
   }
 })

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { moduleArchive } from '../helpers/archives.js'
 import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
 
@@ -28,7 +26,7 @@ beforeAll(async () => {
 })
 afterAll(() => test.close())
 
-const archives = async () => (await readdir(join(test.dataDir, 'archives'), { recursive: true })).filter((name) => name.endsWith('.tar.gz')).length
+const archives = async () => (await test.server.services.store.archives.list()).length
 
 async function preview(version: string, files: Record<string, string> | Buffer, token = test.adminToken) {
   const body = Buffer.isBuffer(files) ? files : await moduleArchive(files)

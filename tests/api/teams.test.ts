@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readFile, readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { createOrganization, createTeamWithToken, doc, ownersToken, startTestServer, type TestServer } from '../helpers/server.js'
 
 let test: TestServer
@@ -79,8 +77,7 @@ describe('team tokens and what they may do', () => {
     expect(response.body.data.attributes.description).toBe('ci')
     const token = response.body.data.attributes.token as string
     expect(token.length).toBeGreaterThan(40)
-    const dir = join(test.dataDir, 'organizations')
-    for (const file of await readdir(dir)) expect(await readFile(join(dir, file), 'utf8')).not.toContain(token)
+    expect(JSON.stringify(await test.server.services.store.organizations.all())).not.toContain(token)
     const team = await test.api('GET', `/teams/${readers.id}`)
     expect(JSON.stringify(team.body)).not.toContain(token)
     // The new token replaced the old one.

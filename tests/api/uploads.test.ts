@@ -26,9 +26,12 @@ afterAll(async () => {
   await test.close()
 })
 
-/** Every file under the data directory, with its contents, except the given ones. */
+/** Every file under the data directory, with its contents, except the given ones, and what the store holds (PostgreSQL keeps it elsewhere). */
 async function snapshot(except: (path: string) => boolean = () => false): Promise<Record<string, string>> {
+  const { store } = test.server.services
   const files: Record<string, string> = {}
+  const kept = { 'modules/(store)': await store.modules.all(), 'organizations/(store)': await store.organizations.all(), 'archives/(store)': (await store.archives.list()).sort() }
+  for (const [path, contents] of Object.entries(kept)) if (!except(path)) files[path] = JSON.stringify(contents)
   const walk = async (dir: string) => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name)
@@ -43,6 +46,13 @@ async function snapshot(except: (path: string) => boolean = () => false): Promis
 /** Where the file store keeps an archive: `archives/<first two hex>/<sha256>.tar.gz`. */
 function archivePath(sha256: string): string {
   return join(test.dataDir, 'archives', sha256.slice(0, 2), `${sha256}.tar.gz`)
+}
+
+/** A stored archive's bytes, from whichever store keeps it. */
+async function storedArchive(sha256: string): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of test.server.services.store.archives.read(sha256)) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
 }
 
 async function versionRecord(name: string, version: string) {
@@ -65,7 +75,7 @@ describe('uploading an archive (endpoint 5)', () => {
     const record = await versionRecord('network', '1.0.0')
     expect(record.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
     expect(record.archive?.size).toBe(archive.length)
-    const stored = await readFile(archivePath(record.archive!.sha256))
+    const stored = await storedArchive(record.archive!.sha256)
     expect(stored.equals(archive)).toBe(true)
     const docs = (await test.server.services.store.archives.readDocs<ModuleDocs>(record.archive!.sha256))!
     expect(docs.root.inputs.map((input) => input.name)).toEqual(['cidr_block', 'db_password', 'region', 'subnets'])
@@ -88,15 +98,15 @@ describe('uploading an archive (endpoint 5)', () => {
     const first = await versionRecord('twins', '1.0.0')
     const second = await versionRecord('twins', '1.0.1')
     expect(first.archive!.sha256).toBe(second.archive!.sha256)
-    const path = archivePath(first.archive!.sha256)
+    const sha256 = first.archive!.sha256
 
     expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/twins/aws/1.0.0')).status).toBe(204)
-    await expect(readFile(path)).resolves.toBeInstanceOf(Buffer)
+    await expect(storedArchive(sha256)).resolves.toBeInstanceOf(Buffer)
     // network 1.0.0 holds the same archive too; deleting both twins leaves it.
     expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/twins/aws/1.0.1')).status).toBe(204)
-    await expect(readFile(path)).resolves.toBeInstanceOf(Buffer)
+    await expect(storedArchive(sha256)).resolves.toBeInstanceOf(Buffer)
     expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/network')).status).toBe(204)
-    await expect(readFile(path)).rejects.toThrow(/ENOENT/)
+    await expect(storedArchive(sha256)).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
   it('takes archives through a link until the version is published, refuses unknown and expired links, and needs no token', async () => {
@@ -273,7 +283,8 @@ describe('hostile archives', () => {
 })
 
 describe('recovery at start', () => {
-  it('ingests again a version whose ingest a crash interrupted, and sweeps leftovers', async () => {
+  // It plays the crash by editing the file store's files; on PostgreSQL a crash is a rolled-back transaction.
+  it.skipIf(process.env.HOMEPORT_TEST_STORE === 'postgres')('ingests again a version whose ingest a crash interrupted, and sweeps leftovers (the file store’s files; skipped on PostgreSQL)', async () => {
     await createModule(test, 'acme', 'resumed', 'aws')
     const version = await createVersion(test, 'acme', 'resumed', 'aws', '1.0.0')
     await upload(version.links.upload, await moduleArchive({ 'main.tf': 'output "x" {\n  value = 1\n}\n' }))

@@ -3,7 +3,9 @@ import { Agent, fetch as undiciFetch } from 'undici'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type RunningServer, type ServerOptions } from '../../src-main/server/create-server.js'
+import { inject } from 'vitest'
 import { moduleArchive } from './archives.js'
+import { postgresDatabases } from './postgres.js'
 
 export interface ApiResponse {
   status: number
@@ -38,10 +40,28 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-/** A real Homeport on an ephemeral port over a fresh temporary data directory. */
+/** The database each data directory's registry is kept in, in the `postgres` project's run: a restart finds its data again. */
+const databases = new Map<string, string>()
+
+/**
+ * Where the registry of `dataDir` is kept: in the `postgres` project (vitest.config.ts), a database
+ * of its own on the run's PostgreSQL server; otherwise the data directory itself (undefined).
+ */
+export async function testDatabase(dataDir: string): Promise<string | undefined> {
+  if (process.env.HOMEPORT_TEST_STORE !== 'postgres') return undefined
+  let database = databases.get(dataDir)
+  if (!database) {
+    database = await postgresDatabases(inject('postgresUrl')).create()
+    databases.set(dataDir, database)
+  }
+  return database
+}
+
+/** A real Homeport on an ephemeral port over a fresh temporary data directory (and, in the `postgres` project, a fresh database). */
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'homeport-test-')))
-  const launch = () => startServer({ host: '127.0.0.1', port: 0, edition: 'hosted', ...options, dataDir })
+  const database = options.database ?? (await testDatabase(dataDir))
+  const launch = () => startServer({ host: '127.0.0.1', port: 0, edition: 'hosted', ...options, dataDir, database })
   let server = await launch()
   let agent: { path: string; dispatcher: Agent } | undefined
   const trusted = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
@@ -97,6 +117,10 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
     async close() {
       await server.close()
       await rm(dataDir, { recursive: true, force: true })
+      if (database && databases.get(dataDir) === database) {
+        databases.delete(dataDir)
+        await postgresDatabases(inject('postgresUrl')).drop(database)
+      }
     }
   }
   return test

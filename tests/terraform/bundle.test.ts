@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { create, extract } from 'tar'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
-import { createOrganization, publish, startTestServer, type TestServer } from '../helpers/server.js'
+import { createOrganization, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
 
@@ -19,8 +19,10 @@ const UNREACHABLE = 'http://127.0.0.1:9'
 
 /** `homeport <args>`, as a user runs it: the CLI, from source. */
 async function homeport(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  // The settings the offline Homeport runs with, for an import into its stopped data directory.
-  const env = { ...process.env, HOMEPORT_UPSTREAM: UNREACHABLE }
+  // The settings the offline Homeport runs with, for an import into it stopped: its upstream, and its database in the PostgreSQL run.
+  const dataDir = args[args.indexOf('--data-dir') + 1]!
+  const database = await testDatabase(dataDir)
+  const env = { ...process.env, HOMEPORT_UPSTREAM: UNREACHABLE, ...(database ? { HOMEPORT_DATABASE_URL: database } : {}) }
   return run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], { cwd: ROOT, env }).then(
     ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
     (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code })

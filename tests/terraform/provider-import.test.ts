@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -72,7 +72,7 @@ async function put(homeport: TestServer, path: string, bytes: Uint8Array, hashes
 }
 
 async function storedArchives(homeport: TestServer): Promise<number> {
-  return (await readdir(join(homeport.dataDir, 'archives'), { recursive: true })).filter((name) => name.endsWith('.tar.gz')).length
+  return (await homeport.server.services.store.archives.list()).length
 }
 
 describe('importing a terraform providers mirror folder', () => {

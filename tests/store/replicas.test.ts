@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { inject } from 'vitest'
+import { NETWORK_MODULE } from '../helpers/archives.js'
+import { postgresDatabases } from '../helpers/postgres.js'
+import { createModule, createOrganization, doc, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
+
+const POSTGRES = process.env.HOMEPORT_TEST_STORE === 'postgres'
+const ONLY = POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'
+const ADMIN = 'replica-admin-token-0123456789abcdef'
+/** No database: the data directory's own files, even in the postgres run. */
+const FILE_STORE = ''
+const run = promisify(execFile)
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, () => {
+  let first: TestServer
+  let second: TestServer
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'homeport-replica-'))
+    first = await startTestServer({ dataDir, adminToken: ADMIN })
+    // Its own data directory (admin token, caches), the same database and admin token.
+    second = await startTestServer({ database: await testDatabase(dataDir), adminToken: ADMIN })
+    await createOrganization(first, 'shared')
+    await createModule(first, 'shared', 'busy', 'aws')
+  })
+  afterAll(async () => {
+    await second.close()
+    await first.close()
+  })
+
+  it('fifty clients across both create versions of one module: no update lost, exactly one winner per version', async () => {
+    const versions = Array.from({ length: 50 }, (_, index) => `3.0.${index % 25}`)
+    const responses = await Promise.all(
+      versions.map((version, index) =>
+        (index % 2 ? second : first).api('POST', '/organizations/shared/registry-modules/private/shared/busy/aws/versions', { body: doc('registry-module-versions', { version }) })
+      )
+    )
+    for (const response of responses) expect([201, 422]).toContain(response.status)
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(25)
+    for (const replica of [first, second]) {
+      const module = await replica.api('GET', '/organizations/shared/registry-modules/private/shared/busy/aws')
+      expect(new Set(module.body.data.attributes['version-statuses'].map((entry: { version: string }) => entry.version)).size).toBe(25)
+    }
+  })
+
+  it('hears the other’s writes: a version published through one is offered by the other’s protocol at once', async () => {
+    const versions = (replica: TestServer) => replica.api('GET', '/api/registry/v1/modules/shared/network/aws/versions')
+    await publish(first, 'shared', 'network', 'aws', '1.0.0', NETWORK_MODULE)
+    expect((await versions(second)).body.modules[0].versions.map((entry: { version: string }) => entry.version)).toEqual(['1.0.0'])
+    await publish(first, 'shared', 'network', 'aws', '1.1.0', NETWORK_MODULE)
+    // The second's cached answer is dropped when it hears of the write (NOTIFY): within moments.
+    await expect.poll(async () => (await versions(second)).body.modules[0].versions.length, { timeout: 2000 }).toBe(2)
+    // The archive uploaded through one downloads through the other.
+    const download = await second.api('GET', '/api/registry/v1/modules/shared/network/aws/1.1.0/download')
+    const archive = await second.fetch(new URL(download.headers.get('x-terraform-get')!, second.url))
+    expect(archive.status).toBe(200)
+  })
+})
+
+describe.skipIf(!POSTGRES)(`homeport migrate${ONLY}`, () => {
+  const databases = () => postgresDatabases(inject('postgresUrl'))
+  const homeport = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], { cwd: ROOT })
+
+  it('carries a laptop registry to PostgreSQL and back, checked, and refuses a target that is not empty', async () => {
+    const laptop = await mkdtemp(join(tmpdir(), 'homeport-laptop-'))
+    const source = await startTestServer({ dataDir: laptop, database: FILE_STORE, adminToken: ADMIN })
+    await createOrganization(source, 'carried')
+    await publish(source, 'carried', 'network', 'aws', '1.0.0', NETWORK_MODULE)
+    const before = (await source.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes
+    await source.stop()
+
+    const database = await databases().create()
+    const { stdout } = await homeport('migrate', '--from', laptop, '--to', database)
+    expect(stdout).toMatch(/Migrated \d+ records and 1 archives from .* to postgres:\/\/homeport@.*, and checked them\./)
+    const team = await startTestServer({ dataDir: laptop, database, adminToken: ADMIN })
+    try {
+      expect((await team.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes).toEqual(before)
+      const download = await team.api('GET', '/api/registry/v1/modules/carried/network/aws/1.0.0/download')
+      expect((await team.fetch(new URL(download.headers.get('x-terraform-get')!, team.url))).status).toBe(200)
+    } finally {
+      await team.stop()
+    }
+    await expect(homeport('migrate', '--from', laptop, '--to', database)).rejects.toMatchObject({ stderr: expect.stringContaining('The target already holds a registry') })
+
+    const back = await mkdtemp(join(tmpdir(), 'homeport-back-'))
+    await homeport('migrate', '--from', database, '--to', back)
+    const again = await startTestServer({ dataDir: back, database: FILE_STORE, adminToken: ADMIN })
+    try {
+      expect((await again.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes).toEqual(before)
+    } finally {
+      await again.close()
+      await databases().drop(database)
+      await rm(laptop, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { inject } from 'vitest'
+import { UniqueConstraintError, RecordMissingError } from '../../src-main/server/store/errors.js'
+import { openFileStore } from '../../src-main/server/store/file-store.js'
+import { openMemoryStore } from '../../src-main/server/store/memory-store.js'
+import { CHUNK_BYTES } from '../../src-main/server/store/postgres/pg-archives.js'
+import { openPostgresStore } from '../../src-main/server/store/postgres/pg-store.js'
+import type { GpgKeyRecord } from '../../src-main/server/store/records.js'
+import { BY_ORGANIZATION, GPG_KEY, type Store } from '../../src-main/server/store/store.js'
+import { postgresDatabases } from '../helpers/postgres.js'
+
+/**
+ * The store port's contract, the same for every store: the file store and the memory store in the
+ * `files` run, PostgreSQL (two replicas on one database, too) in the `postgres` run.
+ */
+const POSTGRES = process.env.HOMEPORT_TEST_STORE === 'postgres'
+const cleanups: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** Opens a store of `kind`; `again` opens another on the same data (a restart, or a second replica). */
+async function open(kind: string): Promise<{ store: Store; again: () => Promise<Store> }> {
+  const track = (store: Store) => {
+    cleanups.push(() => store.close())
+    return store
+  }
+  if (kind === 'memory') {
+    const store = track(await openMemoryStore())
+    return { store, again: () => Promise.resolve(store) }
+  }
+  if (kind === 'file') {
+    // One file store per data directory at a time (its lock): `again` is a restart.
+    const dir = await mkdtemp(join(tmpdir(), 'homeport-port-'))
+    let current: Store = await openFileStore(dir)
+    cleanups.push(async () => {
+      await current.close()
+      await rm(dir, { recursive: true, force: true })
+    })
+    return {
+      store: current,
+      again: async () => {
+        await current.close()
+        return (current = await openFileStore(dir))
+      }
+    }
+  }
+  const databases = postgresDatabases(inject('postgresUrl'))
+  const url = await databases.create()
+  cleanups.push(() => databases.drop(url))
+  return { store: track(await openPostgresStore(url)), again: async () => track(await openPostgresStore(url)) }
+}
+
+const key = (id: string, keyId: string, organizationId = 'org-a'): GpgKeyRecord => ({
+  id,
+  organizationId,
+  keyId,
+  asciiArmor: '-----BEGIN PGP PUBLIC KEY BLOCK-----',
+  createdAt: '2026-11-22T00:00:00.000Z',
+  updatedAt: '2026-11-22T00:00:00.000Z'
+})
+
+async function text(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString()
+}
+
+describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kind) => {
+  it('keeps records with their unique and group indexes, frozen, through every write', async () => {
+    const { store } = await open(kind)
+    await store.gpgKeys.create(key('gpg-a', 'AAAA'))
+    await store.gpgKeys.create(key('gpg-b', 'BBBB'))
+    await expect(store.gpgKeys.create(key('gpg-c', 'AAAA'))).rejects.toBeInstanceOf(UniqueConstraintError)
+    await expect(store.gpgKeys.create(key('gpg-a', 'CCCC'))).rejects.toBeInstanceOf(UniqueConstraintError)
+    expect((await store.gpgKeys.findBy(GPG_KEY, 'org-a/AAAA'))?.id).toBe('gpg-a')
+    expect((await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id).sort()).toEqual(['gpg-a', 'gpg-b'])
+    const read = (await store.gpgKeys.get('gpg-a'))!
+    expect(Object.isFrozen(read)).toBe(true)
+
+    // A change that breaks a unique key, or throws, writes nothing.
+    await expect(store.gpgKeys.update('gpg-b', (draft) => void (draft.keyId = 'AAAA'))).rejects.toBeInstanceOf(UniqueConstraintError)
+    await expect(store.gpgKeys.update('gpg-b', () => {
+      throw new Error('refused')
+    })).rejects.toThrow('refused')
+    expect((await store.gpgKeys.get('gpg-b'))?.keyId).toBe('BBBB')
+    const { record, result } = await store.gpgKeys.update('gpg-b', (draft) => {
+      draft.organizationId = 'org-b'
+      return 'moved'
+    })
+    expect([record.organizationId, result]).toEqual(['org-b', 'moved'])
+    expect((await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-b')).map((found) => found.id)).toEqual(['gpg-b'])
+    expect(await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).toHaveLength(1)
+    await expect(store.gpgKeys.update('gpg-none', () => undefined)).rejects.toBeInstanceOf(RecordMissingError)
+
+    await store.gpgKeys.upsert('gpg-c', () => key('gpg-c', 'CCCC'), (draft) => void (draft.asciiArmor = 'first'))
+    await store.gpgKeys.upsert('gpg-c', () => key('gpg-c', 'DDDD'), (draft) => void (draft.asciiArmor = 'second'))
+    expect(await store.gpgKeys.get('gpg-c')).toMatchObject({ keyId: 'CCCC', asciiArmor: 'second' })
+    expect(await store.gpgKeys.deleteWhere('gpg-c', (found) => found.asciiArmor === 'first')).toBe(false)
+    expect(await store.gpgKeys.deleteWhere('gpg-c', (found) => found.asciiArmor === 'second')).toBe(true)
+    await store.gpgKeys.delete('gpg-a')
+    expect(await store.gpgKeys.findBy(GPG_KEY, 'org-a/AAAA')).toBeUndefined()
+    expect((await store.gpgKeys.all()).map((found) => found.id)).toEqual(['gpg-b'])
+  })
+
+  it('keeps archives by content, streamed in and out, in whole or in part', async () => {
+    const { store } = await open(kind)
+    // Larger than a PostgreSQL chunk, so reads and ranges cross chunks.
+    const content = Array.from({ length: CHUNK_BYTES * 2 + 10 }, (_, index) => String.fromCharCode(97 + (index % 26))).join('')
+    const stored = await store.archives.put(Readable.from([Buffer.from(content.slice(0, 1000)), Buffer.from(content.slice(1000))]), content.length)
+    expect(stored.size).toBe(content.length)
+    expect(await store.archives.put(Readable.from([Buffer.from(content)]), content.length)).toEqual(stored)
+    expect(await text(store.archives.read(stored.sha256))).toBe(content)
+    const start = CHUNK_BYTES - 5
+    expect(await text(store.archives.read(stored.sha256, { start, end: start + 9 }))).toBe(content.slice(start, start + 10))
+    await expect(store.archives.put(Readable.from([Buffer.from(content)]), 100)).rejects.toThrow(/larger than|at most/)
+    await store.archives.writeDocs(stored.sha256, { description: 'docs' })
+    expect(await store.archives.readDocs(stored.sha256)).toEqual({ description: 'docs' })
+    expect(await store.archives.list()).toEqual([stored.sha256])
+    await store.archives.delete(stored.sha256)
+    expect(await store.archives.list()).toEqual([])
+    await expect(text(store.archives.read(stored.sha256))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
+  it('loses no update and lets one of many duplicate creates win, under concurrent writers', async () => {
+    const { store, again } = await open(kind)
+    // For PostgreSQL, a second replica on the same database writes too.
+    const other = kind === 'postgres' ? await again() : store
+    await store.gpgKeys.create(key('gpg-count', 'COUNT'))
+    const writers = Array.from({ length: 50 }, (_, index) =>
+      (index % 2 ? other : store).gpgKeys.update('gpg-count', (draft) => void (draft.asciiArmor = String(Number(draft.asciiArmor.replace(/\D/g, '') || 0) + 1)))
+    )
+    await Promise.all(writers)
+    expect((await store.gpgKeys.get('gpg-count'))?.asciiArmor).toBe('50')
+    const creates = await Promise.allSettled(Array.from({ length: 20 }, (_, index) => (index % 2 ? other : store).gpgKeys.create(key(`gpg-dup${index}`, 'SAME'))))
+    expect(creates.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1)
+    expect(creates.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected').every((outcome) => outcome.reason instanceof UniqueConstraintError)).toBe(true)
+  })
+
+  it('keeps the installation record and its changes across a restart', async () => {
+    const { store, again } = await open(kind)
+    const before = store.installation()
+    const revision = store.revision()
+    await store.updateInstallation((draft) => void (draft.costEstimationEnabled = true))
+    // Answers computed before the write are known to be stale.
+    expect(store.revision()).toBeGreaterThan(revision)
+    const reopened = await again()
+    expect(reopened.installation()).toMatchObject({ installationId: before.installationId, signingKey: before.signingKey, costEstimationEnabled: true })
+  })
+})
