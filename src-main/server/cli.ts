@@ -15,6 +15,10 @@ import { restoreBackup } from './store/backup.js'
 import { bodyOf, runningServer } from './running-server.js'
 import { importProviderFolder } from './import-providers-command.js'
 import { bundleCommand, importCommand } from './bundle-commands.js'
+import { openFileStore } from './store/file-store.js'
+import { migrateStore } from './store/migrate.js'
+import { openPostgresStore } from './store/postgres/pg-store.js'
+import type { Store } from './store/store.js'
 
 const USAGE = `Usage: homeport [serve] [options]
        homeport terraform-config [--output <file>] [--url <url>] [--hostname <name>] [--token <token> | --login] [--data-dir <path>] [--air-gapped]
@@ -24,6 +28,7 @@ const USAGE = `Usage: homeport [serve] [options]
        homeport import-providers <folder> [--namespace <namespace> --key <file.asc> [--hostname <host>]] [--data-dir <path>] [--token <admin token>]
        homeport bundle [<configuration folder>] --platform <os_arch>... --output <file.hpbundle> [--organization <name>] [--module <source>[@<constraint>]]... [--provider <source>[@<constraint>]]... [--data-dir <path>] [--token <token>]
        homeport import <file.hpbundle> [--organization <name>] [--data-dir <path>] [--token <admin token>]
+       homeport migrate --from <data dir | postgres://…> --to <data dir | postgres://…>
 
 serve: runs the Homeport registry headless: the API, the registry protocol and the GUI.
 terraform-config: writes the Terraform CLI configuration that points a registry hostname at
@@ -46,6 +51,8 @@ bundle: has the running Homeport gather everything a Terraform configuration nee
   anything cannot be had: what and why are listed.
 import: checks a bundle whole (every file's SHA-256, every provider's signature) and then adds what is missing to
   the Homeport running on the data directory, or to the data directory itself when none runs.
+migrate: copies a whole registry between stores (a data directory and a PostgreSQL database, either way), checked
+  before and after; the target must be empty, and no Homeport may run on either meanwhile.
 restore: checks a backup, then puts it in place of the data directory (kept beside it); stop Homeport first.
          A backup this installation did not make (or that changed) restores only with --accept-unverified.
 
@@ -232,6 +239,39 @@ async function importBundle(args: string[]): Promise<void> {
   await importCommand(dataDir, values.token, file, values.organization)
 }
 
+/** A data directory's file store, or a PostgreSQL database's. */
+function openStoreAt(location: string): Promise<Store> {
+  return /^postgres(ql)?:\/\//.test(location) ? openPostgresStore(location) : openFileStore(location)
+}
+
+async function migrate(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { from: { type: 'string' }, to: { type: 'string' } }, allowPositionals: true, strict: true })
+  if (!values.from || !values.to || positionals.length > 0) throw new UsageError('homeport migrate takes --from and --to: a data directory or a postgres:// URL each.')
+  const from = await openStoreAt(values.from)
+  try {
+    const to = await openStoreAt(values.to)
+    try {
+      const report = await migrateStore(from, to, (message) => console.log(message))
+      const total = Object.values(report.records).reduce((sum, count) => sum + count, 0)
+      console.log(`Migrated ${total} records and ${report.archives} archives from ${redacted(values.from)} to ${redacted(values.to)}, and checked them.`)
+      console.log(
+        /^postgres/.test(values.to)
+          ? `Now start Homeport with --database ${redacted(values.to)} (HOMEPORT_DATABASE_URL). Its data directory still keeps the admin token, TLS files and caches; give every replica the same HOMEPORT_ADMIN_TOKEN.`
+          : `Now start Homeport with --data-dir ${values.to}.`
+      )
+    } finally {
+      await to.close()
+    }
+  } finally {
+    await from.close()
+  }
+}
+
+/** A database URL without its password, for output. */
+function redacted(location: string): string {
+  return location.replace(/^(postgres(?:ql)?:\/\/[^:/@]+):[^@]*@/, '$1:***@')
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   // `--help` anywhere, for any command, is a question, not an unknown option.
@@ -247,6 +287,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'import-providers') return importProviders(rest)
   if (command === 'bundle') return bundle(rest)
   if (command === 'import') return importBundle(rest)
+  if (command === 'migrate') return migrate(rest)
   throw new UsageError(`Unknown command "${command}".`)
 }
 
