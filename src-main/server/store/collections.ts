@@ -159,13 +159,7 @@ export async function storeOver(
   let current = (await installation.get(INSTALLATION_ID)) ?? (await installation.create(newInstallation()))
   return {
     writesRefused: own.writesRefused,
-    organizations: collections.organizations,
-    modules: collections.modules,
-    downloads: collections.downloads,
-    upstreamCache: collections.upstreamCache,
-    providers: collections.providers,
-    gpgKeys: collections.gpgKeys,
-    providerMirror: collections.providerMirror,
+    ...recordStores(collections),
     archives,
     installation: () => current,
     revision: () => installation.revision + collections.organizations.revision + collections.modules.revision,
@@ -180,6 +174,14 @@ export async function storeOver(
       await own.release()
     }
   }
+}
+
+/** The collections of records the Store port names (every one but the installation record, which it wraps). */
+export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror'>
+
+/** A store's collections of records, as the port names them. */
+export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror }: RecordStores): RecordStores {
+  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror }
 }
 
 /** Runs `task` while no collection is being written (writes wait): one consistent state to read. */

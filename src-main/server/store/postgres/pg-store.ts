@@ -1,6 +1,6 @@
 import pg from 'pg'
 import type { Identified } from '../collection.js'
-import { collectionSpecs, INSTALLATION_ID, newInstallation, type CollectionSpec, type InstallationFileRecord } from '../collections.js'
+import { collectionSpecs, INSTALLATION_ID, newInstallation, recordStores, type CollectionSpec, type InstallationFileRecord } from '../collections.js'
 import { StoreLoadError } from '../errors.js'
 import type { Store } from '../store.js'
 import { PgArchives } from './pg-archives.js'
@@ -68,13 +68,7 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
 
     return {
       pool,
-      organizations: collections.organizations,
-      modules: collections.modules,
-      downloads: collections.downloads,
-      upstreamCache: collections.upstreamCache,
-      providers: collections.providers,
-      gpgKeys: collections.gpgKeys,
-      providerMirror: collections.providerMirror,
+      ...recordStores(collections),
       archives: new PgArchives(pool),
       installation: () => current,
       revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision,
