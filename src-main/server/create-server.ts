@@ -28,6 +28,8 @@ export type ServerOptions = Partial<ServeOptions> & {
   rendererDir?: string
   /** How long an upstream answer is served without asking again (tests shorten it). */
   upstreamMaxAgeMs?: number
+  /** PostgreSQL only: how long an archive stays after it was last stored (tests shorten it; see pg-archives.ts). */
+  archiveGraceMs?: number
 }
 
 export interface RunningServer {
@@ -46,13 +48,17 @@ export interface RunningServer {
 
 /** How often download counts gathered in memory are written. */
 const DOWNLOAD_FLUSH_MS = 2000
+/** How often each replica looks for ingests that stalled (a replica died holding them). */
+const INGEST_TAKEOVER_MS = 10_000
+/** How often archives nothing refers to are removed (besides at start, and as versions go). */
+const ARCHIVE_SWEEP_MS = 60 * 60 * 1000
 
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
   const options = { ...parseServeOptions([], {}), ...given }
   // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
   if (options.database) await mkdir(options.dataDir, { recursive: true, mode: 0o700 })
-  const store = options.database ? await openPostgresStore(options.database) : await openFileStore(options.dataDir)
+  const store = options.database ? await openPostgresStore(options.database, { archiveGraceMs: given.archiveGraceMs }) : await openFileStore(options.dataDir)
   const background = new Background()
   let server: Server | undefined
   try {
@@ -106,6 +112,10 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     const { port } = listening.address() as AddressInfo
     // The background tasks, besides those the services start on demand (ingest, git syncs and builds).
     background.every('download-count flush', DOWNLOAD_FLUSH_MS, () => services.downloads.flushPending())
+    if (!store.writesRefused) {
+      background.every('ingest takeover', INGEST_TAKEOVER_MS, () => services.ingest.resumeStalled())
+      background.every('archive sweep', ARCHIVE_SWEEP_MS, () => services.sweepArchives())
+    }
     if (!store.writesRefused) await services.vcsBuilds.start() // the git poll, and builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.

@@ -64,6 +64,8 @@ export interface Services {
   providerMirror: ProviderMirror
   bundles: BundleService
   recover(): Promise<void>
+  /** Removes archives nothing refers to (one replica at a time, under a lease). */
+  sweepArchives(): Promise<void>
 }
 
 /** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
@@ -157,6 +159,9 @@ export function createServices(store: Store, background: Background, options: Se
     providerMirror,
     bundles,
     /** Brings the store back to a consistent state after a crash (run once, at start). */
-    recover: () => recover(store, archives, events)
+    recover: () => recover(store, archives, events),
+    async sweepArchives() {
+      if (await store.leases.acquire('archive-sweep', 30 * 60 * 1000)) await archives.release(await store.archives.list())
+    }
   }
 }

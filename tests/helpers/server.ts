@@ -61,7 +61,8 @@ export async function testDatabase(dataDir: string): Promise<string | undefined>
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'homeport-test-')))
   const database = options.database ?? (await testDatabase(dataDir))
-  const launch = () => startServer({ host: '127.0.0.1', port: 0, edition: 'hosted', ...options, dataDir, database })
+  // An archive no version refers to goes at once, as in the file store (the grace for other replicas has its own test).
+  const launch = () => startServer({ host: '127.0.0.1', port: 0, edition: 'hosted', archiveGraceMs: 0, ...options, dataDir, database })
   let server = await launch()
   let agent: { path: string; dispatcher: Agent } | undefined
   const trusted = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {

@@ -52,7 +52,7 @@ async function open(kind: string): Promise<{ store: Store; again: () => Promise<
   const databases = postgresDatabases(inject('postgresUrl'))
   const url = await databases.create()
   cleanups.push(() => databases.drop(url))
-  return { store: track(await openPostgresStore(url)), again: async () => track(await openPostgresStore(url)) }
+  return { store: track(await openPostgresStore(url, { archiveGraceMs: 0 })), again: async () => track(await openPostgresStore(url, { archiveGraceMs: 0 })) }
 }
 
 const key = (id: string, keyId: string, organizationId = 'org-a'): GpgKeyRecord => ({
@@ -150,5 +150,27 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     expect(store.revision()).toBeGreaterThan(revision)
     const reopened = await again()
     expect(reopened.installation()).toMatchObject({ installationId: before.installationId, signingKey: before.signingKey, costEstimationEnabled: true })
+  })
+})
+
+describe.skipIf(!POSTGRES)(`archives shared by replicas${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('keeps an archive stored again within the grace period, which another replica may be about to record', async () => {
+    const databases = postgresDatabases(inject('postgresUrl'))
+    const url = await databases.create()
+    const store = await openPostgresStore(url, { archiveGraceMs: 60_000 })
+    try {
+      const stored = await store.archives.put(Readable.from([Buffer.from('shared content')]), 1000)
+      await store.archives.delete(stored.sha256)
+      expect(await store.archives.list()).toEqual([stored.sha256])
+      expect(await text(store.archives.read(stored.sha256))).toBe('shared content')
+      // Stored long enough ago: it goes.
+      await store.pool.query("UPDATE hp_archives SET stored_at = now() - interval '2 minutes'")
+      await store.archives.delete(stored.sha256)
+      expect(await store.archives.list()).toEqual([])
+      await expect(text(store.archives.read(stored.sha256))).rejects.toMatchObject({ code: 'ENOENT' })
+    } finally {
+      await store.close()
+      await databases.drop(url)
+    }
   })
 })

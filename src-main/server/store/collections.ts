@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { Collection, type CollectionOptions, type Identified } from './collection.js'
+import { LocalLeases } from './local-leases.js'
 import type { WritesRefusedError } from './errors.js'
 import type { RecordBackend } from './record-backends.js'
 import { checkDownloads, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
@@ -24,6 +25,7 @@ import {
   TOKEN_ID,
   VCS_CONNECTION_ID,
   VCS_MODULES,
+  INGESTING,
   VCS_TOKEN_ID,
   VERSION_ID,
   WEBHOOK_ID,
@@ -77,7 +79,8 @@ export function collectionSpecs() {
         [BY_ORGANIZATION]: (module) => module.organizationId,
         [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])),
         // Every module published from VCS, for the watcher.
-        [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : [])
+        [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : []),
+        [INGESTING]: (module) => (module.versions.some((version) => version.status === 'reg_ingressing') ? ['all'] : [])
       }
     }),
     downloads: spec<DownloadRecord>('downloads', { schema: SCHEMAS.downloads, check: checkDownloads }),
@@ -161,6 +164,7 @@ export async function storeOver(
     writesRefused: own.writesRefused,
     ...recordStores(collections),
     archives,
+    leases: new LocalLeases(),
     installation: () => current,
     revision: () => installation.revision + collections.organizations.revision + collections.modules.revision,
     async updateInstallation(change) {

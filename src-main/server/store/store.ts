@@ -39,6 +39,18 @@ export interface Archives {
 }
 
 /**
+ * Leases on jobs that one process at a time must run (a version's ingest, the git poll, the archive
+ * sweep): with several replicas on one database, the one holding a job's lease runs it, and a lease
+ * a dead replica held expires, so another takes the job over. In one process they are plain locks.
+ */
+export interface Leases {
+  /** Takes the lease on `job` for `ttlMs`, or renews this process's; false while another holds it unexpired. */
+  acquire(job: string, ttlMs: number): Promise<boolean>
+  /** Gives up this process's lease on `job`, if it holds it. */
+  release(job: string): Promise<void>
+}
+
+/**
  * The storage port the domain services use: records with indexes, read-check-write updates,
  * archives as streams by content hash, and a backup. It says nothing about where or how things
  * are kept: the file store (store/file-store.ts) keeps them in a data directory, the memory store
@@ -62,6 +74,7 @@ export interface Store {
   readonly providerMirror: RecordStore<MirroredProviderRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
+  readonly leases: Leases
   installation(): InstallationRecord
   /**
    * Grows with every write to organizations, modules or the installation: answers computed at
@@ -103,6 +116,8 @@ export const GPG_KEY = 'gpg-key'
 export const MIRRORED_PROVIDER = 'mirrored-provider'
 export const MIRRORED_FILE_ID = 'mirrored-file-id'
 export const VCS_MODULES = 'vcs'
+/** Every module with a version whose ingest has not finished, for taking over a dead replica's. */
+export const INGESTING = 'ingesting'
 
 /**
  * What makes a registry module unique in its organization. A private module's namespace is the

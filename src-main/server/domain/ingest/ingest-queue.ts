@@ -1,5 +1,5 @@
 import { RecordMissingError } from '../../store/errors.js'
-import type { Store } from '../../store/store.js'
+import { INGESTING, type Store } from '../../store/store.js'
 import type { Background } from '../background.js'
 import { now, nowWithMicroseconds } from '../ids.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
@@ -7,6 +7,9 @@ import type { IngestJob } from '../events.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
 import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, TERRAFORM_FILE, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
+
+/** How long a replica's claim on an ingest lasts unless renewed: a dead replica's ingest is taken over after it. */
+export const INGEST_LEASE_MS = 30_000
 
 /**
  * Turns stored archives into documented versions, one at a time and off the request path: a
@@ -69,7 +72,35 @@ export class IngestQueue {
     return job
   }
 
+  /**
+   * Schedules the versions whose ingest has been waiting longer than a lease: ones a replica that
+   * died was ingesting (its lease expired), or that no replica heard of. Each replica runs this
+   * every so often; a version's lease (in `ingest`) makes sure only one of them ingests it.
+   */
+  async resumeStalled(now = Date.now()): Promise<void> {
+    for (const module of await this.store.modules.listBy(INGESTING, 'all')) {
+      for (const version of module.versions) {
+        if (version.status === 'reg_ingressing' && now - Date.parse(version.updatedAt) > INGEST_LEASE_MS) {
+          this.schedule({ organizationId: module.organizationId, moduleId: module.id, versionId: version.id })
+        }
+      }
+    }
+  }
+
+  /** Ingests a version, holding its lease (renewed while it runs); another replica holding it is left to it. */
   private async ingest(moduleId: string, versionId: string): Promise<void> {
+    const job = `ingest:${versionId}`
+    if (!(await this.store.leases.acquire(job, INGEST_LEASE_MS))) return
+    const renewal = setInterval(() => void this.store.leases.acquire(job, INGEST_LEASE_MS).catch(() => undefined), INGEST_LEASE_MS / 3)
+    try {
+      await this.ingestHeld(moduleId, versionId)
+    } finally {
+      clearInterval(renewal)
+      await this.store.leases.release(job).catch(() => undefined)
+    }
+  }
+
+  private async ingestHeld(moduleId: string, versionId: string): Promise<void> {
     const module = await this.store.modules.get(moduleId)
     const version = module?.versions.find((candidate) => candidate.id === versionId)
     if (!version || version.status !== 'reg_ingressing' || !version.archive) return

@@ -49,7 +49,10 @@ export class VcsBuilds implements VcsBuilder {
     for (const module of await this.store.modules.listBy(VCS_MODULES, 'all')) {
       for (const version of module.versions) if (version.status === 'cloning') this.build(module.id, version.id)
     }
-    this.background.every('git poll', this.options.pollIntervalMs, () => this.poll())
+    // One replica polls (the one holding the lease, renewed at each poll); another takes over if it dies.
+    this.background.every('git poll', this.options.pollIntervalMs, async () => {
+      if (await this.store.leases.acquire('git-poll', this.options.pollIntervalMs * 2)) await this.poll()
+    })
   }
 
 

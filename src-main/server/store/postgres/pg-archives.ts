@@ -10,14 +10,26 @@ import { inTransaction } from './transactions.js'
 /** The size of the chunks an archive is kept in: a read or write holds one chunk, never the archive. */
 export const CHUNK_BYTES = 1024 * 1024
 
+/** How long an archive stays after it was last stored, even with nothing referring to it (see `delete`). */
+export const DEFAULT_ARCHIVE_GRACE_MS = 60 * 60 * 1000
+
 /**
  * Archives (module archives, provider zips and their sums) in PostgreSQL, by content: `hp_archives`
- * says what is stored (its size and parsed documentation), `hp_archive_chunks` holds its bytes in
- * chunks of a megabyte as `bytea`. An archive streams in under a temporary key while it is hashed,
- * and takes its SHA-256 as its key only once whole, in one transaction: a reader never sees half.
+ * says what is stored (its size, parsed documentation, and when it was last stored), `hp_archive_chunks`
+ * holds its bytes in chunks of a megabyte as `bytea`. An archive streams in under a temporary key while
+ * it is hashed, and takes its SHA-256 as its key only once whole, in one transaction: a reader never
+ * sees half.
+ *
+ * Several replicas share the archives, and each pins only its own (archive-keeper.ts): another replica
+ * may have just stored the same content for an upload it has not yet recorded. So an archive is
+ * deleted only once `graceMs` have passed since it was last stored; until then it stays, and a later
+ * sweep (at start, and hourly) removes it if still nothing refers to it.
  */
 export class PgArchives implements Archives {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly graceMs = DEFAULT_ARCHIVE_GRACE_MS
+  ) {}
 
   async put(source: Readable, maxBytes: number): Promise<ArchiveRef> {
     const staging = `tmp-${randomBytes(12).toString('hex')}`
@@ -65,8 +77,12 @@ export class PgArchives implements Archives {
       await pipeline(source, meter, chunks)
       const sha256 = hash.digest('hex')
       await inTransaction(this.pool, async (client) => {
-        const known = await client.query('INSERT INTO hp_archives (sha256, size) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING', [sha256, size])
-        if (known.rowCount) await client.query('UPDATE hp_archive_chunks SET sha256 = $2 WHERE sha256 = $1', [staging, sha256])
+        // Stored already (here or by another replica, even at this moment): it is stored again, now; its chunks stay.
+        const { rows } = await client.query<{ inserted: boolean }>(
+          'INSERT INTO hp_archives (sha256, size) VALUES ($1, $2) ON CONFLICT (sha256) DO UPDATE SET stored_at = now() RETURNING (xmax = 0) AS inserted',
+          [sha256, size]
+        )
+        if (rows[0]?.inserted) await client.query('UPDATE hp_archive_chunks SET sha256 = $2 WHERE sha256 = $1', [staging, sha256])
       })
       return { sha256, size }
     } finally {
@@ -103,10 +119,11 @@ export class PgArchives implements Archives {
     return rows[0]?.docs ?? undefined
   }
 
+  /** Deletes the archive unless it was stored within the grace period (by this replica or another). */
   async delete(sha256: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      await client.query('DELETE FROM hp_archives WHERE sha256 = $1', [sha256])
-      await client.query('DELETE FROM hp_archive_chunks WHERE sha256 = $1', [sha256])
+      const gone = await client.query("DELETE FROM hp_archives WHERE sha256 = $1 AND stored_at <= now() - $2 * interval '1 millisecond'", [sha256, this.graceMs])
+      if (gone.rowCount) await client.query('DELETE FROM hp_archive_chunks WHERE sha256 = $1', [sha256])
     })
   }
 

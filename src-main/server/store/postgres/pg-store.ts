@@ -3,8 +3,9 @@ import type { Identified } from '../collection.js'
 import { collectionSpecs, INSTALLATION_ID, newInstallation, recordStores, type CollectionSpec, type InstallationFileRecord } from '../collections.js'
 import { StoreLoadError } from '../errors.js'
 import type { Store } from '../store.js'
-import { PgArchives } from './pg-archives.js'
+import { DEFAULT_ARCHIVE_GRACE_MS, PgArchives } from './pg-archives.js'
 import { CHANGES_CHANNEL, PgCollection } from './pg-collection.js'
+import { PgLeases } from './pg-leases.js'
 
 /** The layout of Homeport's tables, apart from the records' own schemas; raised by a change that needs a migration. */
 const LAYOUT_VERSION = 1
@@ -18,7 +19,8 @@ const LAYOUT = [
   'CREATE TABLE IF NOT EXISTS hp_groups (collection text NOT NULL, grp text NOT NULL, key text NOT NULL, id text NOT NULL)',
   'CREATE INDEX IF NOT EXISTS hp_groups_by_key ON hp_groups (collection, grp, key)',
   'CREATE INDEX IF NOT EXISTS hp_groups_by_record ON hp_groups (collection, id)',
-  'CREATE TABLE IF NOT EXISTS hp_archives (sha256 text PRIMARY KEY, size bigint NOT NULL, docs jsonb)',
+  'CREATE TABLE IF NOT EXISTS hp_archives (sha256 text PRIMARY KEY, size bigint NOT NULL, docs jsonb, stored_at timestamptz NOT NULL DEFAULT now())',
+  'CREATE TABLE IF NOT EXISTS hp_leases (job text PRIMARY KEY, owner text NOT NULL, until timestamptz NOT NULL)',
   'CREATE TABLE IF NOT EXISTS hp_archive_chunks (sha256 text NOT NULL, seq integer NOT NULL, data bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (sha256, seq))'
 ]
 
@@ -34,7 +36,7 @@ export interface PostgresStore extends Store {
  * unique keys are the database's own, and every replica hears the others' writes (LISTEN/NOTIFY)
  * to drop what it computed from older state and to see a changed installation record.
  */
-export async function openPostgresStore(url: string): Promise<PostgresStore> {
+export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_ARCHIVE_GRACE_MS }: { archiveGraceMs?: number } = {}): Promise<PostgresStore> {
   const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'homeport' })
   // An idle connection the server dropped must not take the process down.
   pool.on('error', (error) => console.error(`homeport: a PostgreSQL connection failed: ${error.message}`))
@@ -69,7 +71,8 @@ export async function openPostgresStore(url: string): Promise<PostgresStore> {
     return {
       pool,
       ...recordStores(collections),
-      archives: new PgArchives(pool),
+      archives: new PgArchives(pool, archiveGraceMs),
+      leases: new PgLeases(pool),
       installation: () => current,
       revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision,
       async updateInstallation(change) {
