@@ -152,7 +152,7 @@ describe('schema migrations', () => {
     await test.restart()
     expect((await test.api('GET', '/organizations/old-timer/oauth-clients')).body.data).toEqual([])
     expect((await test.api('GET', '/organizations/old-timer/registry-modules/private/old-timer/legacy/aws')).status).toBe(200)
-    expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 5, record: { vcsConnections: [], token: null, cliTokens: [] } })
+    expect(JSON.parse(await readFile(orgPath, 'utf8'))).toMatchObject({ schemaVersion: 6, record: { vcsConnections: [], token: null, cliTokens: [], loginCodes: [] } })
     const upgraded = JSON.parse(await readFile(modulePath, 'utf8')) as { schemaVersion: number; record: { vcsRepo: null; versions: Array<Record<string, unknown>> } }
     expect(upgraded).toMatchObject({ schemaVersion: 5, record: { vcsRepo: null, versions: [{ version: '1.0.0', tag: null, deprecation: null, revocation: null }] } })
     expect(upgraded.record.versions[0]).not.toHaveProperty('upload')

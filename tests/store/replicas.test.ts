@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHash, randomUUID } from 'node:crypto'
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -60,6 +61,34 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
     const download = await second.api('GET', '/api/registry/v1/modules/shared/network/aws/1.1.0/download')
     const archive = await second.fetch(new URL(download.headers.get('x-terraform-get')!, second.url))
     expect(archive.status).toBe(200)
+  })
+
+  it('completes terraform login through either: a code approved through one is exchanged once, through the other', async () => {
+    const owners = ((await first.api('GET', '/organizations/shared/teams')).body.data as Array<{ id: string; attributes: { name: string } }>).find((team) => team.attributes.name === 'owners')!
+    const verifier = `${randomUUID()}-${randomUUID()}`
+    const redirectUri = 'http://localhost:10007/login'
+    const approved = await first.api('POST', '/oauth-authorizations', {
+      body: doc('oauth-authorizations', {
+        'client-id': 'terraform-cli',
+        'redirect-uri': redirectUri,
+        'code-challenge': createHash('sha256').update(verifier).digest('base64url'),
+        'code-challenge-method': 'S256',
+        state: 'state',
+        organization: 'shared',
+        'team-id': owners.id
+      })
+    })
+    const code = new URL(approved.body.data.attributes['redirect-url'] as string).searchParams.get('code')!
+    const exchange = (replica: TestServer) =>
+      replica.fetch(`${replica.url}/oauth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'terraform-cli', code, redirect_uri: redirectUri, code_verifier: verifier }).toString()
+      })
+    const [one, other] = await Promise.all([exchange(second), exchange(first)])
+    expect([one.status, other.status].sort()).toEqual([200, 400])
+    const token = ((await (one.status === 200 ? one : other).json()) as { access_token: string }).access_token
+    expect((await first.api('GET', '/organizations/shared', { token })).status).toBe(200)
   })
 })
 

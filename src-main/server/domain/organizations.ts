@@ -118,7 +118,8 @@ export class OrganizationService {
       dataRetentionPolicy: null,
       vcsConnections: [],
       token: null,
-      cliTokens: []
+      cliTokens: [],
+      loginCodes: []
     }
     this.apply(draft, input)
     try {

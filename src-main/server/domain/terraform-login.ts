@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { CliTokenRecord, OrganizationRecord } from '../store/records.js'
-import { UniqueConstraintError } from '../store/errors.js'
-import { TOKEN_ID, type Store } from '../store/store.js'
+import type { CliTokenRecord, LoginCodeRecord, OrganizationRecord } from '../store/records.js'
+import { RecordMissingError, UniqueConstraintError } from '../store/errors.js'
+import { LOGIN_CODE, TOKEN_ID, type Store } from '../store/store.js'
 import { describeCaller, isOwner, type Caller } from './access.js'
 import { InvalidInputError, NotFoundError } from './errors.js'
 import { newId, now } from './ids.js'
@@ -25,16 +25,6 @@ export interface AuthorizationRequest {
   expiredAt?: string | null
 }
 
-interface PendingCode {
-  organizationId: string
-  teamId: string
-  redirectUri: string
-  codeChallenge: string
-  approvedBy: string
-  expiredAt: string | null
-  expiresAt: number
-}
-
 /** An OAuth error, as the token endpoint answers it (RFC 6749 §5.2). */
 export class OAuthError extends Error {
   constructor(
@@ -49,12 +39,11 @@ export class OAuthError extends Error {
  * `terraform login` (login.v1: OAuth 2.0 authorization code with PKCE, as Terraform's client does it).
  * Homeport has no user accounts: the person approving is whoever is signed in to the GUI (with the site
  * admin's token, or a team's), and the token it issues acts as one of the organization's teams, chosen
- * there. Authorization codes are single-use, short-lived and kept in memory; the tokens are kept as hashes
- * beside the organization, listed and revoked like any other.
+ * there. Authorization codes are single-use and short-lived, kept (as hashes) with the organization until
+ * exchanged, so any replica takes the exchange and only one can; the tokens are kept as hashes beside the
+ * organization too, listed and revoked like any other.
  */
 export class TerraformLogin {
-  private readonly codes = new Map<string, PendingCode>()
-
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService
@@ -73,15 +62,17 @@ export class TerraformLogin {
     const mayIssue = isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === request.teamId)
     if (!team || !mayIssue) throw new NotFoundError(`team "${request.teamId}" of ${org.name} not found`)
     const code = randomBytes(32).toString('base64url')
-    this.sweep()
-    this.codes.set(code, {
-      organizationId: org.id,
+    const pending: LoginCodeRecord = {
+      codeHash: hashToken(code),
       teamId: team.id,
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
       approvedBy: describeCaller(caller, org),
-      expiredAt: tokenExpiry(request.expiredAt),
-      expiresAt: Date.now() + CODE_TTL_MS
+      tokenExpiredAt: tokenExpiry(request.expiredAt),
+      expiresAt: new Date(Date.now() + CODE_TTL_MS).toISOString()
+    }
+    await this.store.organizations.update(org.id, (draft) => {
+      draft.loginCodes = [...unexpired(draft.loginCodes), pending]
     })
     redirect.searchParams.set('code', code)
     redirect.searchParams.set('state', request.state)
@@ -92,30 +83,36 @@ export class TerraformLogin {
   async exchange(form: Record<string, string | undefined>): Promise<string> {
     if (form.grant_type !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported.')
     if (form.client_id !== TERRAFORM_CLIENT_ID) throw new OAuthError('invalid_client', `Unknown client "${form.client_id ?? ''}".`)
-    const pending = form.code ? this.codes.get(form.code) : undefined
-    // Used once, whatever happens next.
-    if (form.code) this.codes.delete(form.code)
-    if (!pending || pending.expiresAt < Date.now()) throw new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
-    if (form.redirect_uri !== pending.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
-    const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
-    if (!form.code_verifier || challenge !== pending.codeChallenge) throw new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
+    const codeHash = form.code ? hashToken(form.code) : undefined
+    const org = codeHash ? await this.store.organizations.findBy(LOGIN_CODE, codeHash) : undefined
+    const unusable = () => new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
+    if (!org || !codeHash) throw unusable()
     const token = newToken()
-    const record: CliTokenRecord = {
-      id: newId('at'),
-      hash: hashToken(token),
-      createdAt: now(),
-      description: 'Terraform CLI (terraform login)',
-      expiredAt: pending.expiredAt,
-      teamId: pending.teamId,
-      approvedBy: pending.approvedBy
-    }
     try {
-      await this.store.organizations.update(pending.organizationId, (draft) => {
-        if (!draft.teams.some((team) => team.id === pending.teamId)) throw new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
-        draft.cliTokens.push(record)
+      // Used once, whatever happens next: taken out in the same write that checks it, so two exchanges (two replicas) cannot both have it.
+      const { result: problem } = await this.store.organizations.update(org.id, (draft) => {
+        const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
+        draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
+        if (!pending || Date.parse(pending.expiresAt) < Date.now()) return unusable()
+        if (form.redirect_uri !== pending.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
+        const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
+        if (!form.code_verifier || challenge !== pending.codeChallenge) return new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
+        if (!draft.teams.some((team) => team.id === pending.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
+        draft.cliTokens.push({
+          id: newId('at'),
+          hash: hashToken(token),
+          createdAt: now(),
+          description: 'Terraform CLI (terraform login)',
+          expiredAt: pending.tokenExpiredAt,
+          teamId: pending.teamId,
+          approvedBy: pending.approvedBy
+        })
+        return undefined
       })
+      if (problem) throw problem
     } catch (error) {
       if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
+      if (error instanceof RecordMissingError) throw unusable()
       throw error
     }
     return token
@@ -157,10 +154,12 @@ export class TerraformLogin {
     return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
   }
 
-  private sweep(): void {
-    const now = Date.now()
-    for (const [code, pending] of this.codes) if (pending.expiresAt < now) this.codes.delete(code)
-  }
+}
+
+/** The approvals still waiting within their code's lifetime (expired ones go at the organization's next write). */
+function unexpired(codes: readonly LoginCodeRecord[]): LoginCodeRecord[] {
+  const now = Date.now()
+  return codes.filter((code) => Date.parse(code.expiresAt) >= now)
 }
 
 /** Terraform's callback: `http://localhost:<port>/login` (or 127.0.0.1). A code goes nowhere else. */

@@ -23,6 +23,7 @@ import {
   TEAM_ID,
   TOKEN_HASH,
   TOKEN_ID,
+  LOGIN_CODE,
   VCS_CONNECTION_ID,
   VCS_MODULES,
   INGESTING,
@@ -63,6 +64,7 @@ export function collectionSpecs() {
         [TOKEN_HASH]: (org) => [...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])), ...(org.token ? [org.token.hash] : []), ...org.cliTokens.map((token) => token.hash)],
         [TEAM_ID]: (org) => org.teams.map((team) => team.id),
         [TOKEN_ID]: (org) => org.cliTokens.map((token) => token.id),
+        [LOGIN_CODE]: (org) => org.loginCodes.map((code) => code.codeHash),
         [VCS_CONNECTION_ID]: (org) => org.vcsConnections.map((connection) => connection.id),
         [VCS_TOKEN_ID]: (org) => org.vcsConnections.map((connection) => connection.tokenId)
       }

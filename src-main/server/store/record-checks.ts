@@ -31,7 +31,8 @@ export const checkOrganization: RecordCheck<OrganizationRecord> = (org) =>
     ),
     !Array.isArray(org.vcsConnections) && 'it has no VCS connections list',
     org.token !== null && !SHA256.test(org.token?.hash) && 'its token is not a SHA-256 hash',
-    !Array.isArray(org.cliTokens) && 'it has no CLI tokens list'
+    !Array.isArray(org.cliTokens) && 'it has no CLI tokens list',
+    !Array.isArray(org.loginCodes) && 'it has no login codes list'
   )
 
 export const checkModule: RecordCheck<ModuleRecord> = (module) =>

@@ -60,6 +60,25 @@ export interface OrganizationRecord {
   token: AuthenticationTokenRecord | null
   /** Tokens `terraform login` obtained, each acting as one of the organization's teams. */
   cliTokens: CliTokenRecord[]
+  /**
+   * `terraform login` approvals waiting for Terraform to exchange their one-time code (minutes at
+   * most): kept with the organization so that any replica can take the exchange, exactly once.
+   */
+  loginCodes: LoginCodeRecord[]
+}
+
+/** An approved `terraform login`, until its code is exchanged for a token or expires. */
+export interface LoginCodeRecord {
+  /** SHA-256 of the one-time code, hex: the code itself is never stored. */
+  codeHash: string
+  teamId: string
+  redirectUri: string
+  codeChallenge: string
+  approvedBy: string
+  /** The expiry the token will have, or null for none. */
+  tokenExpiredAt: string | null
+  /** When the code stops being accepted. */
+  expiresAt: string
 }
 
 /** A token issued to the Terraform CLI through `terraform login` (login.v1), with the rights of a team. */

@@ -16,8 +16,10 @@ const UNCHANGED: Schema = { version: 1, migrations: {} }
 export const SCHEMAS = {
   installation: UNCHANGED,
   organizations: {
-    version: 5,
+    version: 6,
     migrations: {
+      // 6: terraform login approvals waiting for their code's exchange.
+      5: (record) => ({ ...record, loginCodes: [] }),
       // 5: tokens obtained with terraform login.
       4: (record) => ({ ...record, cliTokens: [] }),
       // 4: the organization token, and token expiry.

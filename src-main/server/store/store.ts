@@ -93,6 +93,8 @@ export const ORGANIZATION_NAME = 'name'
 export const TOKEN_HASH = 'token-hash'
 /** The tokens terraform login obtained, by id. */
 export const TOKEN_ID = 'token-id'
+/** terraform login approvals, by the hash of their one-time code. */
+export const LOGIN_CODE = 'login-code'
 export const TEAM_ID = 'team-id'
 export const VCS_CONNECTION_ID = 'vcs-connection-id'
 export const VCS_TOKEN_ID = 'vcs-token-id'
