@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
-import { runningServer } from './running-server.js'
+import { bodyOf, runningServer } from './running-server.js'
 import { openFileStore } from './store/file-store.js'
 
 /**
@@ -15,7 +15,10 @@ export async function backupToFile(dataDir: string, file: string, token?: string
     const running = await runningServer(dataDir, token)
     if (running) {
       const response = await running.request('GET', '/api/homeport/v1/backup')
-      if (response.statusCode !== 200) throw new Error(`The server refused the backup (HTTP ${response.statusCode}).`)
+      if (response.statusCode !== 200) {
+        const detail = (JSON.parse((await bodyOf(response)) || '{}') as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
+        throw new Error(`The server refused the backup (HTTP ${response.statusCode})${detail ? `: ${detail}` : '.'}`)
+      }
       await pipeline(response, createWriteStream(partial, { mode: 0o600 }))
     } else {
       const store = await openFileStore(dataDir)

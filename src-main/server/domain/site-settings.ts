@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream'
 import type { Store } from '../store/store.js'
 import type { Caller } from './access.js'
-import { NotFoundError } from './errors.js'
+import { ForbiddenError, NotFoundError } from './errors.js'
 
 /** Installation-wide settings and operations, for the site admin only (anyone else: 404). */
 export class SiteService {
@@ -26,6 +26,7 @@ export class SiteService {
   /** A consistent backup of everything, written to `destination` while the server runs. */
   backup(caller: Caller, destination: Writable): Promise<void> {
     requireSiteAdmin(caller, 'Only a site admin can take a backup')
+    if (this.store.backupRefusal) throw new ForbiddenError(this.store.backupRefusal)
     return this.store.backup(destination)
   }
 }

@@ -84,6 +84,8 @@ export interface Store {
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
   /** Writes a consistent backup of everything to `destination` (writes wait a moment while it is taken). */
   backup(destination: Writable): Promise<void>
+  /** Why this store takes no Homeport backup (PostgreSQL's is pg_dump), when it takes none. */
+  readonly backupRefusal?: string
   /** Finishes every write in flight, then releases what the store holds (the data directory's lock). */
   close(): Promise<void>
 }

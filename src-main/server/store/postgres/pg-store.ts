@@ -24,6 +24,8 @@ const LAYOUT = [
   'CREATE TABLE IF NOT EXISTS hp_archive_chunks (sha256 text NOT NULL, seq integer NOT NULL, data bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (sha256, seq))'
 ]
 
+const PG_BACKUP = 'This Homeport keeps its registry in PostgreSQL: back it up with pg_dump (see the README), not with a Homeport backup.'
+
 /** What the PostgreSQL store knows beyond the port: its pool, for the tests and the tools that look inside. */
 export interface PostgresStore extends Store {
   readonly pool: pg.Pool
@@ -80,7 +82,8 @@ export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_
         current = record
         return record
       },
-      backup: () => Promise.reject(new Error('Homeport keeps this registry in PostgreSQL: back it up with pg_dump (see the README), not with a Homeport backup.')),
+      backupRefusal: PG_BACKUP,
+      backup: () => Promise.reject(new Error(PG_BACKUP)),
       async close() {
         held.release()
         await pool.end()

@@ -117,7 +117,11 @@ function Backups() {
     setError(null)
     try {
       const response = await fetch('/api/homeport/v1/backup', { headers: { Authorization: `Bearer ${client.token}` } })
-      if (!response.ok) throw new Error(response.status === 404 ? 'Only a site admin can take a backup.' : `The server refused (HTTP ${response.status}).`)
+      if (!response.ok) {
+        // The server's own words: not the site admin, or a registry kept in PostgreSQL (pg_dump backs it up).
+        const detail = ((await response.json().catch(() => ({}))) as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
+        throw new Error(detail ?? `The server refused (HTTP ${response.status}).`)
+      }
       const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'homeport-backup.tar.gz'
       const url = URL.createObjectURL(await response.blob())
       const link = document.createElement('a')
