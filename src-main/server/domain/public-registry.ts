@@ -1,5 +1,5 @@
 import type { OrganizationRecord, VersionRecord } from '../store/records.js'
-import { BY_ORGANIZATION, type Store } from '../store/store.js'
+import { MODULE_KEY, moduleKey, type Store } from '../store/store.js'
 import { canManageModules, canRead, type Caller } from './access.js'
 import type { DocsCache } from './docs-cache.js'
 import { signDownload } from './download-links.js'
@@ -201,14 +201,8 @@ export class PublicRegistryService {
   private async curated(caller: Caller, namespace: string, name: string, provider: string): Promise<ModuleView> {
     if (this.enabled) {
       for (const org of await this.organizations(caller)) {
-        const module = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).find(
-          (candidate) =>
-            candidate.registryName === 'public' &&
-            candidate.namespace?.toLowerCase() === namespace.toLowerCase() &&
-            candidate.name === name &&
-            candidate.provider === provider
-        )
-        if (module) return { org, module }
+        const module = await this.store.modules.findBy(MODULE_KEY, moduleKey({ organizationId: org.id, registryName: 'public', namespace, name, provider }))
+        if (module && module.name === name) return { org, module }
       }
     }
     throw new NotFoundError(`public module ${namespace}/${name}/${provider} is not curated by your organization`)

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../store/records.js'
-import { BY_ORGANIZATION, ORGANIZATION_NAME, VERSION_ID, organizationNameKey, type Store } from '../store/store.js'
+import { BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, organizationNameKey, type Store } from '../store/store.js'
 import { callerKey, canRead, type Caller } from './access.js'
 import type { DocsCache } from './docs-cache.js'
 import { signDownload, verifyDownload, type DownloadToken } from './download-links.js'
@@ -176,10 +176,9 @@ export class RegistryService {
 
   private async module(caller: Caller, namespace: string, name: string, provider: string): Promise<ModuleView> {
     const org = await this.organization(caller, namespace).catch(() => undefined)
-    const module = org && (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).find(
-      (candidate) => candidate.registryName === 'private' && candidate.name === name && candidate.provider === provider
-    )
-    if (!org || !module) throw new NotFoundError(`module ${namespace}/${name}/${provider} not found`)
+    // By the unique key, not by listing the organization: on PostgreSQL every record listed is read from the database.
+    const module = org && (await this.store.modules.findBy(MODULE_KEY, moduleKey({ organizationId: org.id, registryName: 'private', namespace, name, provider })))
+    if (!org || !module || module.name !== name) throw new NotFoundError(`module ${namespace}/${name}/${provider} not found`)
     return { org, module }
   }
 }
