@@ -15,9 +15,9 @@ interface WrkResult {
   p99: number
 }
 
-/** wrk pinned to CPU 0, 32 connections, for `seconds`; latencies in ms. */
-async function wrk(url: string, seconds: number): Promise<WrkResult> {
-  const { stdout } = await run('taskset', ['-c', '0', 'wrk', '-t1', '-c32', `-d${seconds}s`, '--latency', '-s', 'bench/auth.lua', url], {
+/** wrk pinned to `cpus` (CPU 0), `connections` connections (32), for `seconds`; latencies in ms. */
+export async function wrk(url: string, seconds: number, cpus = '0', connections = 32): Promise<WrkResult> {
+  const { stdout } = await run('taskset', ['-c', cpus, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/auth.lua', url], {
     env: { ...process.env, BENCH_TOKEN: ADMIN_TOKEN },
     maxBuffer: 1024 * 1024
   })

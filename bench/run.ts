@@ -11,6 +11,7 @@ import { measureProtocol } from './protocol.js'
 import { measurePublish } from './publish.js'
 import { seedThroughApi } from './seed.js'
 import { measureStore } from './store.js'
+import { measurePostgres } from './postgres.js'
 
 /**
  * `npm run bench`: Homeport measured against the limits of this machine, as ratios taken in one
@@ -18,6 +19,8 @@ import { measureStore } from './store.js'
  * writes bench/results.json.
  */
 const MODULES = Number(process.env.BENCH_MODULES ?? 1000)
+/** `npm run bench -- --postgres`: figures 9–11 alone. */
+const POSTGRES_ONLY = process.argv.includes('--postgres')
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 20)
 
 function need(command: string, install: string): void {
@@ -40,6 +43,106 @@ interface Row {
   met: boolean
 }
 
+/** Figures 1–8: the file store's registry (seeded through the API), its protocol, installs, publishing, ingest and downloads; the store at scale; the GUI. */
+async function measureFileStore(work: string, rows: Row[], results: Record<string, unknown>): Promise<void> {
+  log(`seeding ${MODULES} modules × ${VERSIONS} versions through the API…`)
+  const homeport = await startHomeport(1, join(work, 'registry'))
+  try {
+    const started = performance.now()
+    await seedThroughApi(homeport.url, 'bench', MODULES, VERSIONS, (done) => {
+      if (done % 100 === 0) log(`  ${done}/${MODULES} modules`)
+    })
+    results.seedSeconds = Math.round((performance.now() - started) / 1000)
+
+    log('1. protocol reads against a bare node:http server (wrk on CPU 0, servers on CPU 1)…')
+    const module = `module-${String(Math.floor(MODULES / 2)).padStart(5, '0')}`
+    const latest = `1.${VERSIONS - 1}.0`
+    const protocol = await measureProtocol(
+      homeport,
+      {
+        'list versions': `/api/registry/v1/modules/bench/${module}/aws/versions`,
+        'module detail': `/api/registry/v1/modules/bench/${module}/aws/${latest}`,
+        download: `/api/registry/v1/modules/bench/${module}/aws/${latest}/download`
+      },
+      work
+    )
+    results.protocol = protocol
+    for (const figure of protocol) {
+      rows.push({
+        figure: `1. ${figure.endpoint}: req/s (p50 / p99 ms)`,
+        result: `${figure.homeport.rps} (${figure.homeport.p50} / ${figure.homeport.p99}) = ${figure.ratio} × bare ${figure.bare.rps} (${figure.bare.p50} / ${figure.bare.p99})`,
+        target: '≥ 0.6 × bare',
+        met: figure.ratio >= 0.6
+      })
+    }
+
+    log('2. a Terraform-style install of 20 modules against a static file server…')
+    const install = await measureInstall(homeport, work)
+    results.install = install
+    rows.push({
+      figure: '2. install 20 modules',
+      result: `${install.homeportMs} ms = ${install.ratio} × static ${install.staticMs} ms`,
+      target: '≤ 1.5 × static',
+      met: install.ratio <= 1.5
+    })
+
+    log('3. publishing a 1 MB module against tar…')
+    const publish = await measurePublish(homeport)
+    results.publish = publish
+    rows.push({
+      figure: `3. publish ${Math.round(publish.archiveBytes / 1024)} KB (median; first ${publish.firstMs} ms)`,
+      result: `${publish.medianMs} ms = ${publish.ratio} × tar ${publish.tarMs} ms`,
+      target: '≤ 3 × tar',
+      met: publish.ratio <= 3
+    })
+
+    log('7. documenting 5 MB of Terraform: time per MB and peak memory…')
+    const ingest = await measureIngest(homeport)
+    results.ingest = ingest
+    rows.push({
+      figure: `7. ingest ${ingest.terraformMb} MB of .tf: ms per MB (peak RSS)`,
+      result: `${ingest.msPerMb} ms/MB (${ingest.peakRssMb} MB)`,
+      target: 'peak RSS ≤ 512 MB',
+      met: ingest.peakRssMb <= 512
+    })
+
+    log('8. downloading a 100 MB provider zip against a static file server…')
+    const providerDownload = await measureProviderDownload(homeport, work)
+    results.providerDownload = providerDownload
+    rows.push({
+      figure: `8. download a ${providerDownload.zipMb} MB provider zip: MB/s (memory growth)`,
+      result: `${providerDownload.homeportMbPerS} = ${providerDownload.ratio} × static ${providerDownload.staticMbPerS} (${providerDownload.rssGrowthMb} MB)`,
+      target: '≥ 0.9 × static, flat memory',
+      met: providerDownload.ratio >= 0.9 && providerDownload.rssGrowthMb < 64
+    })
+  } finally {
+    await homeport.stop()
+  }
+
+  log('4–5. the store at 1,000 and 100,000 versions…')
+  const store = await measureStore(work, log)
+  results.store = store
+  rows.push({
+    figure: '4. create a version: 1,000 → 100,000 versions',
+    result: `${store.small.createMs} → ${store.large.createMs} ms = ${store.ratio} ×`,
+    target: '≤ 2 ×',
+    met: store.ratio <= 2
+  })
+  rows.push({ figure: '5. cold start with 100,000 versions', result: `${store.coldStartMs} ms`, target: '< 1,500 ms', met: store.coldStartMs < 1500 })
+  rows.push({ figure: '5. resident memory then', result: `${store.rssMb} MB`, target: '< 300 MB', met: store.rssMb < 300 })
+
+  log('6. the module list with 10,000 modules in Chromium…')
+  const gui = await measureGui(join(work, 'gui'))
+  results.gui = gui
+  rows.push({ figure: '6. module list of 10,000 shown', result: `${gui.listShownMs} ms`, target: '< 1,000 ms', met: gui.listShownMs < 1000 })
+  rows.push({
+    figure: '6. scrolling it (frame time p95 / max)',
+    result: `${gui.scrollFrameP95Ms} / ${gui.scrollFrameMaxMs} ms`,
+    target: 'p95 ≤ 20 ms (smooth)',
+    met: gui.scrollFrameP95Ms <= 20
+  })
+}
+
 async function main(): Promise<void> {
   need('wrk', 'apt-get install wrk')
   need('taskset', 'apt-get install util-linux')
@@ -51,108 +154,36 @@ async function main(): Promise<void> {
     date: new Date().toISOString()
   }
   try {
-    log(`seeding ${MODULES} modules × ${VERSIONS} versions through the API…`)
-    const homeport = await startHomeport(1, join(work, 'registry'))
-    try {
-      const started = performance.now()
-      await seedThroughApi(homeport.url, 'bench', MODULES, VERSIONS, (done) => {
-        if (done % 100 === 0) log(`  ${done}/${MODULES} modules`)
-      })
-      results.seedSeconds = Math.round((performance.now() - started) / 1000)
-
-      log('1. protocol reads against a bare node:http server (wrk on CPU 0, servers on CPU 1)…')
-      const module = `module-${String(Math.floor(MODULES / 2)).padStart(5, '0')}`
-      const latest = `1.${VERSIONS - 1}.0`
-      const protocol = await measureProtocol(
-        homeport,
-        {
-          'list versions': `/api/registry/v1/modules/bench/${module}/aws/versions`,
-          'module detail': `/api/registry/v1/modules/bench/${module}/aws/${latest}`,
-          download: `/api/registry/v1/modules/bench/${module}/aws/${latest}/download`
-        },
-        work
-      )
-      results.protocol = protocol
-      for (const figure of protocol) {
-        rows.push({
-          figure: `1. ${figure.endpoint}: req/s (p50 / p99 ms)`,
-          result: `${figure.homeport.rps} (${figure.homeport.p50} / ${figure.homeport.p99}) = ${figure.ratio} × bare ${figure.bare.rps} (${figure.bare.p50} / ${figure.bare.p99})`,
-          target: '≥ 0.6 × bare',
-          met: figure.ratio >= 0.6
-        })
-      }
-
-      log('2. a Terraform-style install of 20 modules against a static file server…')
-      const install = await measureInstall(homeport, work)
-      results.install = install
+    if (!POSTGRES_ONLY) await measureFileStore(work, rows, results)
+    log('9–11. PostgreSQL: writes at 1,000 and 100,000 versions, two replicas against one, a 100 MB download…')
+    const postgres = await measurePostgres(work, cpus().length, log)
+    results.postgres = postgres
+    if (postgres) {
       rows.push({
-        figure: '2. install 20 modules',
-        result: `${install.homeportMs} ms = ${install.ratio} × static ${install.staticMs} ms`,
-        target: '≤ 1.5 × static',
-        met: install.ratio <= 1.5
+        figure: '9. PostgreSQL: create a version, 1,000 → 100,000 versions',
+        result: `${postgres.create.smallMs} → ${postgres.create.largeMs} ms = ${postgres.create.ratio} ×`,
+        target: '≤ 2 ×',
+        met: postgres.create.ratio <= 2
       })
-
-      log('3. publishing a 1 MB module against tar…')
-      const publish = await measurePublish(homeport)
-      results.publish = publish
       rows.push({
-        figure: `3. publish ${Math.round(publish.archiveBytes / 1024)} KB (median; first ${publish.firstMs} ms)`,
-        result: `${publish.medianMs} ms = ${publish.ratio} × tar ${publish.tarMs} ms`,
-        target: '≤ 3 × tar',
-        met: publish.ratio <= 3
+        figure: `10. PostgreSQL: list versions, two replicas against one (${postgres.replicas.cpus} CPUs)`,
+        result: `${postgres.replicas.two} against ${postgres.replicas.one} req/s = ${postgres.replicas.ratio} ×`,
+        target: '≥ 1.6 ×',
+        met: postgres.replicas.ratio >= 1.6
       })
-
-      log('7. documenting 5 MB of Terraform: time per MB and peak memory…')
-      const ingest = await measureIngest(homeport)
-      results.ingest = ingest
       rows.push({
-        figure: `7. ingest ${ingest.terraformMb} MB of .tf: ms per MB (peak RSS)`,
-        result: `${ingest.msPerMb} ms/MB (${ingest.peakRssMb} MB)`,
-        target: 'peak RSS ≤ 512 MB',
-        met: ingest.peakRssMb <= 512
+        figure: '11. a 100 MB download: PostgreSQL against the file store',
+        result: `${postgres.download.postgresMbPerS} against ${postgres.download.filesMbPerS} MB/s = ${postgres.download.ratio} ×`,
+        target: 'reported',
+        met: true
       })
-
-      log('8. downloading a 100 MB provider zip against a static file server…')
-      const providerDownload = await measureProviderDownload(homeport, work)
-      results.providerDownload = providerDownload
-      rows.push({
-        figure: `8. download a ${providerDownload.zipMb} MB provider zip: MB/s (memory growth)`,
-        result: `${providerDownload.homeportMbPerS} = ${providerDownload.ratio} × static ${providerDownload.staticMbPerS} (${providerDownload.rssGrowthMb} MB)`,
-        target: '≥ 0.9 × static, flat memory',
-        met: providerDownload.ratio >= 0.9 && providerDownload.rssGrowthMb < 64
-      })
-    } finally {
-      await homeport.stop()
     }
-
-    log('4–5. the store at 1,000 and 100,000 versions…')
-    const store = await measureStore(work, log)
-    results.store = store
-    rows.push({
-      figure: '4. create a version: 1,000 → 100,000 versions',
-      result: `${store.small.createMs} → ${store.large.createMs} ms = ${store.ratio} ×`,
-      target: '≤ 2 ×',
-      met: store.ratio <= 2
-    })
-    rows.push({ figure: '5. cold start with 100,000 versions', result: `${store.coldStartMs} ms`, target: '< 1,500 ms', met: store.coldStartMs < 1500 })
-    rows.push({ figure: '5. resident memory then', result: `${store.rssMb} MB`, target: '< 300 MB', met: store.rssMb < 300 })
-
-    log('6. the module list with 10,000 modules in Chromium…')
-    const gui = await measureGui(join(work, 'gui'))
-    results.gui = gui
-    rows.push({ figure: '6. module list of 10,000 shown', result: `${gui.listShownMs} ms`, target: '< 1,000 ms', met: gui.listShownMs < 1000 })
-    rows.push({
-      figure: '6. scrolling it (frame time p95 / max)',
-      result: `${gui.scrollFrameP95Ms} / ${gui.scrollFrameMaxMs} ms`,
-      target: 'p95 ≤ 20 ms (smooth)',
-      met: gui.scrollFrameP95Ms <= 20
-    })
   } finally {
     await rm(work, { recursive: true, force: true })
   }
 
   results.table = rows
-  await writeFile(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  await writeFile(join(ROOT, 'bench', POSTGRES_ONLY ? 'results-postgres.json' : 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => [row.figure, row.result, row.target][column]!.length), 6))
   const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 4)).join(' | ')} |`
   console.log()
@@ -160,7 +191,7 @@ async function main(): Promise<void> {
   console.log(line(widths.map((width) => '-'.repeat(width)).concat('---')))
   for (const row of rows) console.log(line([row.figure, row.result, row.target, row.met ? 'yes' : 'NO']))
   const machine = results.machine as { cpu: string; cpus: number; memoryGb: number; node: string }
-  console.log(`\n${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Written to bench/results.json.`)
+  console.log(`\n${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Written to bench/${POSTGRES_ONLY ? 'results-postgres' : 'results'}.json.`)
   if (rows.some((row) => !row.met)) process.exitCode = 1
 }
 

@@ -46,9 +46,9 @@ export interface StoreFigures {
   rssMb: number
 }
 
-/** Median time of creating a version (POST, acknowledged once on disk) on a running Homeport. */
-async function createTime(dataDir: string, samples: number): Promise<number> {
-  const server = await startHomeport(1, dataDir)
+/** Median time of creating a version (POST, acknowledged once stored) on a running Homeport (`extra`: its options, a database say). */
+export async function createTime(dataDir: string, samples: number, extra: string[] = []): Promise<number> {
+  const server = await startHomeport(1, dataDir, extra)
   try {
     const times: number[] = []
     for (let i = 0; i < samples; i++) {
@@ -101,6 +101,6 @@ export async function measureStore(workDir: string, log: (line: string) => void)
   }
 }
 
-function round(value: number): number {
+export function round(value: number): number {
   return Math.round(value * 100) / 100
 }

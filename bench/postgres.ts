@@ -1,0 +1,81 @@
+import { mkdtemp } from 'node:fs/promises'
+import { join } from 'node:path'
+import { findPostgres, postgresDatabases, startPostgres } from '../tests/helpers/postgres.js'
+import { run, startHomeport } from './lib.js'
+import { measureProviderDownload } from './provider-download.js'
+import { wrk } from './protocol.js'
+import { createTime, generateRegistry, round } from './store.js'
+
+export interface PostgresFigures {
+  /** Figure 9: creating a version at 1,000 and at 100,000 versions, median ms. */
+  create: { smallMs: number; largeMs: number; ratio: number }
+  /** Figure 10: list-versions reads per second through one replica and through two on one database. */
+  replicas: { one: number; two: number; ratio: number; cpus: number }
+  /** Figure 11: a 100 MB file downloaded from each store, MB/s. */
+  download: { filesMbPerS: number; postgresMbPerS: number; ratio: number }
+}
+
+/** A registry generated as files (store.ts), carried into a new database by `homeport migrate`. */
+async function registryIn(databases: ReturnType<typeof postgresDatabases>, workDir: string, name: string, modules: number, versions: number): Promise<string> {
+  const dir = join(workDir, name)
+  await generateRegistry(dir, modules, versions)
+  const database = await databases.create()
+  await run(process.execPath, ['out/main/cli.js', 'migrate', '--from', dir, '--to', database], { maxBuffer: 16 * 1024 * 1024 })
+  return database
+}
+
+/**
+ * Figures 9–11, on a PostgreSQL server the benchmark starts (Debian's, as the tests do): the write
+ * path at 1,000 and 100,000 versions; protocol reads through two replicas against one (each replica
+ * pinned to a CPU of its own, wrk unpinned); and a 100 MB download from PostgreSQL against the file
+ * store. Undefined, and said, where PostgreSQL is not installed.
+ */
+export async function measurePostgres(workDir: string, cpus: number, log: (line: string) => void): Promise<PostgresFigures | undefined> {
+  const bin = findPostgres()
+  if (!bin) {
+    log('  PostgreSQL is not installed here: figures 9–11 are left out.')
+    return undefined
+  }
+  const server = await startPostgres(bin)
+  const databases = postgresDatabases(server.url)
+  try {
+    log('  generating 50 × 20 and 5,000 × 20 versions, and migrating them into PostgreSQL…')
+    const small = await registryIn(databases, workDir, 'pg-1k', 50, 20)
+    const large = await registryIn(databases, workDir, 'pg-100k', 5000, 20)
+    const smallMs = await createTime(await mkdtemp(join(workDir, 'pg-data-')), 40, ['--database', small])
+    const largeMs = await createTime(await mkdtemp(join(workDir, 'pg-data-')), 40, ['--database', large])
+
+    log('  protocol reads through one replica, then two…')
+    const path = '/api/registry/v1/modules/bench/generated-000001/aws/versions'
+    const one = await startHomeport(1, await mkdtemp(join(workDir, 'pg-replica-')), ['--database', large])
+    let single: number
+    try {
+      await wrk(`${one.url}${path}`, 1, '0-1')
+      single = (await wrk(`${one.url}${path}`, 5, '0-1')).rps
+    } finally {
+      await one.stop()
+    }
+    const replicas = [await startHomeport(0, await mkdtemp(join(workDir, 'pg-replica-')), ['--database', large]), await startHomeport(1, await mkdtemp(join(workDir, 'pg-replica-')), ['--database', large])]
+    let both: number
+    try {
+      for (const replica of replicas) await wrk(`${replica.url}${path}`, 1, '0-1', 16)
+      const results = await Promise.all(replicas.map((replica) => wrk(`${replica.url}${path}`, 5, '0-1', 16)))
+      both = results.reduce((sum, result) => sum + result.rps, 0)
+    } finally {
+      for (const replica of replicas) await replica.stop()
+    }
+
+    log('  a 100 MB download from each store…')
+    const fromFiles = await startHomeport(1, await mkdtemp(join(workDir, 'files-download-')), ['--max-archive-size', '200'])
+    const files = await measureProviderDownload(fromFiles, workDir).finally(() => fromFiles.stop())
+    const fromPostgres = await startHomeport(1, await mkdtemp(join(workDir, 'pg-download-')), ['--max-archive-size', '200', '--database', await databases.create()])
+    const postgres = await measureProviderDownload(fromPostgres, workDir).finally(() => fromPostgres.stop())
+    return {
+      create: { smallMs: round(smallMs), largeMs: round(largeMs), ratio: round(largeMs / smallMs) },
+      replicas: { one: Math.round(single), two: Math.round(both), ratio: round(both / single), cpus },
+      download: { filesMbPerS: files.homeportMbPerS, postgresMbPerS: postgres.homeportMbPerS, ratio: round(postgres.homeportMbPerS / files.homeportMbPerS) }
+    }
+  } finally {
+    await server.stop()
+  }
+}
