@@ -6,6 +6,7 @@ import {
   createVersion,
   doc,
   ownersToken,
+  publish,
   startTestServer,
   upload,
   type TestServer
@@ -185,6 +186,17 @@ describe('versions (endpoint 4)', () => {
     const module = await test.api('GET', '/organizations/acme/registry-modules/private/acme/versioned/aws')
     expect(module.body.data.attributes['version-statuses']).toEqual([{ version: '1.2.3', status: 'pending' }])
     expect(module.body.data.id).toBe(data.relationships['registry-module'].data.id)
+  })
+
+  it('says when each published version was published, and from which commit (Homeport’s published-versions)', async () => {
+    await publish(test, 'acme', 'dated', 'aws', '1.0.0', { 'main.tf': 'variable "x" {}\n' })
+    await createVersion(test, 'acme', 'dated', 'aws', '1.1.0')
+    const module = await test.api('GET', `${base}/private/acme/dated/aws`)
+    expect(module.body.data.attributes['published-versions']).toEqual([{ version: '1.0.0', 'published-at': expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), tag: null, 'commit-sha': null }])
+    expect(module.body.data.attributes['version-statuses']).toEqual([
+      { version: '1.0.0', status: 'ok' },
+      { version: '1.1.0', status: 'pending' }
+    ])
   })
 
   it('normalizes a leading v, keeps prerelease and build metadata, stores the commit', async () => {

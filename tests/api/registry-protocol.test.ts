@@ -21,7 +21,7 @@ beforeAll(async () => {
   await createOrganization(test, 'acme')
   await createOrganization(test, 'beta')
   networkArchive = (await publish(test, 'acme', 'network', 'aws', '1.0.0', NETWORK_MODULE)).archive
-  await publish(test, 'acme', 'network', 'aws', '1.1.0', { ...NETWORK_MODULE, 'README.md': '# Network\n\nVersion one point one.\n' })
+  await publish(test, 'acme', 'network', 'aws', '1.1.0', { ...NETWORK_MODULE, 'README.md': '# Network\n\nVersion one point one.\n', 'CHANGELOG.md': '# Changelog\n\n## 1.1.0\n\n* A README of its own.\n' })
   await publish(test, 'acme', 'network', 'aws', '2.0.0-beta.1', NETWORK_MODULE)
   await publish(test, 'acme', 'network', 'google', '1.0.0', { 'main.tf': 'resource "google_compute_network" "n" {}\n' })
   await publish(test, 'acme', 'storage', 'aws', '0.1.0', { 'main.tf': 'resource "aws_s3_bucket" "b" {}\n' })
@@ -185,6 +185,9 @@ describe('module detail', () => {
     expect(detail.submodules.map((part: { path: string }) => part.path)).toEqual(['modules/subnet'])
     expect(detail.submodules[0].readme).toContain('# Subnet')
     expect(detail.examples.map((part: { path: string }) => part.path)).toEqual(['examples/basic'])
+    // Homeport's own: the change log the version ships, for the GUI's Changelog tab; "" for a version without one.
+    expect(detail.changelog).toBe('# Changelog\n\n## 1.1.0\n\n* A README of its own.\n')
+    expect((await get('/acme/network/aws/1.0.0')).body.changelog).toBe('')
   })
 
   it('gives a specific version, in the form Terraform or a person writes it', async () => {

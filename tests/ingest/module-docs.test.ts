@@ -30,6 +30,21 @@ describe('documentation files', () => {
       expect(isDocumentationFile(path)).toBe(false)
     }
   })
+
+  it('include the root’s change log, by the names release tools give it, and no part’s', () => {
+    for (const path of ['CHANGELOG.md', 'changelog.md', 'CHANGES.md', 'HISTORY.md', 'CHANGELOG']) expect(isDocumentationFile(path)).toBe(true)
+    for (const path of ['modules/a/CHANGELOG.md', 'docs/CHANGELOG.md', 'CHANGELOG.txt']) expect(isDocumentationFile(path)).toBe(false)
+  })
+})
+
+describe('the change log', () => {
+  it('is the root’s CHANGELOG.md, kept whole as Markdown; a module without one has ""', async () => {
+    const changelog = '# Changelog\n\n## [5.8.1](https://github.com/x/y/compare/v5.8.0...v5.8.1) (2024-05-10)\n\n### Bug Fixes\n\n* Keep `azs` ordered ([#1053](https://github.com/x/y/issues/1053))\n'
+    const withLog = await read(await moduleArchive({ ...NETWORK_MODULE, 'CHANGELOG.md': changelog, 'modules/subnet/CHANGELOG.md': '# not this one\n' }))
+    expect((await extractDocs(withLog.files, parser.parse.bind(parser))).changelog).toBe(changelog)
+    const without = await read(await moduleArchive(NETWORK_MODULE))
+    expect((await extractDocs(without.files, parser.parse.bind(parser))).changelog).toBe('')
+  })
 })
 
 describe('extracting documentation', () => {

@@ -73,6 +73,10 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
       // HCP's; deprecated-versions is Homeport's own.
       'revoked-versions': module.versions.filter((version) => version.revocation).map((version) => version.version),
       'deprecated-versions': module.versions.filter((version) => version.deprecation).map((version) => version.version),
+      // Homeport's own, for the version menu: when each published version was published, and from which tag or commit.
+      'published-versions': module.versions
+        .filter((version) => version.status === 'ok')
+        .map((version) => ({ version: version.version, 'published-at': version.publishedAt, tag: version.tag, 'commit-sha': version.commitSha })),
       'created-at': module.createdAt,
       'updated-at': module.updatedAt,
       'no-code': module.noCode,

@@ -58,7 +58,9 @@ export function detailObject(detail: Detail, downloads: number) {
     examples: detail.docs.examples.map(partObject),
     providers: detail.providers,
     versions: detail.versions,
-    deprecation: deprecationObject(detail.version)
+    deprecation: deprecationObject(detail.version),
+    // Homeport's own: the module's change log for the GUI's Changelog tab (Terraform reads none of the detail).
+    changelog: detail.docs.changelog ?? ''
   }
 }
 

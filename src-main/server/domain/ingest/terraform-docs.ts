@@ -65,17 +65,21 @@ export interface ModuleDocs {
   examples: ModulePart[]
   /** Files that did not parse, and the like: the version is still published. */
   warnings: string[]
+  /** The root's CHANGELOG.md (or CHANGES.md, HISTORY.md), as Markdown; absent from documentation made before Homeport read it. */
+  changelog?: string
 }
 
 const PART_FOLDER = /^(?:(modules|examples)\/([^/]+)\/)?([^/]+)$/
 /** A Terraform configuration file, in HCL or its JSON syntax. */
 export const TERRAFORM_FILE = /\.tf(\.json)?$/
 const README = /^readme(\.md|\.markdown)?$/i
+/** A module's change log, at its root: the names terraform-aws-modules, cloudposse and release tools write. */
+const CHANGELOG = /^(changelog|changes|history)(\.md|\.markdown)?$/i
 
-/** Whether the documentation needs the file at `path`: Terraform files and READMEs of the root, submodules and examples. */
+/** Whether the documentation needs the file at `path`: Terraform files and READMEs of the root, submodules and examples, and the root's change log. */
 export function isDocumentationFile(path: string): boolean {
   const match = PART_FOLDER.exec(path)
-  return match !== null && (TERRAFORM_FILE.test(match[3]!) || README.test(match[3]!))
+  return match !== null && (TERRAFORM_FILE.test(match[3]!) || README.test(match[3]!) || (!match[1] && CHANGELOG.test(match[3]!)))
 }
 
 /** Parses one HCL file to hcl2json's JSON, within `timeoutMs`; see hcl-parser.ts. */
@@ -111,13 +115,15 @@ export async function extractDocs(files: Map<string, string>, parse: HclParse, b
     return part
   }
   partOf('')
+  let changelog = ''
   for (const [path, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
     const match = PART_FOLDER.exec(path)
     if (!match) continue
     const folder = match[1] ? `${match[1]}/${match[2]!}` : ''
     const part = partOf(folder)
     if (TERRAFORM_FILE.test(match[3]!)) part.terraform.push([path, text])
-    else if (!part.readme) part.readme = text
+    else if (README.test(match[3]!)) part.readme ||= text
+    else if (!folder && CHANGELOG.test(match[3]!)) changelog ||= text
   }
 
   const built: ModulePart[] = []
@@ -159,7 +165,8 @@ export async function extractDocs(files: Map<string, string>, parse: HclParse, b
     root,
     submodules: built.filter((part) => part.path.startsWith('modules/')).sort(byPath),
     examples: built.filter((part) => part.path.startsWith('examples/')).sort(byPath),
-    warnings
+    warnings,
+    changelog
   }
 }
 
