@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { expect, test } from './support/fixtures'
 import { openOrganization, signIn } from './support/session'
 
-/** A folder of repositories with one module, tagged twice, made with the machine's git. */
-function repositories(): string {
+/** A folder of repositories with one module, tagged twice, made with the machine's git; and a way to tag it again. */
+function repositories(): { root: string; tag: (version: string) => void } {
   const root = mkdtempSync(join(tmpdir(), 'homeport-e2e-repos-'))
   const repo = join(root, 'platform', 'terraform-aws-dns')
   mkdirSync(repo, { recursive: true })
@@ -21,11 +21,17 @@ function repositories(): string {
   git('add', '.')
   git('commit', '--quiet', '-m', 'second')
   git('tag', 'v1.1.0')
-  return root
+  const tag = (version: string) => {
+    writeFileSync(join(repo, `${version}.tf`), `output "v${version.replaceAll('.', '_')}" {\n  value = "${version}"\n}\n`)
+    git('add', '.')
+    git('commit', '--quiet', '-m', version)
+    git('tag', `v${version}`)
+  }
+  return { root, tag }
 }
 
 test('connects a folder of repositories and publishes every version tag of one', async ({ page }) => {
-  const root = repositories()
+  const { root, tag } = repositories()
   await signIn(page)
   await openOrganization(page, 'platform')
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Git' }).click()
@@ -44,6 +50,10 @@ test('connects a folder of repositories and publishes every version tag of one',
   await expect(page.locator('.markdown').getByText('Manages the zones of the platform.')).toBeVisible()
   // Where the repository's hook calls to have new tags read at once.
   await expect(page.getByLabel('Webhook URL')).toHaveText(/\/webhooks\/vcs\/[\w-]+$/)
+  // A tag pushed since shows once "Read tags now" has read it, and publishes, without a reload.
+  tag('1.2.0')
+  await page.getByRole('button', { name: 'Read tags now' }).click()
+  await expect(versions.getByRole('listitem').filter({ hasText: '1.2.0' }).getByText('published')).toBeVisible({ timeout: 20_000 })
 
   // A connection goes only when no module publishes through it; the refusal says why.
   await page.getByRole('link', { name: 'platform' }).click()

@@ -115,9 +115,11 @@ test('follows a README’s own links without leaving the module: anchors scroll,
   await readme.getByRole('link', { name: 'the simple example' }).click()
   await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
   await expect(readme.getByRole('heading', { name: 'Simple' })).toBeVisible()
+  // The part shown is in the address.
+  await expect(page).toHaveURL(`${route}?part=examples%2Fsimple`)
   // A link to a part the archive lacks goes nowhere (never to an app route).
   await readme.getByRole('link', { name: 'complete example' }).click()
-  expect(page.url()).toBe(route)
+  expect(page.url()).toBe(`${route}?part=examples%2Fsimple`)
   await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
 })
 

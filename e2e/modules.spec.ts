@@ -67,10 +67,16 @@ test.describe('publishing a module folder and reading it', () => {
     await page.screenshot({ path: 'docs/screenshots/module-dark.png' })
     await page.emulateMedia({ colorScheme: 'light' })
 
+    // The usage carries the required inputs, typed placeholders until the user fills them in (terrareg's builder).
+    await expect(page.getByLabel('Usage')).toContainText('cidr_block = "" # string')
+    await page.getByText('Fill in the 1 required input').click()
+    await page.getByLabel(/^cidr_block/).fill('10.0.0.0/16')
+    await expect(page.getByLabel('Usage')).toContainText('cidr_block = "10.0.0.0/16"')
     await page.getByRole('button', { name: 'Copy usage' }).click()
     const usage = await page.evaluate(() => navigator.clipboard.readText())
     expect(usage).toContain('source  = "homeport.localhost/acme/network/aws"')
     expect(usage).toContain('version = "1.0.0"')
+    expect(usage).toContain('  # Required inputs\n  cidr_block = "10.0.0.0/16"\n}')
 
     // A second version through the same page, then the first one deleted.
     await page.getByRole('link', { name: 'acme' }).click()
@@ -128,7 +134,7 @@ test.describe('publishing a module folder and reading it', () => {
     await page.getByLabel('Provider', { exact: true }).fill('aws')
     await expect(page).toHaveURL(/#\/orgs\/acme\/modules\?q=netw&provider=aws$/)
     await list.getByRole('link').first().click()
-    await expect(page.getByRole('heading', { level: 1, name: 'network' })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: 'network', exact: true })).toBeVisible()
     await page.goBack()
     await expect(page.getByLabel('Search modules by name, namespace or provider')).toHaveValue('netw')
     await expect(page.getByLabel('Provider', { exact: true })).toHaveValue('aws')

@@ -75,13 +75,3 @@ ${header}
 
 ${block(hostname, '/api/registry/v1', true)}${air}`
 }
-
-/** A `module` block that uses a module from Homeport, or one of its parts (`modules/subnet`: `…//modules/subnet`). */
-export function moduleBlock(hostname: string, namespace: string, name: string, provider: string, version: string, part = ''): string {
-  const label = (part ? part.split('/').pop()! : name).replace(/[^A-Za-z0-9_-]/g, '_')
-  return `module "${label}" {
-  source  = "${hostname}/${namespace}/${name}/${provider}${part ? `//${part}` : ''}"
-  version = "${version}"
-}
-`
-}

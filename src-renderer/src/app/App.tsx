@@ -17,7 +17,14 @@ function Page({ route }: { route: Route }) {
     case 'organization':
       return <OrganizationPage key={route.org} org={route.org} tab={route.tab} query={route.query} />
     case 'module':
-      return <ModulePage key={`${route.registry}/${route.namespace}/${route.name}/${route.provider}`} address={route} version={route.version} />
+      return (
+        <ModulePage
+          key={`${route.registry}/${route.namespace}/${route.name}/${route.provider}`}
+          address={{ org: route.org, registry: route.registry, namespace: route.namespace, name: route.name, provider: route.provider }}
+          version={route.version}
+          query={route.query ?? ''}
+        />
+      )
     case 'terraform':
       return <ConnectTerraform />
     case 'mirror':
@@ -57,8 +64,8 @@ export function App() {
   const { embedded, signOut } = useSession()
   const route = useRoute()
   const title = titleOf(route)
-  // Another page, not another version of the same module (whose select keeps the focus).
-  const page = route.page === 'module' ? hrefOf({ ...route, version: undefined }) : hrefOf({ ...route, ...(route.page === 'organization' ? { query: undefined } : {}) })
+  // Another page, not another version, part or tab of the same module (whose controls keep the focus), nor other list filters.
+  const page = route.page === 'module' ? hrefOf({ ...route, version: undefined, query: undefined }) : hrefOf({ ...route, ...(route.page === 'organization' ? { query: undefined } : {}) })
   const first = useRef(true)
   useEffect(() => {
     document.title = `${title} · Homeport`

@@ -8,7 +8,8 @@ export type Route =
   | { page: 'organizations' }
   /** `query`: the module list's search and filters (`q=vpc&provider=aws`), so Back and a bookmark keep them. */
   | { page: 'organization'; org: string; tab: 'modules' | 'providers' | 'publish' | 'teams' | 'settings' | 'vcs'; query?: string }
-  | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string }
+  /** `query`: the part shown and the documentation tab (`part=modules/subnet&tab=inputs`), so every view of a module is a link. */
+  | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string; query?: string }
   | { page: 'terraform' }
   | { page: 'mirror' }
   | { page: 'bundles' }
@@ -31,7 +32,7 @@ function parseRoute(hash: string): Route {
     const org = parts[1]
     if (parts[2] === 'modules' && parts.length >= 7) {
       const [, , , registry, namespace, name, provider, version] = parts as [string, string, string, string, string, string, string, string?]
-      return { page: 'module', org, registry, namespace, name, provider, version }
+      return { page: 'module', org, registry, namespace, name, provider, version, ...(query ? { query } : {}) }
     }
     const tab = (ORG_TABS as readonly string[]).includes(parts[2] ?? '') ? (parts[2] as (typeof ORG_TABS)[number]) : 'modules'
     return { page: 'organization', org, tab, ...(query ? { query } : {}) }
@@ -57,7 +58,7 @@ export function hrefOf(route: Route): string {
     case 'organization':
       return `${join('orgs', route.org, route.tab)}${route.query ? `?${route.query}` : ''}`
     case 'module':
-      return join('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : []))
+      return `${join('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : []))}${route.query ? `?${route.query}` : ''}`
   }
 }
 

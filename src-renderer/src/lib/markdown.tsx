@@ -8,8 +8,8 @@ const ID_PREFIX = 'readme-'
 /**
  * A README, rendered. Markdown may carry HTML, so the result goes through DOMPurify: no script,
  * no event handler, no iframe or form from a README ever reaches the page (and the page's CSP
- * would refuse them anyway). Links to other sites open outside the app; images from the web are not
- * loaded. Links inside the README (`#input_azs`, as terraform-docs writes them) scroll to their
+ * would refuse them anyway). Links to other sites open outside the app; images are not loaded, but
+ * named. Links inside the README (`#input_azs`, as terraform-docs writes them) scroll to their
  * target without touching the app's route, and links relative to the README (`../simple`) go to that
  * part of the module through `onLocalLink` when it has one, and nowhere else.
  */
@@ -23,6 +23,7 @@ export function Markdown({ source, basePath = '', onLocalLink }: { source: strin
     })
     addHeadingIds(clean)
     wrapTables(clean)
+    placeholdImages(clean)
     const holder = document.createElement('div')
     holder.append(clean)
     return holder.innerHTML
@@ -68,6 +69,28 @@ function wrapTables(root: DocumentFragment): void {
     box.setAttribute('aria-label', `Table: ${table.querySelector('th')?.textContent?.trim() ?? 'from the README'}…`)
     table.replaceWith(box)
     box.append(table)
+  }
+}
+
+/**
+ * Images are not loaded (the page's CSP refuses other sites, and a module's own files are not served
+ * to the page): each shows as a tidy placeholder with its alt text and where it lives, not a broken icon.
+ */
+function placeholdImages(root: DocumentFragment): void {
+  for (const image of root.querySelectorAll('img')) {
+    const src = image.getAttribute('src') ?? ''
+    if (src.startsWith('data:')) continue
+    const placeholder = document.createElement('span')
+    placeholder.className = 'image-placeholder'
+    placeholder.title = src
+    const alt = image.getAttribute('alt')?.trim()
+    const label = document.createElement('span')
+    label.textContent = `Image${alt ? `: ${alt}` : ''}`
+    const where = document.createElement('span')
+    where.className = 'muted'
+    where.textContent = /^(https?:)?\/\//i.test(src) ? ` (${new URL(src, 'https://x.invalid').host})` : src ? ` (${src})` : ''
+    placeholder.append(label, where)
+    image.replaceWith(placeholder)
   }
 }
 

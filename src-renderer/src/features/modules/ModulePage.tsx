@@ -1,14 +1,11 @@
 import { useEffect, useState } from 'react'
-import semver from 'semver'
 import { useQuery } from '@tanstack/react-query'
-import { moduleBlock } from '../../../../src-main/shared/terraform-config'
 import { hrefOf, navigate } from '../../app/router'
 import { CopyButton } from '../../lib/copy-button'
-import { formatDateTime } from '../../lib/format'
+import { formatDate, formatDateTime } from '../../lib/format'
 import { Markdown } from '../../lib/markdown'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
-import { serverInfoOptions } from '../terraform/api'
 import {
   dailyDownloadsOptions,
   docsOptions,
@@ -25,25 +22,36 @@ import {
 import { CompareVersions } from './CompareVersions'
 import { DownloadsChart } from './DownloadsChart'
 import { InputsList } from './InputsList'
+import { UsageCard } from './UsageCard'
+import { newest, VersionMenu } from './VersionMenu'
 import { VersionLifecycle } from './VersionLifecycle'
 
-type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies'
+type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies' | 'changelog'
 const SECTIONS: Array<{ id: Section; label: string }> = [
   { id: 'readme', label: 'Readme' },
   { id: 'inputs', label: 'Inputs' },
   { id: 'outputs', label: 'Outputs' },
   { id: 'resources', label: 'Resources' },
   { id: 'providers', label: 'Providers' },
-  { id: 'dependencies', label: 'Dependencies' }
+  { id: 'dependencies', label: 'Dependencies' },
+  { id: 'changelog', label: 'Changelog' }
 ]
 
 /** One module: its documentation at a version, its versions and their statuses, how to use it. */
-export function ModulePage({ address, version }: { address: ModuleAddress; version?: string }) {
+export function ModulePage({ address, version, query }: { address: ModuleAddress; version?: string; query: string }) {
   const { client } = useSession()
   const module = useQuery(moduleOptions(client, address))
   const remove = useDeleteAt(client, address.org)
+  const initial = new URLSearchParams(query)
   /** The part of the module shown ("" for the root), which the usage snippet follows. */
-  const [part, setPart] = useState('')
+  const [part, setPart] = useState(initial.get('part') ?? '')
+  const [section, setSection] = useState<Section>(SECTIONS.find((candidate) => candidate.id === initial.get('tab'))?.id ?? 'readme')
+  useEffect(() => {
+    // The part and tab live in the address (replaced, not pushed), so each view of the module is a link to share.
+    const kept = new URLSearchParams(Object.entries({ part, tab: section === 'readme' ? '' : section }).filter(([, value]) => value !== ''))
+    const href = hrefOf({ page: 'module', ...address, version, ...(kept.size > 0 ? { query: kept.toString() } : {}) })
+    if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href)
+  }, [address, version, part, section])
 
   if (module.isPending) return <Loading what="the module" />
   if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
@@ -90,7 +98,7 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
       <div className="module-layout">
         {/* First in the page's order, so the usage is a few Tabs away (and on top on a narrow screen); on a wide one, the right column. */}
         <aside className="stack" aria-label="About this module">
-          {selected && attributes['registry-name'] === 'private' && <Usage address={address} version={selected} part={part} />}
+          {selected && attributes['registry-name'] === 'private' && <UsageCard address={address} version={selected} part={part} />}
           {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
           {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
           {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
@@ -99,7 +107,15 @@ export function ModulePage({ address, version }: { address: ModuleAddress; versi
         <div className="stack">
           {selected ? (
             <>
-              <Documentation address={address} version={selected} versions={published} part={part} setPart={setPart} />
+              <Documentation
+                address={address}
+                version={selected}
+                attributes={attributes}
+                part={part}
+                setPart={setPart}
+                section={section}
+                setSection={setSection}
+              />
               {attributes['registry-name'] === 'private' && <CompareVersions key={selected} address={address} versions={published} selected={selected} />}
             </>
           ) : (
@@ -168,29 +184,30 @@ function MirrorPublicVersion({ address }: { address: ModuleAddress }) {
   )
 }
 
-/** The newest stable version, or the newest prerelease when there is no stable one (as the registry picks). */
-function newest(versions: string[]): string | undefined {
-  const sorted = semver.rsort([...versions])
-  return sorted.find((version) => semver.prerelease(version) === null) ?? sorted[0]
-}
-
 function Documentation({
   address,
   version,
-  versions,
+  attributes,
   part,
-  setPart
+  setPart,
+  section,
+  setSection
 }: {
   address: ModuleAddress
   version: string
-  versions: string[]
+  attributes: ModuleAttributes
   part: string
   setPart: (part: string) => void
+  section: Section
+  setSection: (section: Section) => void
 }) {
   const { client } = useSession()
   const docs = useQuery(docsOptions(client, address, version))
-  const [section, setSection] = useState<Section>('readme')
   const known = docs.data ? [docs.data.root, ...docs.data.submodules, ...docs.data.examples].some((candidate) => candidate.path === part) : true
+  const changelog = docs.data?.changelog ?? ''
+  // The Changelog tab is there when the version ships one.
+  const sections = SECTIONS.filter((candidate) => candidate.id !== 'changelog' || changelog)
+  const shown = sections.some((candidate) => candidate.id === section) || !docs.data ? section : 'readme'
   useEffect(() => {
     // A version without the part shown (another version had it) shows its root, and the usage follows.
     if (!known) setPart('')
@@ -200,24 +217,16 @@ function Documentation({
   if (docs.isError) return <ErrorMessage error={docs.error} action="Could not load the documentation" />
   const parts = [docs.data.root, ...docs.data.submodules, ...docs.data.examples]
   const current = parts.find((candidate) => candidate.path === part) ?? docs.data.root
+  const query = new URLSearchParams(Object.entries({ part, tab: shown === 'readme' ? '' : shown }).filter(([, value]) => value !== '')).toString()
 
   return (
     <div className="card padded stack">
       <div className="doc-controls">
-        <label>
-          Version{' '}
-          <select
-            value={version}
-            onChange={(event) => navigate({ page: 'module', ...address, version: event.target.value })}
-            aria-label="Version"
-          >
-            {semver.rsort([...versions]).map((candidate) => (
-              <option key={candidate} value={candidate}>
-                {candidate}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VersionMenu
+          attributes={attributes}
+          version={version}
+          onChange={(chosen) => navigate({ page: 'module', ...address, version: chosen, ...(query ? { query } : {}) })}
+        />
         {parts.length > 1 && (
           <label>
             Part{' '}
@@ -230,7 +239,6 @@ function Documentation({
             </select>
           </label>
         )}
-        <span className="muted">published {formatDateTime(docs.data.published_at)}</span>
       </div>
       <div
         className="tabs"
@@ -238,35 +246,36 @@ function Documentation({
         aria-label="Documentation"
         onKeyDown={(event) => {
           // The tab pattern: arrows, Home and End move between tabs; only the selected tab is in the Tab order.
-          const index = SECTIONS.findIndex((candidate) => candidate.id === section)
-          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: SECTIONS.length - 1 }[event.key]
+          const index = sections.findIndex((candidate) => candidate.id === shown)
+          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: sections.length - 1 }[event.key]
           if (next === undefined) return
           event.preventDefault()
-          const target = SECTIONS[(next + SECTIONS.length) % SECTIONS.length]!
+          const target = sections[(next + sections.length) % sections.length]!
           setSection(target.id)
           document.getElementById(`doc-tab-${target.id}`)?.focus()
         }}
       >
-        {SECTIONS.map((candidate) => (
+        {sections.map((candidate) => (
           <button
             key={candidate.id}
             id={`doc-tab-${candidate.id}`}
             type="button"
             role="tab"
-            aria-selected={candidate.id === section}
+            aria-selected={candidate.id === shown}
             aria-controls="doc-tabpanel"
-            tabIndex={candidate.id === section ? 0 : -1}
+            tabIndex={candidate.id === shown ? 0 : -1}
             onClick={() => setSection(candidate.id)}
           >
             {candidate.label}
-            {candidate.id !== 'readme' && <span className="count-pill">{countOf(current, candidate.id)}</span>}
+            {candidate.id !== 'readme' && candidate.id !== 'changelog' && <span className="count-pill">{countOf(current, candidate.id)}</span>}
           </button>
         ))}
       </div>
-      <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${section}`} tabIndex={0}>
+      <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${shown}`} tabIndex={0}>
         <PartSection
           part={current}
-          section={section}
+          changelog={changelog}
+          section={shown}
           onLocalLink={(path) => {
             // A README's link to another part of the module (`../simple`, `modules/subnet`) shows that part.
             const target = parts.find((candidate) => candidate.path === path)
@@ -296,7 +305,9 @@ function countOf(part: ModulePart, section: Section): number {
   }
 }
 
-function PartSection({ part, section, onLocalLink }: { part: ModulePart; section: Section; onLocalLink: (path: string) => boolean }) {
+function PartSection({ part, changelog, section, onLocalLink }: { part: ModulePart; changelog: string; section: Section; onLocalLink: (path: string) => boolean }) {
+  // The change log is the module's (its root's), whichever part is shown.
+  if (section === 'changelog') return <Markdown source={changelog} basePath="" onLocalLink={onLocalLink} />
   if (section === 'readme') {
     return part.readme ? (
       <Markdown source={part.readme} basePath={part.path} onLocalLink={onLocalLink} />
@@ -305,7 +316,7 @@ function PartSection({ part, section, onLocalLink }: { part: ModulePart; section
     )
   }
   if (section === 'inputs') return part.inputs.length === 0 ? <p className="muted">None.</p> : <InputsList key={part.path} inputs={part.inputs} />
-  const tables: Record<Exclude<Section, 'readme' | 'inputs'>, { headers: string[]; rows: string[][] }> = {
+  const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'changelog'>, { headers: string[]; rows: string[][] }> = {
     outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
     resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
     providers: {
@@ -345,27 +356,6 @@ function PartSection({ part, section, onLocalLink }: { part: ModulePart; section
   )
 }
 
-function Usage({ address, version, part }: { address: ModuleAddress; version: string; part: string }) {
-  const { client } = useSession()
-  const info = useQuery(serverInfoOptions(client))
-  if (!info.data) return null
-  const snippet = moduleBlock(info.data.registryHostname, address.namespace, address.name, address.provider, version, part)
-  return (
-    <div className="card padded">
-      <div className="snippet-header">
-        <h2>Usage</h2>
-        <CopyButton text={snippet} label="Copy usage" />
-      </div>
-      <pre className="keep-lines" aria-label="Usage" tabIndex={0}>
-        {snippet}
-      </pre>
-      <p className="hint">
-        Needs the CLI configuration from <a href={hrefOf({ page: 'terraform' })}>Connect Terraform</a>.
-      </p>
-    </div>
-  )
-}
-
 function DownloadsCard({ address }: { address: ModuleAddress }) {
   const { client } = useSession()
   const summary = useQuery(downloadsOptions(client, address))
@@ -382,6 +372,11 @@ function VcsCard({ address, attributes }: { address: ModuleAddress; attributes: 
   const { client } = useSession()
   const action = useModuleAction(client, address.org)
   const vcs = attributes['vcs-repo']!
+  /** When "Read tags now" was asked, the last reading it waits to be replaced (the server reads in the background). */
+  const [asked, setAsked] = useState<{ syncedAt: string | null } | undefined>(undefined)
+  const reading = asked !== undefined && vcs['synced-at'] === asked.syncedAt
+  // Polls the module while the reading runs; its new versions then poll by themselves until they are published.
+  useQuery({ ...moduleOptions(client, address), refetchInterval: reading ? 1000 : false })
   return (
     <div className="card padded stack-tight">
       <h2>Repository</h2>
@@ -403,8 +398,12 @@ function VcsCard({ address, attributes }: { address: ModuleAddress; attributes: 
         </div>
       )}
       {attributes.permissions['can-resync'] && !vcs.branch && (
-        <button type="button" onClick={() => action.mutate(`${modulePath(address)}/actions/resync`)} disabled={action.isPending}>
-          Read tags now
+        <button
+          type="button"
+          onClick={() => action.mutate(`${modulePath(address)}/actions/resync`, { onSuccess: () => setAsked({ syncedAt: vcs['synced-at'] }) })}
+          disabled={action.isPending || reading}
+        >
+          {action.isPending || reading ? 'Reading tags…' : 'Read tags now'}
         </button>
       )}
       <ErrorMessage error={action.error} />
@@ -417,6 +416,7 @@ function Versions({ address, attributes, selected }: { address: ModuleAddress; a
   const remove = useDeleteAt(client, address.org)
   const action = useModuleAction(client, address.org)
   const statuses = [...attributes['version-statuses']].reverse()
+  const publishedAt = new Map(attributes['published-versions'].map((entry) => [entry.version, entry['published-at']]))
   return (
     <div className="card padded">
       <h2>Versions</h2>
@@ -431,6 +431,7 @@ function Versions({ address, attributes, selected }: { address: ModuleAddress; a
                 <span>{entry.version}</span>
               )}
               <StatusBadge status={entry.status} />
+              {publishedAt.get(entry.version) && <span className="muted small">{formatDate(publishedAt.get(entry.version))}</span>}
               {attributes['revoked-versions'].includes(entry.version) ? (
                 <span className="badge bad">revoked</span>
               ) : (

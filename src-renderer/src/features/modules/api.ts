@@ -11,6 +11,8 @@ export interface ModuleAttributes {
   'version-statuses': Array<{ version: string; status: string; error?: string }>
   'revoked-versions': string[]
   'deprecated-versions': string[]
+  /** Homeport's own: each published version's date, and the tag or commit it came from. */
+  'published-versions': Array<{ version: string; 'published-at': string | null; tag: string | null; 'commit-sha': string | null }>
   'created-at': string
   'updated-at': string
   'no-code': boolean
@@ -64,6 +66,8 @@ export interface ModuleDetail {
   examples: ModulePart[]
   providers: string[]
   versions: string[]
+  /** Homeport's own: the root's change log ("" when none). */
+  changelog?: string
 }
 
 export interface ModuleAddress {

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { moduleBlock, PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
+import { moduleBlock } from '../../../../src-main/shared/module-usage'
+import { PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { ErrorMessage } from '../../lib/ui'
@@ -20,6 +21,7 @@ export function ConnectTerraform() {
 
   const { registryHostname, serverUrl } = info.data
   const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
+  const example = moduleBlock({ hostname: registryHostname, namespace: 'ORGANIZATION', name: 'MODULE', provider: 'PROVIDER', version: '~> 1.0' })
   const shown = showToken ? config : config.replaceAll(client.token, `${client.token.slice(0, 8)}…`)
   const download = () => {
     const url = URL.createObjectURL(new Blob([config], { type: 'text/plain' }))
@@ -88,9 +90,9 @@ export function ConnectTerraform() {
       <div className="card snippet">
         <div className="snippet-header">
           <h2>3. Use a module</h2>
-          <CopyButton text={moduleBlock(registryHostname, 'ORGANIZATION', 'MODULE', 'PROVIDER', '~> 1.0')} />
+          <CopyButton text={example} />
         </div>
-        <pre>{moduleBlock(registryHostname, 'ORGANIZATION', 'MODULE', 'PROVIDER', '~> 1.0')}</pre>
+        <pre>{example}</pre>
         <p className="hint">
           Then run <code>terraform init</code>. Each module’s page shows this block filled in.
         </p>
