@@ -1,0 +1,111 @@
+import type { APIRequestContext, Page } from '@playwright/test'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { moduleArchive } from '../tests/helpers/archives'
+import { expectAccessible } from './support/axe'
+import { expect, test } from './support/fixtures'
+import { openOrganization, signIn } from './support/session'
+import { vpcModule } from './support/vpc-module'
+
+const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+
+/** Publishes `version` of acme's vpc through the API, as a pipeline does, from `commit`, and waits for it. */
+async function publishVpc(request: APIRequestContext, org: string, version: string, commit: string) {
+  const module = `/api/v2/organizations/${org}/registry-modules/private/${org}/vpc/aws`
+  const created = await request.post(`${module}/versions`, { headers, data: { data: { type: 'registry-module-versions', attributes: { version, 'commit-sha': commit } } } })
+  expect(created.status()).toBe(201)
+  const link = ((await created.json()) as { data: { links: { upload: string } } }).data.links.upload
+  expect((await request.put(link, { data: await moduleArchive(vpcModule(version)) })).status()).toBe(200)
+  await expect
+    .poll(async () => ((await (await request.get(module, { headers })).json()) as { data: { attributes: { 'version-statuses': Array<{ version: string; status: string }> } } }).data.attributes['version-statuses'].find((entry) => entry.version === version)?.status, { timeout: 30_000 })
+    .toBe('ok')
+}
+
+/** axe at the two sizes users have (a small laptop window, a full-HD screen), light and dark. */
+async function expectAccessibleEverywhere(page: Page, screen: string) {
+  for (const viewport of [
+    { width: 800, height: 600 },
+    { width: 1920, height: 1080 }
+  ]) {
+    await page.setViewportSize(viewport)
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      await expectAccessible(page, `${screen} at ${viewport.width} px, ${colorScheme}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1280, height: 800 })
+}
+
+test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, changelog, parts and usage, each view a link', async ({ page }) => {
+  test.setTimeout(120_000)
+  await signIn(page)
+  await openOrganization(page, 'vpcs')
+  await page.request.post('/api/v2/organizations/vpcs/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws' } } } })
+  await publishVpc(page.request, 'vpcs', '5.8.0', '3f1c9a0b7d2e4c6f8a1b3c5d7e9f0a2b4c6d8e0f')
+  await publishVpc(page.request, 'vpcs', '5.8.1', '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d')
+  await publishVpc(page.request, 'vpcs', '6.0.0-rc.1', 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678')
+
+  await page.reload()
+  await page.getByRole('link', { name: /vpcs\/vpc\/aws/ }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'vpc', exact: true })).toBeVisible()
+  // The version menu: the latest stable is shown, marked, with its date and commit; the prerelease says so.
+  const menu = page.getByLabel('Version', { exact: true })
+  await expect(menu).toHaveValue('5.8.1')
+  const today = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date())
+  await expect(menu.locator('option')).toHaveText([`6.0.0-rc.1 (prerelease) · ${today} · commit a1b2c3d`, `5.8.1 (latest) · ${today} · commit 9e8d7c6`, `5.8.0 · ${today} · commit 3f1c9a0`])
+  await expect(page.getByLabel('About this version')).toContainText('latest · published')
+  await expect(page.getByLabel('About this version')).toContainText('from commit 9e8d7c6')
+  // The README: badges from the web are a tidy placeholder, the terraform-docs table stays readable.
+  const readme = page.locator('.markdown')
+  await expect(readme.getByRole('heading', { name: 'AWS VPC Terraform module' })).toBeVisible()
+  await expect(readme.getByRole('region', { name: 'Table: Name…' }).nth(2)).toBeVisible()
+  await expect(readme.locator('.image-placeholder').first()).toHaveText('Image: SWUbanner (raw.githubusercontent.com)')
+  await expect(readme.locator('img')).toHaveCount(0)
+  // A code block is one block: no inline-code tint behind each of its lines.
+  expect(await readme.locator('pre code').first().evaluate((code) => getComputedStyle(code).backgroundColor)).toBe('rgba(0, 0, 0, 0)')
+  await page.screenshot({ path: 'docs/screenshots/module-vpc.png' })
+  await expectAccessibleEverywhere(page, 'the vpc module’s README')
+
+  // Inputs: 237, the two required ones first, each findable.
+  await page.getByRole('tab', { name: /Inputs/ }).click()
+  await expect(page.getByRole('tab', { name: /Inputs/ })).toContainText('237')
+  const inputs = page.getByRole('tabpanel', { name: /Inputs/ })
+  await expect(inputs.getByRole('region', { name: 'Required inputs' })).toContainText('azs')
+  await inputs.getByLabel('Filter inputs by name or description').fill('flow log')
+  await expect(inputs.getByRole('region', { name: 'Optional inputs' }).locator('dt')).toHaveText([/vpc_flow_log_config/])
+  await expect(inputs.getByRole('region', { name: 'Optional inputs' })).toContainText('"max_aggregation_interval": 600')
+  await expectAccessibleEverywhere(page, 'the vpc module’s inputs')
+
+  // The tab is in the address: a reload (or a shared link) opens it again.
+  await expect(page).toHaveURL(/\/vpc\/aws\/5\.8\.1\?tab=inputs$|\/vpc\/aws\?tab=inputs$/)
+  // The Changelog tab, since the version ships one.
+  await page.getByRole('tab', { name: 'Changelog' }).click()
+  const changelog = page.getByRole('tabpanel', { name: 'Changelog' })
+  await expect(changelog.getByRole('heading', { name: /5\.8\.1/ })).toBeVisible()
+  await expect(changelog).toContainText('Keep azs in the order given')
+  await expectAccessibleEverywhere(page, 'the vpc module’s changelog')
+  await page.reload()
+  await expect(page.getByRole('tab', { name: 'Changelog' })).toHaveAttribute('aria-selected', 'true')
+
+  // Another version keeps the tab (and the address says which version).
+  await menu.selectOption('5.8.0')
+  await expect(page).toHaveURL(/\/vpc\/aws\/5\.8\.0\?tab=changelog$/)
+  await expect(page.getByRole('tab', { name: 'Changelog' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByLabel('About this version')).toContainText('from commit 3f1c9a0')
+
+  // A submodule: in the address, and the usage follows it with its own required input.
+  await page.getByLabel('Module part').selectOption('modules/vpc-endpoints')
+  await expect(page).toHaveURL(/\?part=modules%2Fvpc-endpoints&tab=changelog$/)
+  await page.reload()
+  await expect(page.getByLabel('Module part')).toHaveValue('modules/vpc-endpoints')
+  const usage = page.getByLabel('Usage')
+  await expect(usage).toContainText('source  = "homeport.localhost/vpcs/vpc/aws//modules/vpc-endpoints"')
+  await expect(usage).toContainText('vpc_id = "" # string')
+  await page.getByLabel('Module part').selectOption('')
+  await expect(usage).toContainText('name = "" # string')
+  await expect(usage).toContainText('azs  = [] # list(string)')
+  await page.getByText('Fill in the 2 required inputs').click()
+  await page.getByLabel(/^azs/).fill('["eu-west-1a", "eu-west-1b"]')
+  await expect(usage).toContainText('azs  = ["eu-west-1a", "eu-west-1b"]')
+  await expectAccessibleEverywhere(page, 'the vpc module with the usage builder open')
+})
