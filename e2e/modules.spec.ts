@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './support/fixtures'
+import { expectAccessible } from './support/axe'
 import { openOrganization, signIn } from './support/session'
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
@@ -247,10 +248,27 @@ test.describe('teams and settings', () => {
     await expect(page.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true')
     await page.getByLabel('Name', { exact: true }).fill('settings-org')
     await page.getByLabel('Admin e-mail').fill('owners@settings-org.example')
-    await page.getByLabel('Session timeout (minutes)').fill('60')
+    // HCP's run settings are folded away: nothing in a registry uses them.
+    const timeout = page.getByLabel('Session timeout (minutes)')
+    await expect(timeout).toBeHidden()
+    await page.locator('summary', { hasText: 'HCP Terraform run settings' }).click()
+    await timeout.fill('999999999')
+    expect(await timeout.evaluate((input: HTMLInputElement) => input.validationMessage)).not.toBe('')
+    await timeout.fill('60')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await expect(page.getByRole('status')).toHaveText('Saved.')
     await page.screenshot({ path: 'docs/screenshots/settings.png', fullPage: true })
+    await expectAccessible(page, 'the organization’s settings')
+
+    // Deleting it takes its name typed in full.
+    const remove = page.getByRole('form', { name: 'Delete this organization' })
+    await expect(remove.getByRole('button', { name: 'Delete settings-org' })).toBeDisabled()
+    await remove.getByLabel('Type settings-org to confirm').fill('settings-or')
+    await expect(remove.getByRole('button', { name: 'Delete settings-org' })).toBeDisabled()
+    await remove.getByLabel('Type settings-org to confirm').fill('settings-org')
+    await remove.getByRole('button', { name: 'Delete settings-org' }).click()
+    await expect(page.getByRole('heading', { name: 'Organizations', exact: true })).toBeVisible()
+    await expect(page.getByRole('list', { name: 'Organizations' }).getByRole('heading', { name: 'settings-org', exact: true })).toHaveCount(0)
   })
 })
 

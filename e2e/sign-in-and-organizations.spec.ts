@@ -20,6 +20,11 @@ test.describe('signing in and organizations', () => {
     await page.getByLabel('Name', { exact: true }).fill('acme-platform')
     await page.getByLabel('Admin e-mail').fill('platform@acme.example')
     await page.getByRole('button', { name: 'Create organization' }).click()
+    // The new organization opens, empty, saying how to fill it.
+    await expect(page.getByRole('heading', { level: 1, name: 'acme-platform' })).toBeVisible()
+    await expect(page.getByText('No modules yet')).toBeVisible()
+    const toList = () => page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Organizations' }).click()
+    await toList()
     const list = page.getByRole('list', { name: 'Organizations' })
     await expect(list.getByRole('heading', { name: 'acme-platform' })).toBeVisible()
 
@@ -39,6 +44,8 @@ test.describe('signing in and organizations', () => {
       await page.getByLabel('Name', { exact: true }).fill(name)
       await page.getByLabel('Admin e-mail').fill(email)
       await page.getByRole('button', { name: 'Create organization' }).click()
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+      await toList()
       await expect(list.getByRole('heading', { name })).toBeVisible()
     }
     await page.screenshot({ path: 'docs/screenshots/organizations.png' })

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { navigate } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { ApiError } from '../../lib/api-client'
 import { useCreateOrganization } from './api'
@@ -16,7 +17,16 @@ export function CreateOrganizationForm({ onDone }: { onDone: () => void }) {
       aria-label="New organization"
       onSubmit={(event) => {
         event.preventDefault()
-        create.mutate({ name: name.trim(), email: email.trim() }, { onSuccess: onDone })
+        create.mutate(
+          { name: name.trim(), email: email.trim() },
+          {
+            onSuccess: (document) => {
+              onDone()
+              // A new organization is empty: its page says how to fill it.
+              navigate({ page: 'organization', org: document.data.id, tab: 'modules' })
+            }
+          }
+        )
       }}
     >
       <div className="field">

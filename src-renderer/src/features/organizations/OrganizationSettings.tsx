@@ -5,19 +5,27 @@ import { navigate } from '../../app/router'
 import { ApiError } from '../../lib/api-client'
 import type { Resource } from '../../lib/jsonapi'
 import { useSession } from '../../lib/session'
-import { ConfirmButton, ErrorMessage } from '../../lib/ui'
+import { ErrorMessage } from '../../lib/ui'
 import { entitlementOptions, useDeleteOrganization, useUpdateOrganization, type OrganizationAttributes } from './api'
 
 type Field =
-  | { key: string; label: string; kind: 'text' | 'email' | 'number' | 'boolean'; hint?: string }
+  | { key: string; label: string; kind: 'text' | 'email' | 'boolean'; hint?: string }
+  | { key: string; label: string; kind: 'number'; hint?: string; max: number }
   | { key: string; label: string; kind: 'choice'; options: string[]; hint?: string }
 
-/** Every attribute of endpoint 12, as a form. */
-const FIELDS: Field[] = [
-  { key: 'name', label: 'Name', kind: 'text', hint: 'Renaming changes the namespace of its private modules.' },
-  { key: 'email', label: 'Admin e-mail', kind: 'email' },
-  { key: 'session-timeout', label: 'Session timeout (minutes)', kind: 'number' },
-  { key: 'session-remember', label: 'Session expiration (minutes)', kind: 'number' },
+/** What Homeport itself uses of an organization: its name (the modules' namespace) and whom to write to. */
+const REGISTRY_FIELDS: Field[] = [
+  { key: 'name', label: 'Name', kind: 'text', hint: 'Renaming changes the namespace of its private modules: configurations that use them must change their sources.' },
+  { key: 'email', label: 'Admin e-mail', kind: 'email' }
+]
+
+/**
+ * HCP Terraform's run, workspace and session settings (endpoint 12): kept and answered as HCP does,
+ * so the tfe provider and go-tfe read back what they wrote, but nothing in a registry uses them.
+ */
+const HCP_FIELDS: Field[] = [
+  { key: 'session-timeout', label: 'Session timeout (minutes)', kind: 'number', max: 20160, hint: 'At most 20,160 (two weeks).' },
+  { key: 'session-remember', label: 'Session expiration (minutes)', kind: 'number', max: 20160, hint: 'At most 20,160 (two weeks).' },
   { key: 'collaborator-auth-policy', label: 'Authentication policy', kind: 'choice', options: ['password', 'two_factor_mandatory'] },
   { key: 'default-execution-mode', label: 'Default execution mode', kind: 'choice', options: ['remote', 'local', 'agent'] },
   { key: 'default-agent-pool-id', label: 'Default agent pool', kind: 'text', hint: 'Only with agent execution.' },
@@ -30,8 +38,10 @@ const FIELDS: Field[] = [
   { key: 'assessments-enforced', label: 'Enforce health assessments', kind: 'boolean' }
 ]
 
-/** The organization's settings, its entitlements, and deleting it. */
-/** The organization's settings; `children` (the GPG keys) come before the danger zone. */
+/**
+ * The organization's settings: what the registry uses first, HCP's run settings folded away, then
+ * `children` (the GPG keys), the entitlements, and deleting it (its name typed to confirm).
+ */
 export function OrganizationSettings({ organization, children }: { organization: Resource<OrganizationAttributes>; children?: ReactNode }) {
   const { client } = useSession()
   const name = organization.id
@@ -42,7 +52,9 @@ export function OrganizationSettings({ organization, children }: { organization:
   const update = useUpdateOrganization(client, name)
   const remove = useDeleteOrganization(client, name)
   const canUpdate = organization.attributes.permissions['can-update'] === true
-  const fields = FIELDS.filter((field) => field.key in initial)
+  const registryFields = REGISTRY_FIELDS.filter((field) => field.key in initial)
+  const hcpFields = HCP_FIELDS.filter((field) => field.key in initial)
+  const fields = [...registryFields, ...hcpFields]
 
   const changed = () => {
     const patch: Record<string, unknown> = {}
@@ -69,51 +81,22 @@ export function OrganizationSettings({ organization, children }: { organization:
         }}
       >
         <fieldset disabled={!canUpdate} className="settings-grid">
-          {fields.map((field) => {
-            const id = `setting-${field.key}`
-            const invalid = error?.pointer === `/data/attributes/${field.key}`
-            return (
-              <div key={field.key} className={field.kind === 'boolean' ? 'field checkbox' : 'field'}>
-                {field.kind === 'boolean' ? (
-                  <label htmlFor={id} className="inline">
-                    <input
-                      id={id}
-                      type="checkbox"
-                      checked={values[field.key] === true}
-                      onChange={(event) => setValues({ ...values, [field.key]: event.target.checked })}
-                    />
-                    {field.label}
-                  </label>
-                ) : (
-                  <>
-                    <label htmlFor={id}>{field.label}</label>
-                    {field.kind === 'choice' ? (
-                      <select id={id} value={String(values[field.key])} onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}>
-                        {field.options.map((option) => (
-                          <option key={option}>{option}</option>
-                        ))}
-                      </select>
-                    ) : (
-                      <input
-                        id={id}
-                        type={field.kind}
-                        aria-invalid={invalid}
-                        value={values[field.key] === null || values[field.key] === undefined ? '' : String(values[field.key])}
-                        onChange={(event) =>
-                          setValues({
-                            ...values,
-                            [field.key]: field.kind === 'number' ? (event.target.value === '' ? null : Number(event.target.value)) : event.target.value
-                          })
-                        }
-                      />
-                    )}
-                  </>
-                )}
-                {field.hint && <p className="hint">{field.hint}</p>}
-              </div>
-            )
-          })}
+          <legend>Organization</legend>
+          {registryFields.map((field) => (
+            <SettingField key={field.key} field={field} values={values} setValues={setValues} invalid={error?.pointer === `/data/attributes/${field.key}`} />
+          ))}
         </fieldset>
+        {!canUpdate && <p className="hint">Only the organization’s owners change its settings.</p>}
+        <details className="hcp-settings" open={hcpFields.some((field) => error?.pointer === `/data/attributes/${field.key}`) || undefined}>
+          <summary>HCP Terraform run settings</summary>
+          <p className="hint">Kept and answered as HCP Terraform does, so that the tfe provider and go-tfe read back what they set; a registry has no runs or workspaces, and Homeport uses none of them.</p>
+          <fieldset disabled={!canUpdate} className="settings-grid">
+            <legend className="visually-hidden">HCP Terraform run settings</legend>
+            {hcpFields.map((field) => (
+              <SettingField key={field.key} field={field} values={values} setValues={setValues} invalid={error?.pointer === `/data/attributes/${field.key}`} />
+            ))}
+          </fieldset>
+        </details>
         <ErrorMessage error={update.error} action="Not saved" />
         {update.isSuccess && <p role="status">Saved.</p>}
         {canUpdate && (
@@ -125,24 +108,102 @@ export function OrganizationSettings({ organization, children }: { organization:
         )}
       </form>
 
-      <Entitlements org={name} />
-
       {children}
+
+      <Entitlements org={name} />
 
       {organization.attributes.permissions['can-destroy'] && (
         <div className="card padded danger-zone">
           <h2>Delete this organization</h2>
           <p className="muted">Its modules, versions, archives, teams and tokens go with it. This cannot be undone.</p>
-          <ConfirmButton
-            label="Delete organization"
-            confirm={`Delete ${name} and everything in it?`}
-            busy={remove.isPending}
-            onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate({ page: 'organizations' }) })}
-          />
+          <DeleteOrganization name={name} busy={remove.isPending} onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate({ page: 'organizations' }) })} />
           <ErrorMessage error={remove.error} />
         </div>
       )}
     </section>
+  )
+}
+
+function SettingField({
+  field,
+  values,
+  setValues,
+  invalid
+}: {
+  field: Field
+  values: Record<string, unknown>
+  setValues: (values: Record<string, unknown>) => void
+  invalid: boolean
+}) {
+  const id = `setting-${field.key}`
+  const hintId = field.hint ? `${id}-hint` : undefined
+  return (
+    <div className={field.kind === 'boolean' ? 'field checkbox' : 'field'}>
+      {field.kind === 'boolean' ? (
+        <label htmlFor={id} className="inline">
+          <input id={id} type="checkbox" checked={values[field.key] === true} onChange={(event) => setValues({ ...values, [field.key]: event.target.checked })} />
+          {field.label}
+        </label>
+      ) : (
+        <>
+          <label htmlFor={id}>{field.label}</label>
+          {field.kind === 'choice' ? (
+            <select id={id} value={String(values[field.key])} onChange={(event) => setValues({ ...values, [field.key]: event.target.value })}>
+              {field.options.map((option) => (
+                <option key={option}>{option}</option>
+              ))}
+            </select>
+          ) : (
+            <input
+              id={id}
+              type={field.kind}
+              aria-invalid={invalid}
+              aria-describedby={hintId}
+              {...(field.kind === 'number' ? { min: 1, max: field.max, step: 1 } : {})}
+              value={values[field.key] === null || values[field.key] === undefined ? '' : String(values[field.key])}
+              onChange={(event) =>
+                setValues({
+                  ...values,
+                  [field.key]: field.kind === 'number' ? (event.target.value === '' ? null : Number(event.target.value)) : event.target.value
+                })
+              }
+            />
+          )}
+        </>
+      )}
+      {field.hint && (
+        <p className="hint" id={hintId}>
+          {field.hint}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** Deleting an organization takes everything in it: its name is typed first, as GitHub asks for a repository's. */
+function DeleteOrganization({ name, busy, onConfirm }: { name: string; busy: boolean; onConfirm: () => void }) {
+  const [typed, setTyped] = useState('')
+  return (
+    <form
+      className="stack-tight"
+      aria-label="Delete this organization"
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (typed === name) onConfirm()
+      }}
+    >
+      <div className="field">
+        <label htmlFor="delete-organization-name">
+          Type <strong>{name}</strong> to confirm
+        </label>
+        <input id="delete-organization-name" value={typed} autoComplete="off" spellCheck={false} onChange={(event) => setTyped(event.target.value)} />
+      </div>
+      <div className="actions">
+        <button type="submit" className="danger" disabled={typed !== name || busy}>
+          {busy ? 'Deleting…' : `Delete ${name}`}
+        </button>
+      </div>
+    </form>
   )
 }
 
@@ -154,6 +215,7 @@ function Entitlements({ org }: { org: string }) {
   return (
     <div className="card padded">
       <h2>Entitlements</h2>
+      <p className="hint">What HCP Terraform’s API says this organization may use; Homeport answers with what it offers.</p>
       <ul className="entitlements">
         {entries
           .filter(([, value]) => typeof value === 'boolean')
