@@ -128,11 +128,18 @@ test.describe('publishing a module folder and reading it', () => {
     await page.getByRole('link', { name: 'acme' }).click()
     const list = page.getByRole('list', { name: 'Module list' })
     await expect(list.getByRole('listitem')).toHaveCount(1)
+    // Each row says what the module is (its README's first paragraph), its latest version, and is one row tall.
+    await expect(list.getByRole('listitem')).toContainText('Creates a VPC with public and private subnets')
+    await expect(list.getByRole('listitem')).toContainText('v1.0.1')
+    expect((await list.boundingBox())!.height).toBeLessThan(120)
+    await expectAccessible(page, 'the module list')
     await page.getByLabel('Search modules by name, namespace or provider').fill('nothing-like-it')
     await expect(page.getByText('No module matches')).toBeVisible()
     // The search lives in the address: a module opened from it, then Back, finds it again.
     await page.getByLabel('Search modules by name, namespace or provider').fill('netw')
-    await page.getByLabel('Provider', { exact: true }).fill('aws')
+    // The providers are offered with how many modules each has.
+    await expect(page.getByLabel('Provider', { exact: true }).locator('option')).toHaveText(['All providers', 'aws (1)'])
+    await page.getByLabel('Provider', { exact: true }).selectOption('aws')
     await expect(page).toHaveURL(/#\/orgs\/acme\/modules\?q=netw&provider=aws$/)
     await list.getByRole('link').first().click()
     await expect(page.getByRole('heading', { level: 1, name: 'network', exact: true })).toBeVisible()

@@ -45,7 +45,25 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   await publishVpc(page.request, 'vpcs', '5.8.1', '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d')
   await publishVpc(page.request, 'vpcs', '6.0.0-rc.1', 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678')
 
+  // A second module, shaped like cloudposse's null-label, so the list is a list.
+  await page.request.post('/api/v2/organizations/vpcs/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'label', provider: 'null' } } } })
+  const label = await page.request.post('/api/v2/organizations/vpcs/registry-modules/private/vpcs/label/null/versions', {
+    headers,
+    data: { data: { type: 'registry-module-versions', attributes: { version: '0.25.0' } } }
+  })
+  const labelArchive = await moduleArchive({
+    'README.md': '# terraform-null-label\n\nTerraform module designed to generate consistent names and tags for resources.\n',
+    'variables.tf': 'variable "namespace" {\n  type    = string\n  default = null\n}\n'
+  })
+  expect((await page.request.put(((await label.json()) as { data: { links: { upload: string } } }).data.links.upload, { data: labelArchive })).status()).toBe(200)
+
   await page.reload()
+  const list = page.getByRole('list', { name: 'Module list' })
+  await expect(list.getByRole('listitem').filter({ hasText: 'label' })).toContainText('Terraform module designed to generate consistent names')
+  await expect(list.getByRole('listitem').filter({ hasText: 'vpcs/vpc/aws' })).toContainText('v5.8.1')
+  await expect(list.getByRole('listitem').filter({ hasText: 'vpcs/vpc/aws' })).toContainText('Terraform module which creates VPC resources on AWS')
+  await page.screenshot({ path: 'docs/screenshots/module-list.png' })
+  await expectAccessibleEverywhere(page, 'the module list')
   await page.getByRole('link', { name: /vpcs\/vpc\/aws/ }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'vpc', exact: true })).toBeVisible()
   // The version menu: the latest stable is shown, marked, with its date and commit; the prerelease says so.

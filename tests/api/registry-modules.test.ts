@@ -132,9 +132,23 @@ describe('list modules (endpoint 1)', () => {
     expect(response.body.links.prev).toBeNull()
     expect(response.body.links.next).toBeNull()
     expect(response.body.data[0].attributes).not.toHaveProperty('vcs-repo')
-    // The list shows each module exactly as it is shown alone.
+    // The list shows each module exactly as it is shown alone, with its description (Homeport's own; none before a version is published).
     const single = await test.api('GET', '/organizations/other/registry-modules/private/other/list-alpha/aws')
-    expect(response.body.data[1]).toEqual(single.body.data)
+    expect(response.body.data[1]).toEqual({ ...single.body.data, attributes: { ...single.body.data.attributes, description: '' } })
+  })
+
+  it('describes each module by its latest README, and counts the providers matching all but the provider filter (Homeport’s own)', async () => {
+    await publish(test, 'other', 'described', 'google', '1.0.0', { 'README.md': '# Described\n\nCreates the network of a project.\n', 'main.tf': '' })
+    await publish(test, 'other', 'described', 'google', '1.1.0', { 'README.md': '# Described\n\nCreates the network of a project, and its routes.\n', 'main.tf': '' })
+    const all = await test.api('GET', '/organizations/other/registry-modules?q=described')
+    expect(all.body.data.map((entry: { attributes: { description: string } }) => entry.attributes.description)).toEqual(['Creates the network of a project, and its routes.'])
+    const everything = await test.api('GET', '/organizations/other/registry-modules')
+    expect(everything.body.meta['provider-counts']).toEqual({ aws: 3, azurerm: 1, google: 1 })
+    // The counts ignore the provider filter (so the other providers stay offered) and follow the others.
+    const aws = await test.api('GET', '/organizations/other/registry-modules?filter[provider]=aws&filter[registry_name]=private')
+    expect(names(aws.body)).toEqual(['list-alpha', 'list-beta'])
+    expect(aws.body.meta['provider-counts']).toEqual({ aws: 2, azurerm: 1, google: 1 })
+    await test.api('DELETE', '/organizations/other/registry-modules/private/other/described/google')
   })
 
   it('filters by q, registry, provider and organization, with brackets encoded or not', async () => {

@@ -15,6 +15,8 @@ export interface ModuleResourceOptions {
   baseUrl: string
   /** List entries omit `vcs-repo`, as the spec says. */
   listEntry?: boolean
+  /** List entries carry Homeport's own `description`: the latest version's README's first paragraph. */
+  description?: string
 }
 
 /** The repository a VCS module comes from, as a URL a person can recognise. */
@@ -80,6 +82,7 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
       'created-at': module.createdAt,
       'updated-at': module.updatedAt,
       'no-code': module.noCode,
+      ...(options.description !== undefined ? { description: options.description } : {}),
       permissions: { 'can-delete': owner, 'can-resync': owner, 'can-retry': owner },
       ...vcs,
       ...(module.testConfig ? { 'test-config': { id: module.testConfig.id, 'tests-enabled': module.testConfig.testsEnabled } } : {})

@@ -28,14 +28,20 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   router.get('/organizations/:org/registry-modules', async (ctx) => {
     // go-tfe asks for no-code-modules; Homeport has no no-code module designs, so there are none to include.
     includes(ctx, ['no-code-modules'], 'registry modules')
-    const views = await modules.list(callerOf(ctx), ctx.params.org!, {
+    const listing = await modules.list(callerOf(ctx), ctx.params.org!, {
       q: queryString(ctx, 'q'),
       registryName: queryString(ctx, 'filter[registry_name]'),
       provider: queryString(ctx, 'filter[provider]'),
       organizationName: queryString(ctx, 'filter[organization_name]')
     })
-    const { items, meta, links } = paginate(ctx, baseUrl(ctx), views, pageRequest(ctx)!)
-    sendDocument(ctx, 200, { data: items.map((view) => moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx), listEntry: true })), links, meta })
+    const { items, meta, links } = paginate(ctx, baseUrl(ctx), listing.views, pageRequest(ctx)!)
+    const descriptions = await services.registry.descriptions(items)
+    sendDocument(ctx, 200, {
+      data: items.map((view) => moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx), listEntry: true, description: descriptions.get(view.module.id) ?? '' })),
+      links,
+      // Homeport's own: the providers among the modules that match all but filter[provider], for the GUI's facets.
+      meta: { ...meta, 'provider-counts': Object.fromEntries(listing.providers.map(({ provider, count }) => [provider, count])) }
+    })
   })
 
   router.post('/organizations/:org/registry-modules/vcs', async (ctx) => {

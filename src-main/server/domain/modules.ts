@@ -31,6 +31,13 @@ export interface ModuleFilter {
   organizationName?: string
 }
 
+/** An organization's modules as listed: those that match, and how many match each provider (the GUI's facets). */
+export interface ModuleListing {
+  views: ModuleView[]
+  /** Every provider among the modules that match all but the provider filter, with how many there are; by name. */
+  providers: Array<{ provider: string; count: number }>
+}
+
 export interface VersionCreateInput {
   version?: string
   commitSha?: string | null
@@ -84,28 +91,33 @@ export class ModuleService {
     private readonly options: ModuleOptions
   ) {}
 
-  async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleView[]> {
+  async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleListing> {
     const org = await this.organizations.read(caller, orgName)
     const search = filter.q?.toLowerCase()
     const views = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).map((module) => ({ org, module }))
-    return views
-      .filter((view) => {
-        const namespace = namespaceOf(view)
-        const { module } = view
-        if (filter.registryName !== undefined && module.registryName !== filter.registryName) return false
-        if (filter.provider !== undefined && module.provider !== filter.provider) return false
-        if (filter.organizationName !== undefined && namespace !== filter.organizationName) return false
-        if (search && ![module.name, namespace, module.provider].some((field) => field.toLowerCase().includes(search))) {
-          return false
-        }
-        return true
-      })
-      .sort(
-        (a, b) =>
-          namespaceOf(a).localeCompare(namespaceOf(b)) ||
-          a.module.name.localeCompare(b.module.name) ||
-          a.module.provider.localeCompare(b.module.provider)
-      )
+    const matching = views.filter((view) => {
+      const namespace = namespaceOf(view)
+      const { module } = view
+      if (filter.registryName !== undefined && module.registryName !== filter.registryName) return false
+      if (filter.organizationName !== undefined && namespace !== filter.organizationName) return false
+      if (search && ![module.name, namespace, module.provider].some((field) => field.toLowerCase().includes(search))) {
+        return false
+      }
+      return true
+    })
+    const counts = new Map<string, number>()
+    for (const { module } of matching) counts.set(module.provider, (counts.get(module.provider) ?? 0) + 1)
+    return {
+      views: matching
+        .filter((view) => filter.provider === undefined || view.module.provider === filter.provider)
+        .sort(
+          (a, b) =>
+            namespaceOf(a).localeCompare(namespaceOf(b)) ||
+            a.module.name.localeCompare(b.module.name) ||
+            a.module.provider.localeCompare(b.module.provider)
+        ),
+      providers: [...counts].map(([provider, count]) => ({ provider, count })).sort((a, b) => a.provider.localeCompare(b.provider))
+    }
   }
 
   async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {

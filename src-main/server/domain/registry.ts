@@ -65,6 +65,16 @@ export class RegistryService {
     return found.sort(byAddress)
   }
 
+  /**
+   * What each module of a listing is, in words: its latest published version's description (the
+   * README's first paragraph), for the management API's list; "" for a module with none yet.
+   */
+  async descriptions(views: ModuleView[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>()
+    for (const { module } of views) found.set(module.id, (await this.docs.get(latest(module)?.archive?.sha256)).description)
+    return found
+  }
+
   /** The latest version of each provider of `namespace/name`. */
   async latestForAllProviders(caller: Caller, namespace: string, name: string): Promise<Published[]> {
     const list = (await this.list(caller, { namespace })).filter((entry) => entry.view.module.name === name)

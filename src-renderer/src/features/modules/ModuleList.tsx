@@ -1,18 +1,20 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
-import semver from 'semver'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { hrefOf } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleListOptions, type ModuleFilters } from './api'
+import { newest } from './newest'
 
-const ROW_HEIGHT = 68
+const ROW_HEIGHT = 76
 
 /**
- * The organization's modules: search, registry and provider filters, and a virtual list that
- * fetches pages of 100 as it scrolls, so ten thousand modules scroll as smoothly as ten.
+ * The organization's modules: search, registry and provider filters (the providers offered with
+ * how many modules each has), and a virtual list that fetches pages of 100 as it scrolls, so ten
+ * thousand modules scroll as smoothly as ten; each row names the module, says what it is and where
+ * its latest version stands.
  */
 export function ModuleList({ org, query }: { org: string; query: string }) {
   const { client } = useSession()
@@ -20,7 +22,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
   const [search, setSearch] = useState(initial.get('q') ?? '')
   const [registry, setRegistry] = useState<ModuleFilters['registry']>((['private', 'public'].includes(initial.get('registry') ?? '') ? initial.get('registry') : '') as ModuleFilters['registry'])
   const [provider, setProvider] = useState(initial.get('provider') ?? '')
-  const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider: useDeferredValue(provider.trim()) }
+  const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider }
   useEffect(() => {
     // The filters live in the address (replaced, not pushed: typing makes no history), so Back from a module finds them again.
     const kept = new URLSearchParams(Object.entries<string>({ q: filters.q, registry: filters.registry, provider: filters.provider }).filter(([, value]) => value !== ''))
@@ -30,6 +32,13 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
   const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
   const total = modules.data?.pages[0]?.meta?.pagination?.['total-count'] ?? 0
+  // The providers among the modules the other filters leave (kept while the next answer loads); the chosen one stays offered.
+  const [providers, setProviders] = useState<Record<string, number>>({})
+  const counts = modules.data?.pages[0]?.meta?.['provider-counts']
+  useEffect(() => {
+    if (counts) setProviders(counts)
+  }, [counts])
+  const offered = Object.entries(provider && !(provider in providers) ? { ...providers, [provider]: 0 } : providers).sort(([a], [b]) => a.localeCompare(b))
 
   const scroller = useRef<HTMLDivElement>(null)
   // TanStack Virtual hands back functions the React Compiler cannot memoize; none is passed on.
@@ -62,7 +71,14 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
           <option value="private">Private</option>
           <option value="public">Public (curated)</option>
         </select>
-        <input aria-label="Provider" placeholder="Provider" value={provider} onChange={(event) => setProvider(event.target.value)} />
+        <select aria-label="Provider" value={provider} onChange={(event) => setProvider(event.target.value)}>
+          <option value="">All providers</option>
+          {offered.map(([name, count]) => (
+            <option key={name} value={name}>
+              {name} ({count})
+            </option>
+          ))}
+        </select>
       </div>
 
       {modules.isPending && <Loading what="modules" />}
@@ -82,7 +98,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
               {items.map((item) => {
                 const module = rows[item.index]!
                 const { attributes } = module
-                const latest = semver.rsort(attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version))[0]
+                const latest = newest(attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version))
                 return (
                   // A list item holding a link: screen readers announce it as both (a link given role="listitem" was no longer a link to them).
                   <div key={module.id} role="listitem" className="module-row-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
@@ -98,15 +114,21 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                       })}
                     >
                       <span className="module-name">
-                        <strong>{attributes.name}</strong>
-                        <span className="muted">
-                          {attributes.namespace}/{attributes.name}/{attributes.provider}
+                        <span className="module-title">
+                          <strong>{attributes.name}</strong>{' '}
+                          <span className="muted">
+                            {attributes.namespace}/{attributes.name}/{attributes.provider}
+                          </span>
                         </span>
+                        <span className="module-description">{attributes.description || (attributes['registry-name'] === 'public' ? 'A public module, curated here.' : 'No description yet.')}</span>
                       </span>
-                      <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>
-                      <span className="muted">{latest ? `v${latest}` : 'no version'}</span>
-                      <StatusBadge status={attributes.status} of="module" />
-                      <span className="muted">{formatDate(attributes['updated-at'])}</span>
+                      <span className="module-facts">
+                        <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>
+                        {/* A module without a published version says so once, in its status. */}
+                        {latest ? <span className="module-version">v{latest}</span> : <StatusBadge status={attributes.status} of="module" />}
+                        {latest && attributes.status !== 'setup_complete' && <StatusBadge status={attributes.status} of="module" />}
+                      </span>
+                      <span className="muted module-date">{formatDate(attributes['updated-at'])}</span>
                     </a>
                   </div>
                 )

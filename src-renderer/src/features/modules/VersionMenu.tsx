@@ -1,14 +1,9 @@
 import semver from 'semver'
 import { formatDate, formatDateTime } from '../../lib/format'
 import type { ModuleAttributes } from './api'
+import { newest } from './newest'
 
 type Published = ModuleAttributes['published-versions'][number]
-
-/** The newest stable version, or the newest prerelease when there is no stable one (as the registry picks). */
-export function newest(versions: string[]): string | undefined {
-  const sorted = semver.rsort([...versions])
-  return sorted.find((version) => semver.prerelease(version) === null) ?? sorted[0]
-}
 
 /** Where a version came from: its git tag, or the commit it was built from (shortened as git shows it). */
 function origin(entry: Published | undefined): string {

@@ -11,6 +11,8 @@ export interface ModuleAttributes {
   'version-statuses': Array<{ version: string; status: string; error?: string }>
   'revoked-versions': string[]
   'deprecated-versions': string[]
+  /** Homeport's own, on list entries: the latest version's README's first paragraph. */
+  description?: string
   /** Homeport's own: each published version's date, and the tag or commit it came from. */
   'published-versions': Array<{ version: string; 'published-at': string | null; tag: string | null; 'commit-sha': string | null }>
   'created-at': string
