@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -65,6 +66,7 @@ test('makes a bundle from a configuration folder with its progress, lists what c
   await expect(bundle.getByRole('list', { name: 'Steps' })).toContainText('Fetching homeport.localhost/carriers/network/aws 1.0.0')
   await expect(bundle.getByRole('list').last()).toContainText('registry.terraform.io/hashicorp/time 0.9.1')
   await page.screenshot({ path: 'docs/screenshots/bundles.png', fullPage: true })
+  await expectAccessible(page, 'the Bundles page')
   const downloading = page.waitForEvent('download')
   await bundle.getByRole('button', { name: /^Download carriers-\d{4}-\d{2}-\d{2}\.hpbundle \(.+\)$/ }).click()
   const saved = join(folder, 'carriers.hpbundle')

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { signIn } from './support/session'
@@ -14,6 +15,7 @@ test('shows the Terraform CLI configuration for this server, to copy or download
   // The token is masked until asked for.
   await expect(config).not.toContainText(E2E_ADMIN_TOKEN)
   await page.screenshot({ path: 'docs/screenshots/connect-terraform.png' })
+  await expectAccessible(page, 'Connect Terraform')
   await page.getByLabel('Show token').check()
   await expect(config).toContainText(`token = "${E2E_ADMIN_TOKEN}"`)
   // The air-gapped form points the public registries' names at this Homeport too.

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { openOrganization, signIn } from './support/session'
 
@@ -41,6 +42,7 @@ test('connects a folder of repositories and publishes every version tag of one',
 
   await page.getByLabel('Repository').fill('platform/terraform-aws-dns')
   await page.screenshot({ path: 'docs/screenshots/git.png' })
+  await expectAccessible(page, 'the Git page')
   await page.getByRole('button', { name: 'Publish', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'dns', exact: true })).toBeVisible()
   const versions = page.getByRole('list', { name: 'Versions' })

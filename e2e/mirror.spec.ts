@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { createHash } from 'node:crypto'
 import { zipSync } from 'fflate'
@@ -48,6 +49,7 @@ test('shows the public provider mirror, says in the server’s words why mirrori
   await expect(unsigned).toBeVisible()
   await expect(table.getByRole('row', { name: new RegExp(`hashicorp/random.*3\\.6\\.0.*linux_amd64.*darwin_arm64.*${key.keyId}`) })).toBeVisible()
   await page.screenshot({ path: 'docs/screenshots/mirror.png' })
+  await expectAccessible(page, 'the Mirror page')
 
   // Removing a version asks first, then takes it away.
   await unsigned.getByRole('button', { name: 'Remove 3.2.3' }).click()

@@ -28,6 +28,7 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(excluded.getByText('local.auto.tfvars')).toBeVisible()
     await expect(excluded.getByText('.terraform/modules/modules.json')).toBeVisible()
     await page.screenshot({ path: 'docs/screenshots/publish.png', fullPage: true })
+    await expectAccessible(page, 'the Publish form')
 
     await page.getByRole('button', { name: /^Publish acme\/network\/aws 1\.0\.0/ }).click()
     const status = page.getByLabel('Publishing status')
@@ -64,8 +65,10 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(page.getByLabel('Usage')).toContainText('module "subnet" {')
     await page.getByLabel('Module part').selectOption('')
     await page.screenshot({ path: 'docs/screenshots/module.png', fullPage: true })
+    await expectAccessible(page, 'a module page')
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.screenshot({ path: 'docs/screenshots/module-dark.png' })
+    await expectAccessible(page, 'a module page in dark mode')
     await page.emulateMedia({ colorScheme: 'light' })
 
     // The usage carries the required inputs, typed placeholders until the user fills them in (terrareg's builder).
@@ -161,6 +164,7 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(status.getByText('ingest failed')).toBeVisible({ timeout: 20_000 })
     await expect(status.getByText(/not a gzip-compressed tar archive/)).toBeVisible()
     await page.screenshot({ path: 'docs/screenshots/ingest-error.png' })
+    await expectAccessible(page, 'a failed ingest')
   })
 
   test('renders a README without running anything from it', async ({ page }) => {
@@ -221,6 +225,7 @@ test.describe('teams and settings', () => {
     const token = page.getByLabel('New token')
     await expect(token).toHaveText(/^hp1\./)
     await page.screenshot({ path: 'docs/screenshots/teams.png' })
+    await expectAccessible(page, 'the Teams page')
     await page.getByRole('status').getByRole('button', { name: 'Copy' }).click()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await token.textContent())
     await page.getByRole('button', { name: 'Done' }).click()

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
@@ -43,6 +44,7 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   })
   expect(((await published.json()) as { data: { attributes: { protocols: string[] } } }).data.attributes.protocols).toEqual(['6.0'])
   await page.screenshot({ path: 'docs/screenshots/providers.png', fullPage: true })
+  await expectAccessible(page, 'the Providers page')
 
   // A signature by another key is refused in the server's words.
   const stranger = await makeSigningKey('Stranger')

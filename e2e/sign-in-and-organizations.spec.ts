@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { signIn } from './support/session'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
@@ -10,6 +11,7 @@ test.describe('signing in and organizations', () => {
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect(page.getByRole('alert')).toContainText('Homeport did not accept that token')
     await page.screenshot({ path: 'docs/screenshots/sign-in-error.png' })
+    await expectAccessible(page, 'the sign-in form with an error')
   })
 
   test('signs in, creates an organization and lists it', async ({ page }) => {
@@ -49,6 +51,7 @@ test.describe('signing in and organizations', () => {
       await expect(list.getByRole('heading', { name })).toBeVisible()
     }
     await page.screenshot({ path: 'docs/screenshots/organizations.png' })
+    await expectAccessible(page, 'the organization list')
 
     await page.getByLabel('Search organizations by name or e-mail').fill('net')
     await expect(list.getByRole('listitem')).toHaveCount(1)

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { openOrganization, signIn } from './support/session'
 
@@ -43,6 +44,7 @@ test('approves terraform login in the GUI, for a chosen team, and lists and revo
     await form.getByLabel('Organization').selectOption('login-org')
     await form.getByLabel('The token may do what this team may').selectOption({ label: 'platform (read)' })
     await page.screenshot({ path: 'docs/screenshots/terraform-login.png' })
+    await expectAccessible(page, 'terraform login’s approval page')
     await form.getByRole('button', { name: 'Approve' }).click()
     const code = await listener.code
     await expect(page.getByText('The login server has returned an authentication code to Terraform.')).toBeVisible()
