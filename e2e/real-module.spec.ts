@@ -14,7 +14,7 @@ async function publishVpc(request: APIRequestContext, org: string, version: stri
   const created = await request.post(`${module}/versions`, { headers, data: { data: { type: 'registry-module-versions', attributes: { version, 'commit-sha': commit } } } })
   expect(created.status()).toBe(201)
   const link = ((await created.json()) as { data: { links: { upload: string } } }).data.links.upload
-  expect((await request.put(link, { data: await moduleArchive(vpcModule(version)) })).status()).toBe(200)
+  expect((await request.put(link, { data: await moduleArchive(vpcModule(version, `homeport.localhost/${org}/label/null`)) })).status()).toBe(200)
   await expect
     .poll(async () => ((await (await request.get(module, { headers })).json()) as { data: { attributes: { 'version-statuses': Array<{ version: string; status: string }> } } }).data.attributes['version-statuses'].find((entry) => entry.version === version)?.status, { timeout: 30_000 })
     .toBe('ok')
@@ -111,8 +111,17 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   await expect(page.getByRole('tab', { name: 'Changelog' })).toHaveAttribute('aria-selected', 'true')
   await expect(page.getByLabel('About this version')).toContainText('from commit 3f1c9a0')
 
+  // What it needs: the Terraform versions beside its providers; the modules it calls, linked where they can be followed.
+  await page.getByRole('tab', { name: /Providers/ }).click()
+  await expect(page.getByRole('tabpanel', { name: /Providers/ })).toContainText('Requires Terraform >= 1.5.7')
+  await page.getByRole('tab', { name: /Dependencies/ }).click()
+  await expect(page.getByRole('tabpanel', { name: /Dependencies/ }).getByRole('link', { name: 'homeport.localhost/vpcs/label/null' })).toHaveAttribute('href', '#/orgs/vpcs/modules/private/vpcs/label/null')
+  await page.getByLabel('Module part').selectOption('examples/complete')
+  await page.getByRole('tabpanel', { name: /Dependencies/ }).getByRole('button', { name: '../../modules/vpc-endpoints' }).click()
+  await expect(page.getByLabel('Module part')).toHaveValue('modules/vpc-endpoints')
+  await page.getByRole('tab', { name: 'Changelog' }).click()
+
   // A submodule: in the address, and the usage follows it with its own required input.
-  await page.getByLabel('Module part').selectOption('modules/vpc-endpoints')
   await expect(page).toHaveURL(/\?part=modules%2Fvpc-endpoints&tab=changelog$/)
   await page.reload()
   await expect(page.getByLabel('Module part')).toHaveValue('modules/vpc-endpoints')

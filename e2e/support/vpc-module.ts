@@ -181,10 +181,11 @@ function changelog(): string {
     .join('\n')}`
 }
 
-/** The module's files at a version. */
-export function vpcModule(version = '5.8.1'): Record<string, string> {
+/** The module's files at a version; `labelSource`, when given, is a module it calls for its names and tags (as vpc modules call null-label). */
+export function vpcModule(version = '5.8.1', labelSource?: string): Record<string, string> {
   const inputs = vpcInputs()
   return {
+    ...(labelSource ? { 'labels.tf': `module "label" {\n  source  = "${labelSource}"\n  version = "0.25.0"\n\n  namespace = var.name\n}\n` } : {}),
     'README.md': readme(inputs),
     'CHANGELOG.md': changelog(),
     'variables.tf': variablesTf(inputs),

@@ -182,6 +182,7 @@ describe('module detail', () => {
       { name: 'this', type: 'aws_vpc' }
     ])
     expect(detail.root.dependencies).toEqual([{ name: 'labels', source: 'cloudposse/label/null', version: '0.25.0' }])
+    expect(detail.root.required_core).toEqual(['>= 1.5'])
     expect(detail.submodules.map((part: { path: string }) => part.path)).toEqual(['modules/subnet'])
     expect(detail.submodules[0].readme).toContain('# Subnet')
     expect(detail.examples.map((part: { path: string }) => part.path)).toEqual(['examples/basic'])

@@ -45,7 +45,9 @@ function partObject(part: ModulePart) {
     outputs: part.outputs.map((output) => ({ name: output.name, description: output.description })),
     dependencies: part.dependencies.map((dependency) => ({ ...dependency })),
     provider_dependencies: part.providers.map((provider) => ({ ...provider })),
-    resources: part.resources.map((resource) => ({ ...resource }))
+    resources: part.resources.map((resource) => ({ ...resource })),
+    // Homeport's own (terraform-config-inspect's name): the part's `terraform { required_version }` constraints.
+    required_core: [...part.requiredCore]
   }
 }
 

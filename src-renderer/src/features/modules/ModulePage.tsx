@@ -21,6 +21,7 @@ import {
 } from './api'
 import { CompareVersions } from './CompareVersions'
 import { DownloadsChart } from './DownloadsChart'
+import { Dependencies } from './Dependencies'
 import { InputsList } from './InputsList'
 import { UsageCard } from './UsageCard'
 import { newest } from './newest'
@@ -275,6 +276,7 @@ function Documentation({
       <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${shown}`} tabIndex={0}>
         <PartSection
           part={current}
+          parts={parts.map((candidate) => candidate.path)}
           changelog={changelog}
           section={shown}
           onLocalLink={(path) => {
@@ -306,7 +308,20 @@ function countOf(part: ModulePart, section: Section): number {
   }
 }
 
-function PartSection({ part, changelog, section, onLocalLink }: { part: ModulePart; changelog: string; section: Section; onLocalLink: (path: string) => boolean }) {
+function PartSection({
+  part,
+  parts,
+  changelog,
+  section,
+  onLocalLink
+}: {
+  part: ModulePart
+  /** The paths of the version's parts, which a relative module source can name. */
+  parts: string[]
+  changelog: string
+  section: Section
+  onLocalLink: (path: string) => boolean
+}) {
   // The change log is the module's (its root's), whichever part is shown.
   if (section === 'changelog') return <Markdown source={changelog} basePath="" onLocalLink={onLocalLink} />
   if (section === 'readme') {
@@ -317,43 +332,56 @@ function PartSection({ part, changelog, section, onLocalLink }: { part: ModulePa
     )
   }
   if (section === 'inputs') return part.inputs.length === 0 ? <p className="muted">None.</p> : <InputsList key={part.path} inputs={part.inputs} />
-  const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'changelog'>, { headers: string[]; rows: string[][] }> = {
+  if (section === 'dependencies') return <Dependencies part={part} parts={parts} onPart={(path) => onLocalLink(path)} />
+  const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'dependencies' | 'changelog'>, { headers: string[]; rows: string[][] }> = {
     outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
     resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
     providers: {
       headers: ['Name', 'Source', 'Version'],
       rows: part.provider_dependencies.map((provider) => [provider.name, provider.source, provider.version || 'any'])
     },
-    dependencies: {
-      headers: ['Name', 'Source', 'Version'],
-      rows: part.dependencies.map((dependency) => [dependency.name, dependency.source, dependency.version || '—'])
-    }
   }
   const { headers, rows } = tables[section]
-  if (rows.length === 0) return <p className="muted">None.</p>
+  // The Terraform versions the part works with belong with its providers, as the public registry shows them.
+  const core = section === 'providers' && (part.required_core ?? []).length > 0 && (
+    <p>
+      Requires Terraform <code>{part.required_core!.join(', ')}</code>
+    </p>
+  )
+  if (rows.length === 0) {
+    return (
+      <>
+        {core}
+        <p className="muted">None.</p>
+      </>
+    )
+  }
   return (
-    <div className="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            {headers.map((header) => (
-              <th key={header} scope="col">
-                {header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            <tr key={index}>
-              {row.map((cell, column) => (
-                <td key={column}>{column === 0 ? <code>{cell}</code> : cell}</td>
+    <>
+      {core}
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              {headers.map((header) => (
+                <th key={header} scope="col">
+                  {header}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={index}>
+                {row.map((cell, column) => (
+                  <td key={column}>{column === 0 ? <code>{cell}</code> : cell}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   )
 }
 

@@ -54,6 +54,8 @@ export interface ModulePart {
   dependencies: Array<{ name: string; source: string; version: string }>
   provider_dependencies: Array<{ name: string; namespace: string; source: string; version: string }>
   resources: Array<{ name: string; type: string }>
+  /** Homeport's own: the part's `required_version` constraints (absent from other registries' answers). */
+  required_core?: string[]
 }
 
 export interface ModuleDetail {
