@@ -74,3 +74,24 @@ test('offers a team’s token only what it may do: no new organization, no publi
   await list.getByRole('heading', { name: 'readers-org' }).click()
   await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Publish' })).toHaveCount(0)
 })
+
+test('shows the next token nothing of what the last one saw: signing out empties the cache', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin and has no sign-out')
+  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'admins-only', email: 'a@admins.example' } } } })
+  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'team-org', email: 't@team.example' } } } })
+  const team = await page.request.post('/api/v2/organizations/team-org/teams', { headers, data: { data: { type: 'teams', attributes: { name: 'members' } } } })
+  const teamId = ((await team.json()) as { data: { id: string } }).data.id
+  const token = ((await (await page.request.post(`/api/v2/teams/${teamId}/authentication-token`, { headers })).json()) as { data: { attributes: { token: string } } }).data.attributes.token
+
+  await signIn(page)
+  const list = page.getByRole('list', { name: 'Organizations' })
+  await expect(list.getByRole('heading', { name: 'admins-only' })).toBeVisible()
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByLabel('API token').fill(token)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  // The list is the team's from its first paint (the admin's answer, still fresh, would otherwise be shown).
+  await expect(list.getByRole('heading', { name: 'team-org' })).toBeVisible()
+  await expect(list.getByRole('heading', { name: 'admins-only' })).toHaveCount(0)
+  await expect(list.getByRole('listitem')).toHaveCount(1)
+})

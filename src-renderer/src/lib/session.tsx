@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { ApiClient, ApiError } from './api-client'
 
 interface Session {
@@ -37,10 +38,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       .finally(() => setLoading(false))
   }, [])
 
+  const queryClient = useQueryClient()
+  // What one token was shown is never shown to the next: the cache goes with the session.
   const signOut = useCallback(() => {
     sessionStorage.removeItem(STORAGE_KEY)
+    queryClient.clear()
     setToken(null)
-  }, [])
+  }, [queryClient])
   const session = useMemo(() => (token ? { client: new ApiClient(token), embedded, signOut } : undefined), [token, embedded, signOut])
 
   if (loading) return <p className="loading-screen">Starting Homeport…</p>
@@ -49,6 +53,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       <SignIn
         onSignedIn={(accepted) => {
           sessionStorage.setItem(STORAGE_KEY, accepted)
+          queryClient.clear()
           setToken(accepted)
         }}
       />
