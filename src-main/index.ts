@@ -5,7 +5,7 @@ import { startServer, type RunningServer } from './server/create-server.js'
 import { restoreBackup, UnverifiedBackupError } from './server/store/backup.js'
 import { defaultDataDir } from './server/data-dir.js'
 import { DEFAULT_HOST, DEFAULT_PORT, parseServeOptions } from './server/options.js'
-import { CHANNELS, type DesktopSettings, type ServerInfo } from './shared/bridge.js'
+import { CHANNELS, type DesktopSettings, type EmbeddedServer } from './shared/bridge.js'
 import { checkSettings, loadSettings, loadWindowState, saveJson } from './desktop/settings.js'
 import { mayNavigate, opensExternally, secureWebPreferences } from './desktop/window-policy.js'
 
@@ -47,7 +47,7 @@ async function startEmbeddedServer(settings: DesktopSettings): Promise<RunningSe
   }
 }
 
-function serverInfo(running: RunningServer, settings: { dataDir: string }): ServerInfo {
+function serverInfo(running: RunningServer, settings: { dataDir: string }): EmbeddedServer {
   return { url: running.url, token: running.adminToken.token, dataDir: settings.dataDir }
 }
 
@@ -110,7 +110,7 @@ if (!app.requestSingleInstanceLock()) {
   process.on('uncaughtException', (error) => showCrash('Homeport hit an error', error))
   process.on('unhandledRejection', (error) => showCrash('Homeport hit an error', error))
 
-  ipcMain.handle(CHANNELS.serverInfo, async (event): Promise<ServerInfo> => {
+  ipcMain.handle(CHANNELS.serverInfo, async (event): Promise<EmbeddedServer> => {
     if (!fromOurPage(event) || !server) throw new Error('not available to this page')
     return serverInfo(server, await loadSettings(settingsPath(), defaults))
   })
@@ -118,7 +118,7 @@ if (!app.requestSingleInstanceLock()) {
     if (!fromOurPage(event)) throw new Error('not available to this page')
     return loadSettings(settingsPath(), defaults)
   })
-  ipcMain.handle(CHANNELS.saveSettings, async (event, candidate: unknown): Promise<ServerInfo> => {
+  ipcMain.handle(CHANNELS.saveSettings, async (event, candidate: unknown): Promise<EmbeddedServer> => {
     if (!fromOurPage(event) || !server) throw new Error('not available to this page')
     const previous = await loadSettings(settingsPath(), defaults)
     const next = checkSettings(typeof candidate === 'object' && candidate !== null ? (candidate as Record<string, unknown>) : {}, defaults)

@@ -2,7 +2,8 @@
  * The one contract between Electron's main process and the renderer: what the preload exposes
  * as `window.homeport`. In a plain browser it is absent and the GUI asks for a token instead.
  */
-export interface ServerInfo {
+/** The embedded server as the main process hands it to the window (not the HTTP server-info, shared/server-info.ts). */
+export interface EmbeddedServer {
   /** Where the embedded server listens. */
   url: string
   /** The site-admin token, so the desktop user is signed in without typing it. */
@@ -20,10 +21,10 @@ export interface DesktopSettings {
 }
 
 export interface HomeportBridge {
-  serverInfo(): Promise<ServerInfo>
+  serverInfo(): Promise<EmbeddedServer>
   getSettings(): Promise<DesktopSettings>
   /** Restarts the server with the settings; the window then loads from the new address. */
-  saveSettings(settings: DesktopSettings): Promise<ServerInfo>
+  saveSettings(settings: DesktopSettings): Promise<EmbeddedServer>
   /** The OS folder dialog; null when cancelled. */
   pickFolder(): Promise<string | null>
   /** Shows a folder in the OS file manager. */

@@ -3,15 +3,8 @@ import type { Services } from '../services.js'
 import { PassThrough } from 'node:stream'
 import { callerOf, requireBearer } from '../http/auth.js'
 import { jsonApiErrors } from '../http/errors.js'
+import type { ServerInfo } from '../../shared/server-info.js'
 import type { BaseUrl } from './base-url.js'
-
-export interface ServerInfo {
-  edition: string
-  /** The host Terraform sources name (`<hostname>/<org>/<module>/<provider>`). */
-  registryHostname: string
-  /** Where Terraform reaches this server. */
-  serverUrl: string
-}
 
 /**
  * Homeport's own endpoints, for its GUI and CLI: what to put in a Terraform CLI configuration,

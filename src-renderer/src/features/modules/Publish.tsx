@@ -12,6 +12,7 @@ import { useSession } from '../../lib/session'
 import { packTarGz } from '../../lib/tar'
 import { ErrorMessage, StatusBadge } from '../../lib/ui'
 import { moduleKeys, moduleOptions, modulePath, previewInterface, versionOptions, type ModuleAddress, type VersionAttributes } from './api'
+import { newest } from './newest'
 import { InterfaceChanges } from './InterfaceChanges'
 
 type Stage =
@@ -275,7 +276,8 @@ function VersionHint({
   const { client } = useSession()
   const module = useQuery({ ...moduleOptions(client, address), enabled: Boolean(address.name && address.provider), retry: false })
   const versions = module.data?.data.attributes['version-statuses'].map((entry) => entry.version) ?? []
-  const latest = semver.rsort(versions.filter((candidate) => semver.valid(candidate)))[0]
+  // The latest as the registry has it (a prerelease only when nothing is stable): the next steps are taken from there.
+  const latest = newest(versions.filter((candidate) => semver.valid(candidate)))
   const next = latest ? semver.inc(latest, 'patch')! : undefined
   useEffect(() => {
     if (proposing && next && version !== next) onPick(next, false)

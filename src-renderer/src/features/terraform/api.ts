@@ -1,11 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
+import type { ServerInfo } from '../../../../src-main/shared/server-info'
 import type { ApiClient } from '../../lib/api-client'
 
-export interface ServerInfo {
-  edition: string
-  registryHostname: string
-  serverUrl: string
-}
 
 export function serverInfoOptions(client: ApiClient) {
   return queryOptions({
