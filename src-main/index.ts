@@ -67,6 +67,8 @@ async function createWindow(running: RunningServer): Promise<void> {
     minHeight: 480,
     show: false,
     title: 'Homeport',
+    // The window's and taskbar's icon on Linux and Windows (macOS takes the bundle's).
+    icon: join(app.getAppPath(), 'resources', 'icon.png'),
     backgroundColor: '#14131c',
     webPreferences: secureWebPreferences(join(here, '..', 'preload', 'index.cjs'))
   })

@@ -3,15 +3,13 @@ import { useEffect, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
 import { hrefOf } from '../../app/router'
-import { ApiError } from '../../lib/api-client'
 import { formatBytes } from '../../lib/format'
-import type { Document } from '../../lib/jsonapi'
 import { guessModule, selectModuleFiles, type FolderSelection } from '../../lib/module-folder'
 import { FolderDrop } from '../../lib/folder-drop'
 import { useSession } from '../../lib/session'
 import { packTarGz } from '../../lib/tar'
 import { ErrorMessage, StatusBadge } from '../../lib/ui'
-import { moduleKeys, moduleOptions, modulePath, previewInterface, versionOptions, type ModuleAddress, type VersionAttributes } from './api'
+import { createVersionToUpload, moduleKeys, moduleOptions, previewInterface, versionOptions, type ModuleAddress } from './api'
 import { newest } from './newest'
 import { InterfaceChanges } from './InterfaceChanges'
 
@@ -55,20 +53,7 @@ export function Publish({ org }: { org: string }) {
 
   const publish = async () => {
     try {
-      const existing = await client.get(modulePath(address)).catch((error: unknown) => {
-        if (error instanceof ApiError && error.status === 404) return undefined
-        throw error
-      })
-      if (!existing) {
-        await client.request('POST', `/organizations/${encodeURIComponent(org)}/registry-modules`, {
-          data: { type: 'registry-modules', attributes: { name, provider } }
-        })
-      }
-      const created = await client.request<Document<VersionAttributes> & { data: { links: { upload: string } } }>(
-        'POST',
-        `${modulePath(address)}/versions`,
-        { data: { type: 'registry-module-versions', attributes: { version } } }
-      )
+      const created = await createVersionToUpload(client, address, version)
       let body: Blob
       if (archive) body = archive
       else {
@@ -76,9 +61,9 @@ export function Publish({ org }: { org: string }) {
         body = await packTarGz(selection!.included, (share) => setStage({ step: 'packaging', share }))
       }
       setStage({ step: 'uploading', share: 0 })
-      await upload(created.data.links.upload, body, (share) => setStage({ step: 'uploading', share }))
+      await upload(created.upload, body, (share) => setStage({ step: 'uploading', share }))
       await queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
-      setStage({ step: 'ingesting', address: { ...address }, version: created.data.attributes.version })
+      setStage({ step: 'ingesting', address: { ...address }, version: created.version })
     } catch (error) {
       setStage({ step: 'failed', message: (error as Error).message })
     }

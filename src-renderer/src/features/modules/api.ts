@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import type { ApiClient } from '../../lib/api-client'
+import { ApiError, type ApiClient } from '../../lib/api-client'
 import type { Document, ListDocument } from '../../lib/jsonapi'
 
 export interface ModuleAttributes {
@@ -232,4 +232,24 @@ export function compareOptions(client: ApiClient, address: ModuleAddress, from: 
 /** Before a publish: the interface change `archive` would make as `version`; nothing is kept. */
 export function previewInterface(client: ApiClient, address: ModuleAddress, version: string, archive: Blob) {
   return client.request<Document<InterfaceDiff>>('POST', `${modulePath(address)}/compare?version=${encodeURIComponent(version)}`, archive)
+}
+
+/**
+ * The first half of publishing through the API: the module made if it is new, then the version;
+ * resolves with the version as the server normalized it and the link its archive goes to.
+ */
+export async function createVersionToUpload(client: ApiClient, address: ModuleAddress, version: string): Promise<{ version: string; upload: string }> {
+  const existing = await client.get(modulePath(address)).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return undefined
+    throw error
+  })
+  if (!existing) {
+    await client.request('POST', `/organizations/${encode([address.org])}/registry-modules`, {
+      data: { type: 'registry-modules', attributes: { name: address.name, provider: address.provider } }
+    })
+  }
+  const created = await client.request<Document<VersionAttributes> & { data: { links: { upload: string } } }>('POST', `${modulePath(address)}/versions`, {
+    data: { type: 'registry-module-versions', attributes: { version } }
+  })
+  return { version: created.data.attributes.version, upload: created.data.links.upload }
 }

@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session'
 import { ErrorMessage } from '../../lib/ui'
 import { accountOptions, organizationListOptions } from './api'
 import { CreateOrganizationForm } from './CreateOrganizationForm'
+import { SampleModule } from './SampleModule'
 
 /** The first screen: every organization the signed-in token can see. */
 export function OrganizationsPage() {
@@ -53,6 +54,7 @@ export function OrganizationsPage() {
             <>
               <h2>No organizations yet</h2>
               <p className="muted">{siteAdmin ? 'Create one to start publishing modules.' : 'Your token belongs to no organization it can see; the site admin creates organizations.'}</p>
+              {siteAdmin && <SampleModule />}
             </>
           )}
         </div>

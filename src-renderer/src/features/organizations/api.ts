@@ -28,7 +28,7 @@ export interface TeamAttributes {
   permissions: Record<string, boolean>
 }
 
-const organizationKeys = {
+export const organizationKeys = {
   all: ['organizations'] as const,
   list: (search: string) => ['organizations', 'list', search] as const,
   detail: (name: string) => ['organizations', 'detail', name] as const,
