@@ -40,7 +40,9 @@ test('connects a folder of repositories and publishes every version tag of one',
   await page.getByRole('button', { name: 'Add connection' }).click()
   await expect(page.getByRole('list', { name: 'Git connections' }).getByText(root)).toBeVisible()
 
-  await page.getByLabel('Repository').fill('platform/terraform-aws-dns')
+  // The folder's repositories are offered to pick, not typed.
+  await expect(page.getByLabel('Repository').locator('option')).toHaveText(['Choose one of 1…', 'platform/terraform-aws-dns'])
+  await page.getByLabel('Repository').selectOption('platform/terraform-aws-dns')
   await page.screenshot({ path: 'docs/screenshots/git.png' })
   await expectAccessible(page, 'the Git page')
   await page.getByRole('button', { name: 'Publish', exact: true }).click()

@@ -103,6 +103,39 @@ describe('VCS connections (oauth-clients)', () => {
     expect((await test.api('DELETE', `/oauth-clients/${remote.body.data.id as string}`)).status).toBe(204)
     expect((await test.api('GET', `/oauth-clients/${remote.body.data.id as string}`)).status).toBe(404)
   })
+
+  it('lists the repositories of a folder connection to pick from (Homeport’s own), and says a remote cannot be listed', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'homeport-listed-'))
+    const outside = await mkdtemp(join(tmpdir(), 'homeport-outside-'))
+    try {
+      await Repo.create(folder, 'platform', 'terraform-aws-dns', moduleFiles('DNS.'))
+      await Repo.create(folder, 'platform', 'terraform-aws-vpc', moduleFiles('VPC.'))
+      execFileSync('git', ['init', '--quiet', '--bare', join(folder, 'security', 'terraform-aws-iam.git')])
+      await mkdir(join(folder, 'platform', 'just-a-folder'), { recursive: true })
+      await mkdir(join(folder, '.hidden', 'repo', '.git'), { recursive: true })
+      await Repo.create(outside, 'secret', 'terraform-aws-secret', moduleFiles('Secret.'))
+      await symlink(join(outside, 'secret'), join(folder, 'linked'))
+      const connection = await test.api('POST', '/organizations/acme/oauth-clients', { body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': folder }) })
+      const id = connection.body.data.id as string
+      const listed = await test.api('GET', `/oauth-clients/${id}/repositories`)
+      expect(listed.status).toBe(200)
+      expect(listed.body.data.map((entry: { id: string }) => entry.id)).toEqual(['platform/terraform-aws-dns', 'platform/terraform-aws-vpc', 'security/terraform-aws-iam'])
+      expect(listed.body.data[0]).toEqual({ id: 'platform/terraform-aws-dns', type: 'vcs-repositories', attributes: { identifier: 'platform/terraform-aws-dns' } })
+      expect(listed.body.meta).toEqual({ listable: true })
+      // Who may not see connections may not list them either.
+      const reader = await createTeamWithToken(test, 'acme', 'list-readers', false)
+      expect((await test.api('GET', `/oauth-clients/${id}/repositories`, { token: reader.token })).status).toBe(404)
+      await test.api('DELETE', `/oauth-clients/${id}`)
+
+      const remote = await test.api('POST', '/organizations/acme/oauth-clients', { body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': 'https://git.example.com/' }) })
+      const unlisted = await test.api('GET', `/oauth-clients/${remote.body.data.id as string}/repositories`)
+      expect(unlisted.body).toEqual({ data: [], meta: { listable: false } })
+      await test.api('DELETE', `/oauth-clients/${remote.body.data.id as string}`)
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+      await rm(outside, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('who may point Homeport at a repository', () => {

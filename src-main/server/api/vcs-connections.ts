@@ -43,6 +43,14 @@ export function vcsConnectionRoutes(router: Router, services: Services): void {
   router.get('/oauth-clients/:id/oauth-tokens', async (ctx) => {
     sendDocument(ctx, 200, { data: [tokenResource(await client(ctx))] })
   })
+  // Homeport's own: the repositories in a folder connection, to pick from; `listable` is false for a remote base URL.
+  router.get('/oauth-clients/:id/repositories', async (ctx) => {
+    const repositories = await vcsConnections.repositories(callerOf(ctx), await client(ctx))
+    sendDocument(ctx, 200, {
+      data: (repositories ?? []).map((identifier) => ({ id: identifier, type: 'vcs-repositories', attributes: { identifier } })),
+      meta: { listable: repositories !== undefined }
+    })
+  })
   router.get('/oauth-tokens/:id', async (ctx) => {
     sendDocument(ctx, 200, { data: tokenResource(await token(ctx)) })
   })

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises'
+import { readdir, realpath, stat } from 'node:fs/promises'
 import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { OrganizationRecord, VcsConnectionRecord } from '../../store/records.js'
@@ -99,6 +99,29 @@ export class VcsConnectionService {
     })
   }
 
+  /**
+   * The repositories a connection's folder holds, as identifiers (`<organization>/<repository>`,
+   * a folder with a `.git` inside, or a bare `<name>.git`), for the GUI to offer instead of a name
+   * to type; at most `limit`, by name. Undefined for a remote base URL, which git cannot list.
+   * Links are not followed: what the folder holds is what is listed.
+   */
+  async repositories(caller: Caller, ref: ConnectionRef, limit = 1000): Promise<string[] | undefined> {
+    if (!canManageModules(caller, ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
+    if (!ref.connection.baseUrl.startsWith('file:')) return undefined
+    if (ref.connection.grantedBy === 'git-roots' && !(await this.insideRoots(ref.connection.baseUrl))) return []
+    const base = fileURLToPath(ref.connection.baseUrl)
+    const found: string[] = []
+    for (const owner of await folders(base)) {
+      if (!IDENTIFIER_SEGMENT.test(owner)) continue
+      for (const repository of await folders(join(base, owner))) {
+        if (found.length >= limit) return found
+        const path = join(base, owner, repository)
+        if (await isRepository(path)) found.push(`${owner}/${repository.replace(/\.git$/, '')}`)
+      }
+    }
+    return found
+  }
+
   /** The connection of `org` whose token is `tokenId`. */
   connectionFor(org: OrganizationRecord, tokenId: string): VcsConnectionRecord | undefined {
     return org.vcsConnections.find((connection) => connection.tokenId === tokenId)
@@ -182,6 +205,21 @@ export class VcsConnectionService {
     if (!org || !connection || !canManageModules(caller, org)) throw new NotFoundError(`VCS connection "${id}" not found`)
     return { org, connection }
   }
+}
+
+/** The folders directly in `path` (not links), by name; none when it cannot be read. */
+async function folders(path: string): Promise<string[]> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => [])
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort()
+}
+
+/** A working tree (with `.git`) or a bare repository (with `HEAD` and `objects/`). */
+async function isRepository(path: string): Promise<boolean> {
+  const exists = (name: string) => stat(join(path, name)).then(() => true, () => false)
+  return (await exists('.git')) || ((await exists('HEAD')) && (await exists('objects')))
 }
 
 function isWithin(base: string, path: string): boolean {

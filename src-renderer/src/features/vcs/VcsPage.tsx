@@ -1,51 +1,17 @@
 import { useState } from 'react'
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { hrefOf, navigate } from '../../app/router'
-import type { ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument } from '../../lib/jsonapi'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
-import { moduleKeys, type ModuleAttributes } from '../modules/api'
-
-interface ConnectionAttributes {
-  name: string
-  'http-url': string
-  'created-at': string
-}
-
-const connectionKeys = { list: (org: string) => ['oauth-clients', org] as const }
-
-function connectionsOptions(client: ApiClient, org: string) {
-  return queryOptions({
-    queryKey: connectionKeys.list(org),
-    queryFn: () => client.get<ListDocument<ConnectionAttributes>>(`/organizations/${encodeURIComponent(org)}/oauth-clients`)
-  })
-}
-
-const tokenOf = (connection: ListDocument<ConnectionAttributes>['data'][number]) =>
-  (connection.relationships?.['oauth-tokens'] as { data: Array<{ id: string }> }).data[0]!.id
+import { connectionOf, connectionsOptions, repositoriesOptions, useCreateConnection, useDeleteConnection, usePublishFromGit, type Connection } from './api'
 
 /** Git connections, and publishing a module from a repository under one. */
 export function VcsPage({ org }: { org: string }) {
   const { client } = useSession()
-  const queryClient = useQueryClient()
   const connections = useQuery(connectionsOptions(client, org))
   const [baseUrl, setBaseUrl] = useState('')
-  const create = useMutation({
-    mutationFn: () =>
-      client.request('POST', `/organizations/${encodeURIComponent(org)}/oauth-clients`, {
-        data: { type: 'oauth-clients', attributes: { 'service-provider': 'git', 'http-url': baseUrl.trim() } }
-      }),
-    onSuccess: () => {
-      setBaseUrl('')
-      return queryClient.invalidateQueries({ queryKey: connectionKeys.list(org) })
-    }
-  })
-
-  const remove = useMutation({
-    mutationFn: (id: string) => client.request<void>('DELETE', `/oauth-clients/${encodeURIComponent(id)}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: connectionKeys.list(org) })
-  })
+  const create = useCreateConnection(client, org)
+  const remove = useDeleteConnection(client, org)
 
   return (
     <section className="stack" aria-label="Git">
@@ -77,7 +43,7 @@ export function VcsPage({ org }: { org: string }) {
           aria-label="New git connection"
           onSubmit={(event) => {
             event.preventDefault()
-            create.mutate()
+            create.mutate(baseUrl.trim(), { onSuccess: () => setBaseUrl('') })
           }}
         >
           <div className="field grow">
@@ -91,47 +57,26 @@ export function VcsPage({ org }: { org: string }) {
         <ErrorMessage error={create.error ?? remove.error} />
       </div>
       {connections.data && connections.data.data.length > 0 && (
-        <PublishFromGit org={org} connections={connections.data.data.map((connection) => ({ name: connection.attributes.name, token: tokenOf(connection) }))} />
+        <PublishFromGit org={org} connections={connections.data.data.map(connectionOf)} />
       )}
     </section>
   )
 }
 
-function PublishFromGit({ org, connections }: { org: string; connections: Array<{ name: string; token: string }> }) {
+function PublishFromGit({ org, connections }: { org: string; connections: Connection[] }) {
   const { client } = useSession()
-  const queryClient = useQueryClient()
-  const [token, setToken] = useState(connections[0]!.token)
+  const [connectionId, setConnectionId] = useState(connections[0]!.id)
+  const connection = connections.find((candidate) => candidate.id === connectionId) ?? connections[0]!
+  const repositories = useQuery(repositoriesOptions(client, org, connection.id))
   const [identifier, setIdentifier] = useState('')
   const [branch, setBranch] = useState('')
   const [sourceDirectory, setSourceDirectory] = useState('')
   const [tagPrefix, setTagPrefix] = useState('')
   const [name, setName] = useState('')
   const [provider, setProvider] = useState('')
-  const publish = useMutation({
-    mutationFn: () =>
-      client.request<Document<ModuleAttributes>>('POST', `/organizations/${encodeURIComponent(org)}/registry-modules/vcs`, {
-        data: {
-          type: 'registry-modules',
-          attributes: {
-            ...(name ? { name } : {}),
-            ...(provider ? { provider } : {}),
-            'vcs-repo': {
-              identifier: identifier.trim(),
-              'oauth-token-id': token,
-              'display-identifier': identifier.trim(),
-              ...(branch ? { branch } : {}),
-              ...(sourceDirectory ? { 'source-directory': sourceDirectory } : {}),
-              ...(tagPrefix ? { 'tag-prefix': tagPrefix } : {})
-            }
-          }
-        }
-      }),
-    onSuccess: async (document) => {
-      await queryClient.invalidateQueries({ queryKey: moduleKeys.all(org) })
-      const { attributes } = document.data
-      navigate({ page: 'module', org, registry: 'private', namespace: attributes.namespace, name: attributes.name, provider: attributes.provider })
-    }
-  })
+  const publish = usePublishFromGit(client, org)
+  // A folder's repositories are picked from a list; a remote's (which git cannot list) are typed.
+  const listed = repositories.data?.listable ? repositories.data.identifiers : undefined
 
   return (
     <form
@@ -139,7 +84,15 @@ function PublishFromGit({ org, connections }: { org: string; connections: Array<
       aria-label="Publish from git"
       onSubmit={(event) => {
         event.preventDefault()
-        publish.mutate()
+        publish.mutate(
+          { token: connection.token, identifier: identifier.trim(), name, provider, branch, sourceDirectory, tagPrefix },
+          {
+            onSuccess: (document) => {
+              const { attributes } = document.data
+              navigate({ page: 'module', org, registry: 'private', namespace: attributes.namespace, name: attributes.name, provider: attributes.provider })
+            }
+          }
+        )
       }}
     >
       <h2>Publish from a repository</h2>
@@ -150,23 +103,33 @@ function PublishFromGit({ org, connections }: { org: string; connections: Array<
       <div className="form-row">
         <div className="field">
           <label htmlFor="vcs-connection">Connection</label>
-          <select id="vcs-connection" value={token} onChange={(event) => setToken(event.target.value)}>
-            {connections.map((connection) => (
-              <option key={connection.token} value={connection.token}>
-                {connection.name}
+          <select
+            id="vcs-connection"
+            value={connection.id}
+            onChange={(event) => {
+              setConnectionId(event.target.value)
+              setIdentifier('')
+            }}
+          >
+            {connections.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.name}
               </option>
             ))}
           </select>
         </div>
         <div className="field grow">
           <label htmlFor="vcs-identifier">Repository</label>
-          <input
-            id="vcs-identifier"
-            value={identifier}
-            required
-            placeholder="platform/terraform-aws-network"
-            onChange={(event) => setIdentifier(event.target.value)}
-          />
+          {listed ? (
+            <select id="vcs-identifier" value={identifier} required onChange={(event) => setIdentifier(event.target.value)}>
+              <option value="">{listed.length === 0 ? 'No repository in this folder' : `Choose one of ${listed.length}…`}</option>
+              {listed.map((candidate) => (
+                <option key={candidate}>{candidate}</option>
+              ))}
+            </select>
+          ) : (
+            <input id="vcs-identifier" value={identifier} required placeholder="platform/terraform-aws-network" onChange={(event) => setIdentifier(event.target.value)} />
+          )}
         </div>
       </div>
       <details>
