@@ -39,8 +39,13 @@ export class ApiClient {
   }
 
   /** A file the API sends (a bundle), whole, with the name the server gives it. */
-  async download(path: string): Promise<{ blob: Blob; filename: string }> {
-    const response = await fetch(`/api/v2${path}`, { headers: { Authorization: `Bearer ${this.token}` } }).catch(() => {
+  download(path: string): Promise<{ blob: Blob; filename: string }> {
+    return this.downloadAbsolute(`/api/v2${path}`)
+  }
+
+  /** A file from outside /api/v2 (Homeport's backup), as `download`. */
+  async downloadAbsolute(url: string): Promise<{ blob: Blob; filename: string }> {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${this.token}` } }).catch(() => {
       throw new ApiError(0, 'Homeport is not answering. Is the server still running?')
     })
     if (!response.ok) {

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { formatBytes } from '../../lib/format'
 import { FolderDrop, PlatformChoice } from '../../lib/folder-drop'
 import { useSession } from '../../lib/session'
+import { saveFile } from '../../lib/save-file'
 import type { TarFile } from '../../lib/tar'
 import { upload } from '../../lib/upload'
 import { ErrorMessage } from '../../lib/ui'
@@ -180,11 +181,7 @@ function BundleProgress({ id }: { id: string }) {
   const download = useMutation({
     mutationFn: async () => {
       const { blob, filename } = await client.download(`/bundles/${encodeURIComponent(id)}/download`)
-      const link = document.createElement('a')
-      link.href = URL.createObjectURL(blob)
-      link.download = filename
-      link.click()
-      URL.revokeObjectURL(link.href)
+      saveFile(blob, filename)
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['bundles', id] })
   })

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { DesktopSettings } from '../../../../src-main/shared/bridge'
 import { useSession } from '../../lib/session'
+import { saveFile } from '../../lib/save-file'
 import { ErrorMessage, Loading } from '../../lib/ui'
 
 /**
@@ -116,19 +117,9 @@ function Backups() {
     setBusy(true)
     setError(null)
     try {
-      const response = await fetch('/api/homeport/v1/backup', { headers: { Authorization: `Bearer ${client.token}` } })
-      if (!response.ok) {
-        // The server's own words: not the site admin, or a registry kept in PostgreSQL (pg_dump backs it up).
-        const detail = ((await response.json().catch(() => ({}))) as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
-        throw new Error(detail ?? `The server refused (HTTP ${response.status}).`)
-      }
-      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'homeport-backup.tar.gz'
-      const url = URL.createObjectURL(await response.blob())
-      const link = document.createElement('a')
-      link.href = url
-      link.download = name
-      link.click()
-      URL.revokeObjectURL(url)
+      // A refusal comes in the server's own words: not the site admin, or a registry kept in PostgreSQL (pg_dump backs it up).
+      const { blob, filename } = await client.downloadAbsolute('/api/homeport/v1/backup')
+      saveFile(blob, filename)
     } catch (caught) {
       setError(caught as Error)
     } finally {

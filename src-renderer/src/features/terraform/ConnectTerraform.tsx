@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { moduleBlock } from '../../../../src-main/shared/module-usage'
 import { PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../../../../src-main/shared/terraform-config'
 import { CopyButton } from '../../lib/copy-button'
+import { saveFile } from '../../lib/save-file'
 import { useSession } from '../../lib/session'
 import { ErrorMessage } from '../../lib/ui'
 import { serverInfoOptions } from './api'
@@ -23,14 +24,7 @@ export function ConnectTerraform() {
   const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
   const example = moduleBlock({ hostname: registryHostname, namespace: 'ORGANIZATION', name: 'MODULE', provider: 'PROVIDER', version: '~> 1.0' })
   const shown = showToken ? config : config.replaceAll(client.token, `${client.token.slice(0, 8)}…`)
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([config], { type: 'text/plain' }))
-    const link = document.createElement('a')
-    link.href = url
-    link.download = FILE_NAME
-    link.click()
-    URL.revokeObjectURL(url)
-  }
+  const download = () => saveFile(new Blob([config], { type: 'text/plain' }), FILE_NAME)
 
   return (
     <section aria-labelledby="connect-heading" className="stack">
