@@ -21,6 +21,16 @@ export default defineConfig({
   renderer: {
     root: resolve('src-renderer'),
     build: { minify: true, rolldownOptions: { input: resolve('src-renderer/index.html') } },
-    plugins: [react()]
+    plugins: [
+      react(),
+      {
+        // electron-vite makes asset URLs relative (`./assets/…`), for a window that loads files from disk. Homeport's
+        // window and a browser load the GUI from the server, at real paths (`/orgs/acme/modules`): they must be absolute.
+        name: 'homeport:absolute-assets',
+        config: (config) => {
+          config.base = '/'
+        }
+      }
+    ]
   }
 })

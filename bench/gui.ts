@@ -11,7 +11,7 @@ export interface GuiFigure {
 }
 
 /**
- * Figure 6: the module list with 10,000 modules in Chromium: the time from opening the page to
+ * Figure 6: the module list with 10,000 modules in Chromium: the time from opening it (a click on the organization) to
  * the list showing (first rows and the count), and the frame times while it scrolls (and loads
  * further pages) for two seconds.
  */
@@ -30,11 +30,16 @@ export async function measureGui(dataDir: string, rounds = 3): Promise<GuiFigure
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.locator('[data-app-state="loaded"]').waitFor()
     const shown: number[] = []
+    const nav = page.getByRole('navigation', { name: 'Homeport' })
     for (let round = 0; round < rounds; round++) {
-      await page.evaluate("window.location.hash = '#/terraform'")
+      // From the organizations, into bench's module list, as a user clicks (the router's own navigation, no reload).
+      await nav.getByRole('link', { name: 'Connect Terraform' }).click()
       await page.getByRole('heading', { name: 'Connect Terraform' }).waitFor()
+      await nav.getByRole('link', { name: 'Organizations' }).click()
+      const card = page.getByRole('list', { name: 'Organizations' }).getByRole('heading', { name: 'bench', exact: true })
+      await card.waitFor()
       const started = performance.now()
-      await page.evaluate("window.location.hash = '#/orgs/bench/modules'")
+      await card.click()
       await page.getByText('10,000 modules').waitFor()
       await page.getByRole('listitem').filter({ hasText: 'generated-000001' }).waitFor()
       shown.push(performance.now() - started)

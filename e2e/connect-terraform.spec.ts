@@ -6,8 +6,13 @@ import { signIn } from './support/session'
 test('shows the Terraform CLI configuration for this server, to copy or download', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await signIn(page)
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }))
   await page.getByRole('link', { name: 'Connect Terraform' }).click()
   await expect(page.getByRole('heading', { name: 'Connect Terraform' })).toBeVisible()
+  // A real path, opened without a reload, and the one section marked current.
+  await expect(page).toHaveURL(/\/terraform$/)
+  expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+  await expect(page.getByRole('navigation', { name: 'Homeport' }).locator('[aria-current="page"]')).toHaveText(['Connect Terraform'])
 
   const config = page.getByLabel('Terraform CLI configuration')
   await expect(config).toContainText('host "homeport.localhost"')

@@ -35,13 +35,13 @@ test('shows what a version changes in the interface, on the module page and befo
   await publishVersion(page.request, 'interfaces', '1.3.0', vpc(['vpc_id', 'vpc_arn']))
   await publishVersion(page.request, 'interfaces', '1.4.0', vpc(['vpc_id']))
 
-  await page.goto(page.url().replace(/#.*$/, '#/orgs/interfaces/modules/private/interfaces/vpc/aws'))
+  await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws')
   const changes = page.getByRole('region', { name: 'Interface changes' })
   await expect(changes.getByRole('alert')).toHaveText('1.4.0 removes output vpc_arn: that is a breaking change in a minor release.')
   await expect(changes.getByRole('list', { name: 'Interface changes from 1.3.0 to 1.4.0' })).toContainText('breaking 1.4.0 removes output vpc_arn')
   await changes.screenshot({ path: 'docs/screenshots/interface-diff.png' })
   // A link to a version that is not published says so, and offers no usage for it.
-  await page.goto(page.url().replace(/#.*$/, '#/orgs/interfaces/modules/private/interfaces/vpc/aws/9.9.9'))
+  await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws/9.9.9')
   await expect(page.getByRole('heading', { name: 'Version 9.9.9 is not published' })).toBeVisible()
   await expect(page.getByLabel('Usage')).toHaveCount(0)
   await page.getByRole('link', { name: 'See 1.4.0, the latest.' }).click()
@@ -67,7 +67,7 @@ test('shows what a version changes in the interface, on the module page and befo
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toHaveCount(0)
 
   // Deleting the last version says the module goes with it, and lands on the module list.
-  await page.goto(page.url().replace(/#.*$/, '#/orgs/interfaces/modules/private/interfaces/vpc/aws'))
+  await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws')
   const versions = page.getByRole('list', { name: 'Versions' })
   for (const version of ['1.4.0', '1.3.0']) {
     const entry = versions.getByRole('listitem').filter({ hasText: version })
@@ -93,7 +93,7 @@ test('follows a README’s own links without leaving the module: anchors scroll,
   })
   // Two downloads, as terraform init asks for them: the chart shows them on today's bar.
   for (let i = 0; i < 2; i++) expect((await page.request.get('/api/registry/v1/modules/readmes/vpc/aws/1.0.0/download', { headers })).status()).toBe(204)
-  await page.goto(page.url().replace(/#.*$/, '#/orgs/readmes/modules/private/readmes/vpc/aws'))
+  await page.goto('/orgs/readmes/modules/private/readmes/vpc/aws')
   const chart = page.getByRole('figure', { name: 'Downloads per day, the last 30 days' })
   await expect(chart).toContainText('7 days 2 · 30 days 2 · a year 2 · all time 2')
   await expect(chart.getByRole('table')).toContainText(new Date().toISOString().slice(0, 10))
@@ -131,7 +131,7 @@ test('offers to mirror a version of a curated public module, and says in the ser
     data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws', namespace: 'terraform-aws-modules', 'registry-name': 'public' } } }
   })
   expect(created.status()).toBe(201)
-  await page.goto(page.url().replace(/#.*$/, '#/orgs/curators/modules/public/terraform-aws-modules/vpc/aws'))
+  await page.goto('/orgs/curators/modules/public/terraform-aws-modules/vpc/aws')
   const form = page.getByRole('form', { name: 'Mirror a version' })
   await expect(form.getByRole('heading', { name: 'Nothing mirrored yet' })).toBeVisible()
   await form.getByLabel('Version to mirror').fill('5.8.1')

@@ -143,7 +143,7 @@ test.describe('publishing a module folder and reading it', () => {
     // The providers are offered with how many modules each has.
     await expect(page.getByLabel('Provider', { exact: true }).locator('option')).toHaveText(['All providers', 'aws (1)'])
     await page.getByLabel('Provider', { exact: true }).selectOption('aws')
-    await expect(page).toHaveURL(/#\/orgs\/acme\/modules\?q=netw&provider=aws$/)
+    await expect(page).toHaveURL(/\/orgs\/acme\/modules\?q=netw&provider=aws$/)
     await list.getByRole('link').first().click()
     await expect(page.getByRole('heading', { level: 1, name: 'network', exact: true })).toBeVisible()
     await page.goBack()

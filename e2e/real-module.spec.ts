@@ -115,7 +115,7 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   await page.getByRole('tab', { name: /Providers/ }).click()
   await expect(page.getByRole('tabpanel', { name: /Providers/ })).toContainText('Requires Terraform >= 1.5.7')
   await page.getByRole('tab', { name: /Dependencies/ }).click()
-  await expect(page.getByRole('tabpanel', { name: /Dependencies/ }).getByRole('link', { name: 'homeport.localhost/vpcs/label/null' })).toHaveAttribute('href', '#/orgs/vpcs/modules/private/vpcs/label/null')
+  await expect(page.getByRole('tabpanel', { name: /Dependencies/ }).getByRole('link', { name: 'homeport.localhost/vpcs/label/null' })).toHaveAttribute('href', '/orgs/vpcs/modules/private/vpcs/label/null')
   await page.getByLabel('Module part').selectOption('examples/complete')
   await page.getByRole('tabpanel', { name: /Dependencies/ }).getByRole('button', { name: '../../modules/vpc-endpoints' }).click()
   await expect(page.getByLabel('Module part')).toHaveValue('modules/vpc-endpoints')

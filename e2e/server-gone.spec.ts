@@ -9,10 +9,10 @@ test('says so when the server stops answering, and recovers by itself when it is
   await signIn(page)
 
   // The server goes away (every API request fails to connect), and the user opens an organization.
+  const card = page.getByRole('list', { name: 'Organizations' }).getByRole('heading', { name: 'comeback' })
+  await expect(card).toBeVisible()
   await page.route('**/api/v2/**', (route) => route.abort('connectionrefused'))
-  await page.evaluate(() => {
-    window.location.hash = '#/orgs/comeback/modules'
-  })
+  await card.click()
   const alert = page.getByRole('alert').filter({ hasText: 'Homeport is not answering' })
   await expect(alert).toBeVisible()
   await expect(alert.getByRole('button', { name: 'Retry now' })).toBeVisible()

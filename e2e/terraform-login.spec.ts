@@ -59,7 +59,7 @@ test('approves terraform login in the GUI, for a chosen team, and lists and revo
     listener.server.close()
   }
 
-  await page.goto(`${origin}/#/orgs/login-org/teams`)
+  await page.goto(`${origin}/orgs/login-org/teams`)
   const logins = page.getByRole('region', { name: 'Terraform CLI logins' })
   await expect(logins.getByRole('row', { name: /platform.*the site admin.*never/ })).toBeVisible()
   await logins.getByRole('button', { name: 'Revoke' }).click()

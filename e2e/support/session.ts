@@ -19,9 +19,7 @@ export async function signIn(page: Page, token = E2E_ADMIN_TOKEN): Promise<void>
 
 /** Creates an organization through the GUI, unless it exists, and opens it. */
 export async function openOrganization(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => {
-    window.location.hash = '#/'
-  })
+  await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Organizations' }).click()
   const list = page.getByRole('list', { name: 'Organizations' })
   const card = list.getByRole('heading', { name, exact: true })
   if (!(await card.isVisible().catch(() => false))) {

@@ -1,8 +1,9 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider } from '@tanstack/react-router'
 import { SessionProvider } from './lib/session'
-import { App } from './app/App'
+import { router } from './app/routes'
 import './app/styles.css'
 
 const queryClient = new QueryClient({
@@ -13,7 +14,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <SessionProvider>
-        <App />
+        <RouterProvider router={router} />
       </SessionProvider>
     </QueryClientProvider>
   </StrictMode>

@@ -33,7 +33,12 @@ describe('serving the GUI', () => {
   })
 
   it('answers the GUI’s own paths with the page, and caches hashed assets for good', async () => {
-    expect(await (await fetch(`${test.url}/orgs/acme`)).text()).toContain('<title>Homeport</title>')
+    // Every path the GUI's router has, a reload or a shared link included, with its search parameters.
+    for (const path of ['/orgs/acme', '/orgs/acme/modules?q=vpc&provider=aws', '/orgs/acme/modules/private/acme/vpc/aws/1.2.3+build.1?part=modules%2Fsubnet&tab=inputs', '/terraform', '/authorize?client_id=terraform-cli']) {
+      const page = await fetch(`${test.url}${path}`)
+      expect(page.status, path).toBe(200)
+      expect(await page.text()).toContain('<title>Homeport</title>')
+    }
     const asset = await fetch(`${test.url}/assets/index-abc.js`)
     expect(asset.headers.get('cache-control')).toContain('immutable')
     expect((await fetch(`${test.url}/assets/missing.js`)).status).toBe(404)

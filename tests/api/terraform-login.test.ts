@@ -58,10 +58,10 @@ describe('terraform login (login.v1)', () => {
     expect(discovery.body['login.v1']).toEqual({ client: 'terraform-cli', grant_types: ['authz_code'], authz: '/oauth/authorize', token: '/oauth/token', ports: [10000, 10010] })
     const page = await test.fetch(`${test.url}/oauth/authorize?client_id=terraform-cli&state=abc`, { redirect: 'manual' })
     expect(page.status).toBe(302)
-    expect(page.headers.get('location')).toBe('/#/authorize?client_id=terraform-cli&state=abc')
+    expect(page.headers.get('location')).toBe('/authorize?client_id=terraform-cli&state=abc')
     // Terraform's fallback prompt points at HCP's tokens page: it leads to the GUI's.
     const tokens = await test.fetch(`${test.url}/app/settings/tokens?source=terraform-login`, { redirect: 'manual' })
-    expect(tokens.headers.get('location')).toBe('/#/terraform')
+    expect(tokens.headers.get('location')).toBe('/terraform')
   })
 
   it('exchanges an approved code, once, for a token with the chosen team’s rights, listed and revocable', async () => {

@@ -23,7 +23,7 @@ describe('the desktop window’s security settings', () => {
 
   it('lets the window navigate only within the embedded server, and sends web links to the browser', () => {
     const server = 'http://127.0.0.1:4780'
-    expect(mayNavigate('http://127.0.0.1:4780/#/orgs/acme', server)).toBe(true)
+    expect(mayNavigate('http://127.0.0.1:4780/orgs/acme/modules', server)).toBe(true)
     expect(mayNavigate('http://127.0.0.1:4781/', server)).toBe(false)
     expect(mayNavigate('https://example.com/', server)).toBe(false)
     expect(mayNavigate('file:///etc/passwd', server)).toBe(false)

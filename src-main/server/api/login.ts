@@ -27,10 +27,10 @@ export function loginService(base = '') {
 export function loginRouter(login: TerraformLogin, rateLimit: Middleware): Router {
   const router = new Router()
   router.get(AUTHORIZE_PATH, (ctx) => {
-    ctx.redirect(`/#/authorize?${ctx.querystring}`)
+    ctx.redirect(`/authorize?${ctx.querystring}`)
   })
   router.get('/app/settings/tokens', (ctx) => {
-    ctx.redirect('/#/terraform')
+    ctx.redirect('/terraform')
   })
   router.post(TOKEN_PATH, rateLimit, bodyParser({ enableTypes: ['form'], formLimit: '16kb' }), async (ctx) => {
     ctx.set('Cache-Control', 'no-store')

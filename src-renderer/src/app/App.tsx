@@ -1,42 +1,8 @@
 import { useEffect, useRef } from 'react'
+import { Outlet } from '@tanstack/react-router'
 import { useSession } from '../lib/session'
-import { OrganizationsPage } from '../features/organizations/OrganizationsPage'
-import { OrganizationPage } from '../features/organizations/OrganizationPage'
-import { ModulePage } from '../features/modules/ModulePage'
-import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
-import { AppSettings } from '../features/settings/AppSettings'
-import { MirrorPage } from '../features/mirror/MirrorPage'
-import { BundlesPage } from '../features/bundles/BundlesPage'
-import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
+import { AppLink } from './link'
 import { hrefOf, useRoute, type Route } from './router'
-
-function Page({ route }: { route: Route }) {
-  switch (route.page) {
-    case 'organizations':
-      return <OrganizationsPage />
-    case 'organization':
-      return <OrganizationPage key={route.org} org={route.org} tab={route.tab} query={route.query} />
-    case 'module':
-      return (
-        <ModulePage
-          key={`${route.registry}/${route.namespace}/${route.name}/${route.provider}`}
-          address={{ org: route.org, registry: route.registry, namespace: route.namespace, name: route.name, provider: route.provider }}
-          version={route.version}
-          query={route.query ?? ''}
-        />
-      )
-    case 'terraform':
-      return <ConnectTerraform />
-    case 'mirror':
-      return <MirrorPage />
-    case 'bundles':
-      return <BundlesPage />
-    case 'app-settings':
-      return <AppSettings />
-    case 'authorize':
-      return <AuthorizeLogin query={route.query} />
-  }
-}
 
 /** The window's title for a route: what is shown first, Homeport last. */
 function titleOf(route: Route): string {
@@ -60,6 +26,7 @@ function titleOf(route: Route): string {
   }
 }
 
+/** The shell every view opens in (the router's root): the top bar, and the view. */
 export function App() {
   const { embedded, signOut } = useSession()
   const route = useRoute()
@@ -77,9 +44,9 @@ export function App() {
   }, [page])
   const section = route.page === 'organization' || route.page === 'module' ? 'organizations' : route.page
   const link = (page: 'organizations' | 'terraform' | 'mirror' | 'bundles' | 'app-settings', label: string) => (
-    <a href={hrefOf({ page })} aria-current={section === page ? 'page' : undefined}>
+    <AppLink to={{ page }} aria-current={section === page ? 'page' : undefined}>
       {label}
-    </a>
+    </AppLink>
   )
   return (
     <div className="shell" data-app-state="loaded">
@@ -87,10 +54,10 @@ export function App() {
         Skip to content
       </a>
       <nav className="topbar" aria-label="Homeport">
-        <a className="brand" href="#/">
+        <AppLink className="brand" to={{ page: 'organizations' }}>
           <img src="/favicon.svg" alt="" width={28} height={28} />
           Homeport
-        </a>
+        </AppLink>
         <div className="nav-links">
           {link('organizations', 'Organizations')}
           {link('terraform', 'Connect Terraform')}
@@ -105,7 +72,7 @@ export function App() {
         </div>
       </nav>
       <main className="content" id="main" tabIndex={-1}>
-        <Page route={route} />
+        <Outlet />
       </main>
     </div>
   )

@@ -1,13 +1,15 @@
-import { useSyncExternalStore } from 'react'
+import { useMatches, type AnyRouter } from '@tanstack/react-router'
 
 /**
- * The GUI's routes live in the URL's hash (`#/orgs/acme/modules`), so a reload, the back button
- * and a bookmark work the same in Electron and in a browser, and the server needs no routes.
+ * The GUI's views, as the rest of the app names them. The routing itself is TanStack Router's
+ * (app/routes.tsx: real paths, which the server answers with the app; search parameters for the
+ * list's filters and the module's part and tab); this is the app's vocabulary over it, so a
+ * feature links to "the organization's settings" without spelling a path.
  */
 export type Route =
   | { page: 'organizations' }
   /** `query`: the module list's search and filters (`q=vpc&provider=aws`), so Back and a bookmark keep them. */
-  | { page: 'organization'; org: string; tab: 'modules' | 'providers' | 'publish' | 'teams' | 'settings' | 'vcs'; query?: string }
+  | { page: 'organization'; org: string; tab: OrgTab; query?: string }
   /** `query`: the part shown and the documentation tab (`part=modules/subnet&tab=inputs`), so every view of a module is a link. */
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string; query?: string }
   | { page: 'terraform' }
@@ -17,61 +19,87 @@ export type Route =
   /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
   | { page: 'authorize'; query: string }
 
-const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs'] as const
+export const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs'] as const
+export type OrgTab = (typeof ORG_TABS)[number]
 
-function parseRoute(hash: string): Route {
-  const login = /^#\/?authorize\?(.*)$/.exec(hash)
-  if (login) return { page: 'authorize', query: login[1]! }
-  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2)
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent)
-  if (parts[0] === 'terraform') return { page: 'terraform' }
-  if (parts[0] === 'mirror') return { page: 'mirror' }
-  if (parts[0] === 'bundles') return { page: 'bundles' }
-  if (parts[0] === 'settings') return { page: 'app-settings' }
-  if (parts[0] === 'orgs' && parts[1]) {
-    const org = parts[1]
-    if (parts[2] === 'modules' && parts.length >= 7) {
-      const [, , , registry, namespace, name, provider, version] = parts as [string, string, string, string, string, string, string, string?]
-      return { page: 'module', org, registry, namespace, name, provider, version, ...(query ? { query } : {}) }
-    }
-    const tab = (ORG_TABS as readonly string[]).includes(parts[2] ?? '') ? (parts[2] as (typeof ORG_TABS)[number]) : 'modules'
-    return { page: 'organization', org, tab, ...(query ? { query } : {}) }
-  }
-  return { page: 'organizations' }
-}
+/** Path segments encoded, but for `+` (a version's build metadata), which a path may hold as it is. */
+const path = (...segments: string[]) => `/${segments.map((segment) => encodeURIComponent(segment).replace(/%2B/g, '+')).join('/')}`
+const withQuery = (href: string, query?: string) => (query ? `${href}?${query}` : href)
 
+/** The address of a view: a real path, and its search parameters. */
 export function hrefOf(route: Route): string {
-  const join = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`
   switch (route.page) {
     case 'organizations':
-      return '#/'
+      return '/'
     case 'terraform':
-      return '#/terraform'
+      return '/terraform'
     case 'mirror':
-      return '#/mirror'
+      return '/mirror'
     case 'bundles':
-      return '#/bundles'
+      return '/bundles'
     case 'app-settings':
-      return '#/settings'
+      return '/settings'
     case 'authorize':
-      return `#/authorize?${route.query}`
+      return withQuery('/authorize', route.query)
     case 'organization':
-      return `${join('orgs', route.org, route.tab)}${route.query ? `?${route.query}` : ''}`
+      return withQuery(path('orgs', route.org, route.tab), route.query)
     case 'module':
-      return `${join('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : []))}${route.query ? `?${route.query}` : ''}`
+      return withQuery(path('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : [])), route.query)
   }
 }
 
+let router: AnyRouter | undefined
+
+/** Called once by app/routes.tsx with the router it made, for `navigate` and `replaceAddress`. */
+export function bindRouter(made: AnyRouter): void {
+  router = made
+}
+
+/** Goes to a view, as a link does (a new history entry). */
 export function navigate(route: Route): void {
-  window.location.hash = hrefOf(route)
+  void router?.navigate({ href: hrefOf(route) })
 }
 
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('hashchange', onChange)
-  return () => window.removeEventListener('hashchange', onChange)
+/** Puts the view's current state (filters typed, a tab chosen) in the address without a history entry. */
+export function replaceAddress(route: Route): void {
+  const href = hrefOf(route)
+  if (`${window.location.pathname}${window.location.search}` !== href) void router?.navigate({ href, replace: true })
 }
 
+/** Search parameters as the app writes them: plain strings, the empty ones left out. */
+export function queryOf(search: Record<string, unknown>, names: readonly string[]): string | undefined {
+  const params = new URLSearchParams()
+  for (const name of names) {
+    const value = search[name]
+    if (typeof value === 'string' && value !== '') params.set(name, value)
+  }
+  return params.size > 0 ? params.toString() : undefined
+}
+
+/** The view shown, read from the router's deepest match. */
 export function useRoute(): Route {
-  const hash = useSyncExternalStore(subscribe, () => window.location.hash)
-  return parseRoute(hash)
+  const match = useMatches({ select: (matches) => matches.at(-1) })
+  const params = (match?.params ?? {}) as Record<string, string>
+  const search = (match?.search ?? {}) as Record<string, unknown>
+  switch (match?.routeId) {
+    case '/terraform':
+      return { page: 'terraform' }
+    case '/mirror':
+      return { page: 'mirror' }
+    case '/bundles':
+      return { page: 'bundles' }
+    case '/settings':
+      return { page: 'app-settings' }
+    case '/authorize':
+      return { page: 'authorize', query: queryOf(search, Object.keys(search)) ?? '' }
+    case '/orgs/$org/$tab':
+      return { page: 'organization', org: params.org!, tab: params.tab as OrgTab, query: queryOf(search, ['q', 'registry', 'provider']) }
+    case '/orgs/$org/modules/$registry/$namespace/$name/$provider':
+    case '/orgs/$org/modules/$registry/$namespace/$name/$provider/$version': {
+      const { org = '', registry = '', namespace = '', name = '', provider = '', version } = params
+      return { page: 'module', org, registry, namespace, name, provider, version, query: queryOf(search, ['part', 'tab']) }
+    }
+    default:
+      return { page: 'organizations' }
+  }
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { ApiError } from './api-client'
+import { AppLink } from '../app/link'
+import type { Route } from '../app/router'
 
 /** How often the GUI looks again while Homeport does not answer. */
 const RECHECK_MS = 5_000
@@ -143,13 +145,13 @@ export interface Tab<T extends string> {
 }
 
 /** Tabs as links: each tab has its own address, so back and reload keep it. */
-export function Tabs<T extends string>({ tabs, current, hrefOf }: { tabs: Array<Tab<T>>; current: T; hrefOf: (id: T) => string }) {
+export function Tabs<T extends string>({ tabs, current, linkTo }: { tabs: Array<Tab<T>>; current: T; linkTo: (id: T) => Route }) {
   return (
     <nav className="tabs" aria-label="Sections">
       {tabs.map((tab) => (
-        <a key={tab.id} href={hrefOf(tab.id)} aria-current={tab.id === current ? 'page' : undefined}>
+        <AppLink key={tab.id} to={linkTo(tab.id)} aria-current={tab.id === current ? 'page' : undefined}>
           {tab.label}
-        </a>
+        </AppLink>
       ))}
     </nav>
   )

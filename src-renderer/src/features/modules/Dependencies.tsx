@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { hrefOf } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
 import type { ModulePart } from './api'
+import { AppLink } from '../../app/link'
 
 type Dependency = ModulePart['dependencies'][number]
 
@@ -58,7 +58,7 @@ function Source({ dependency, from, parts, hostname, onPart }: { dependency: Dep
     const { namespace, name, provider, part } = registry
     // A private module's namespace is its organization.
     const query = part ? new URLSearchParams({ part }).toString() : undefined
-    return <a href={hrefOf({ page: 'module', org: namespace, registry: 'private', namespace, name, provider, ...(query ? { query } : {}) })}>{source}</a>
+    return <AppLink to={{ page: 'module', org: namespace, registry: 'private', namespace, name, provider, ...(query ? { query } : {}) }}>{source}</AppLink>
   }
   return <span className="break">{source}</span>
 }

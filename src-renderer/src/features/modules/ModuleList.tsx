@@ -1,12 +1,13 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { hrefOf } from '../../app/router'
+import { replaceAddress } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleListOptions, type ModuleFilters } from './api'
 import { newest } from './newest'
+import { AppLink } from '../../app/link'
 
 const ROW_HEIGHT = 76
 
@@ -26,8 +27,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
   useEffect(() => {
     // The filters live in the address (replaced, not pushed: typing makes no history), so Back from a module finds them again.
     const kept = new URLSearchParams(Object.entries<string>({ q: filters.q, registry: filters.registry, provider: filters.provider }).filter(([, value]) => value !== ''))
-    const href = hrefOf({ page: 'organization', org, tab: 'modules', ...(kept.size > 0 ? { query: kept.toString() } : {}) })
-    if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href)
+    replaceAddress({ page: 'organization', org, tab: 'modules', ...(kept.size > 0 ? { query: kept.toString() } : {}) })
   }, [org, filters.q, filters.registry, filters.provider])
   const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
@@ -85,7 +85,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
       <ErrorMessage error={modules.error} action="Could not load modules" />
       {modules.isSuccess && rows.length === 0 && (
         <Empty title={filters.q || filters.registry || filters.provider ? 'No module matches' : 'No modules yet'}>
-          {!filters.q && <a href={hrefOf({ page: 'organization', org, tab: 'publish' })}>Publish a module folder</a>}
+          {!filters.q && <AppLink to={{ page: 'organization', org, tab: 'publish' }}>Publish a module folder</AppLink>}
         </Empty>
       )}
       {rows.length > 0 && (
@@ -102,16 +102,16 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                 return (
                   // A list item holding a link: screen readers announce it as both (a link given role="listitem" was no longer a link to them).
                   <div key={module.id} role="listitem" className="module-row-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
-                    <a
+                    <AppLink
                       className="module-row"
-                      href={hrefOf({
+                      to={{
                         page: 'module',
                         org,
                         registry: attributes['registry-name'],
                         namespace: attributes.namespace,
                         name: attributes.name,
                         provider: attributes.provider
-                      })}
+                      }}
                     >
                       <span className="module-name">
                         <span className="module-title">
@@ -129,7 +129,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                         {latest && attributes.status !== 'setup_complete' && <StatusBadge status={attributes.status} of="module" />}
                       </span>
                       <span className="muted module-date">{formatDate(attributes['updated-at'])}</span>
-                    </a>
+                    </AppLink>
                   </div>
                 )
               })}

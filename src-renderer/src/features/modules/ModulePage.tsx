@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { hrefOf, navigate } from '../../app/router'
+import { navigate, replaceAddress } from '../../app/router'
 import { CopyButton } from '../../lib/copy-button'
 import { formatDate, formatDateTime } from '../../lib/format'
 import { Markdown } from '../../lib/markdown'
@@ -27,6 +27,7 @@ import { UsageCard } from './UsageCard'
 import { newest } from './newest'
 import { VersionMenu } from './VersionMenu'
 import { VersionLifecycle } from './VersionLifecycle'
+import { AppLink } from '../../app/link'
 
 type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies' | 'changelog'
 const SECTIONS: Array<{ id: Section; label: string }> = [
@@ -51,8 +52,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
   useEffect(() => {
     // The part and tab live in the address (replaced, not pushed), so each view of the module is a link to share.
     const kept = new URLSearchParams(Object.entries({ part, tab: section === 'readme' ? '' : section }).filter(([, value]) => value !== ''))
-    const href = hrefOf({ page: 'module', ...address, version, ...(kept.size > 0 ? { query: kept.toString() } : {}) })
-    if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href)
+    replaceAddress({ page: 'module', ...address, version, ...(kept.size > 0 ? { query: kept.toString() } : {}) })
   }, [address, version, part, section])
 
   if (module.isPending) return <Loading what="the module" />
@@ -69,7 +69,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
       <header className="page-header">
         <div>
           <p className="breadcrumbs">
-            <a href={hrefOf({ page: 'organization', org: address.org, tab: 'modules' })}>{address.org}</a> / modules
+            <AppLink to={{ page: 'organization', org: address.org, tab: 'modules' }}>{address.org}</AppLink> / modules
           </p>
           <h1 id="module-heading">{attributes.name}</h1>
           <p className="muted">
@@ -128,7 +128,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
                   {attributes['version-statuses'].some((entry) => entry.version === missing)
                     ? 'It has not been published (see its status in the list of versions).'
                     : 'This module has no such version: it was deleted, or never was.'}{' '}
-                  {newest(published) && <a href={hrefOf({ page: 'module', ...address, version: newest(published) })}>See {newest(published)}, the latest.</a>}
+                  {newest(published) && <AppLink to={{ page: 'module', ...address, version: newest(published) }}>See {newest(published)}, the latest.</AppLink>}
                 </p>
               </div>
             ) : attributes['registry-name'] === 'public' ? (
@@ -455,7 +455,7 @@ function Versions({ address, attributes, selected }: { address: ModuleAddress; a
           <li key={entry.version} aria-current={entry.version === selected ? 'true' : undefined}>
             <div className="version-line">
               {entry.status === 'ok' ? (
-                <a href={hrefOf({ page: 'module', ...address, version: entry.version })}>{entry.version}</a>
+                <AppLink to={{ page: 'module', ...address, version: entry.version }}>{entry.version}</AppLink>
               ) : (
                 <span>{entry.version}</span>
               )}

@@ -2,7 +2,6 @@ import { upload } from '../../lib/upload'
 import { useEffect, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
-import { hrefOf } from '../../app/router'
 import { formatBytes } from '../../lib/format'
 import { guessModule, selectModuleFiles, type FolderSelection } from '../../lib/module-folder'
 import { FolderDrop } from '../../lib/folder-drop'
@@ -12,6 +11,7 @@ import { ErrorMessage, StatusBadge } from '../../lib/ui'
 import { createVersionToUpload, moduleKeys, moduleOptions, previewInterface, versionOptions, type ModuleAddress } from './api'
 import { newest } from './newest'
 import { InterfaceChanges } from './InterfaceChanges'
+import { AppLink } from '../../app/link'
 
 type Stage =
   | { step: 'idle' }
@@ -325,7 +325,7 @@ function Ingesting({ address, version }: { address: ModuleAddress; version: stri
       {status === 'ok' && <PublishedWarnings address={address} version={version} />}
       {status === 'ok' && (
         <p>
-          <a href={hrefOf({ page: 'module', ...address, version })}>Open the module</a>
+          <AppLink to={{ page: 'module', ...address, version }}>Open the module</AppLink>
         </p>
       )}
     </div>

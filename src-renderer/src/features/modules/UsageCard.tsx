@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { moduleBlock } from '../../../../src-main/shared/module-usage'
-import { hrefOf } from '../../app/router'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
 import { docsOptions, type ModuleAddress } from './api'
+import { AppLink } from '../../app/link'
 
 /**
  * How to use the module (or the part shown) at a version: a `module` block with its required
@@ -58,7 +58,7 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
         </details>
       )}
       <p className="hint">
-        Needs the CLI configuration from <a href={hrefOf({ page: 'terraform' })}>Connect Terraform</a>.
+        Needs the CLI configuration from <AppLink to={{ page: 'terraform' }}>Connect Terraform</AppLink>.
       </p>
     </div>
   )

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { hrefOf, type Route } from '../../app/router'
+import type { Route } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading, Tabs, type Tab } from '../../lib/ui'
 import { ModuleList } from '../modules/ModuleList'
@@ -13,6 +13,7 @@ import { Teams } from './Teams'
 import { GpgKeys } from '../providers/GpgKeys'
 import { ProvidersPage } from '../providers/ProvidersPage'
 import { serverInfoOptions } from '../terraform/api'
+import { AppLink } from '../../app/link'
 
 type OrgTab = Extract<Route, { page: 'organization' }>['tab']
 
@@ -36,12 +37,12 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
     <div className="stack">
       <header>
         <p className="breadcrumbs">
-          <a href={hrefOf({ page: 'organizations' })}>Organizations</a>
+          <AppLink to={{ page: 'organizations' }}>Organizations</AppLink>
         </p>
         <h1>{org}</h1>
         <p className="muted">{organization.data.data.attributes.email}</p>
       </header>
-      <Tabs tabs={tabs} current={tab} hrefOf={(id) => hrefOf({ page: 'organization', org, tab: id })} />
+      <Tabs tabs={tabs} current={tab} linkTo={(id) => ({ page: 'organization', org, tab: id })} />
       {tab === 'modules' && <ModuleList org={org} query={query ?? ''} />}
       {tab === 'providers' && <ProvidersPage org={org} canPublish={canPublish} registryHostname={info.data?.registryHostname ?? 'homeport.localhost'} />}
       {tab === 'publish' && <Publish org={org} />}

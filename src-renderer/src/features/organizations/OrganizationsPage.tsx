@@ -1,12 +1,12 @@
 import { useDeferredValue, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { hrefOf } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ErrorMessage } from '../../lib/ui'
 import { accountOptions, organizationListOptions } from './api'
 import { CreateOrganizationForm } from './CreateOrganizationForm'
 import { SampleModule } from './SampleModule'
+import { AppLink } from '../../app/link'
 
 /** The first screen: every organization the signed-in token can see. */
 export function OrganizationsPage() {
@@ -63,7 +63,7 @@ export function OrganizationsPage() {
         <ul className="card-list" aria-label="Organizations">
           {items.map((org) => (
             <li key={org.id}>
-              <a className="card org-card" href={hrefOf({ page: 'organization', org: org.id, tab: 'modules' })}>
+              <AppLink className="card org-card" to={{ page: 'organization', org: org.id, tab: 'modules' }}>
                 <div className="org-avatar" aria-hidden="true">
                   {org.attributes.name.slice(0, 1).toUpperCase()}
                 </div>
@@ -72,7 +72,7 @@ export function OrganizationsPage() {
                   <p className="muted">{org.attributes.email}</p>
                 </div>
                 <p className="muted org-created">Created {formatDate(org.attributes['created-at'])}</p>
-              </a>
+              </AppLink>
             </li>
           ))}
         </ul>

@@ -1,9 +1,10 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { hrefOf, navigate } from '../../app/router'
+import { navigate } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { connectionOf, connectionsOptions, repositoriesOptions, useCreateConnection, useDeleteConnection, usePublishFromGit, type Connection } from './api'
+import { AppLink } from '../../app/link'
 
 /** Git connections, and publishing a module from a repository under one. */
 export function VcsPage({ org }: { org: string }) {
@@ -98,7 +99,7 @@ function PublishFromGit({ org, connections }: { org: string; connections: Connec
       <h2>Publish from a repository</h2>
       <p className="muted">
         Every tag that is a version (<code>v1.2.0</code> or <code>1.2.0</code>) becomes one, and new tags are picked up by themselves. With a branch,
-        versions are created from its commits instead. See <a href={hrefOf({ page: 'terraform' })}>Connect Terraform</a> to use them.
+        versions are created from its commits instead. See <AppLink to={{ page: 'terraform' }}>Connect Terraform</AppLink> to use them.
       </p>
       <div className="form-row">
         <div className="field">

@@ -1,0 +1,136 @@
+import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router'
+import { OrganizationsPage } from '../features/organizations/OrganizationsPage'
+import { OrganizationPage } from '../features/organizations/OrganizationPage'
+import { ModulePage } from '../features/modules/ModulePage'
+import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
+import { AppSettings } from '../features/settings/AppSettings'
+import { MirrorPage } from '../features/mirror/MirrorPage'
+import { BundlesPage } from '../features/bundles/BundlesPage'
+import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
+import { App } from './App'
+import { bindRouter, ORG_TABS, queryOf, type OrgTab } from './router'
+
+/** Search parameters kept as the strings they are (the router's default would read `1.0` as a number). */
+type Search = Record<string, string>
+const strings = (search: Record<string, unknown>, names: readonly string[]): Search =>
+  Object.fromEntries(names.flatMap((name) => (typeof search[name] === 'string' && search[name] !== '' ? [[name, search[name]]] : [])))
+
+const rootRoute = createRootRoute({ component: App })
+
+const organizationsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: OrganizationsPage })
+const terraformRoute = createRoute({ getParentRoute: () => rootRoute, path: '/terraform', component: ConnectTerraform })
+const mirrorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/mirror', component: MirrorPage })
+const bundlesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/bundles', component: BundlesPage })
+const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: AppSettings })
+
+/** What Terraform sent to /oauth/authorize, passed on whole. */
+const authorizeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/authorize',
+  validateSearch: (search: Record<string, unknown>): Search => strings(search, Object.keys(search)),
+  component: function Authorize() {
+    return <AuthorizeLogin query={new URLSearchParams(authorizeRoute.useSearch()).toString()} />
+  }
+})
+
+/** An organization's section; the module list's search and filters are search parameters. */
+const organizationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/orgs/$org/$tab',
+  params: {
+    // An unknown section shows the modules, as a mistyped tab in an old link should.
+    parse: ({ org, tab }: { org: string; tab: string }) => ({ org, tab: ((ORG_TABS as readonly string[]).includes(tab) ? tab : 'modules') as OrgTab }),
+    stringify: ({ org, tab }: { org: string; tab: OrgTab }) => ({ org, tab })
+  },
+  validateSearch: (search: Record<string, unknown>): Search => strings(search, ['q', 'registry', 'provider']),
+  component: function Organization() {
+    const { org, tab } = organizationRoute.useParams()
+    const query = queryOf(organizationRoute.useSearch(), ['q', 'registry', 'provider'])
+    return <OrganizationPage key={org} org={org} tab={tab} query={query} />
+  }
+})
+
+/** `/orgs/acme` alone is its module list. */
+const organizationHomeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/orgs/$org',
+  component: function OrganizationHome() {
+    const { org } = organizationHomeRoute.useParams()
+    return <OrganizationPage key={org} org={org} tab="modules" />
+  }
+})
+
+const moduleSearch = (search: Record<string, unknown>): Search => strings(search, ['part', 'tab'])
+
+interface ModuleParams {
+  org: string
+  registry: string
+  namespace: string
+  name: string
+  provider: string
+  version?: string
+}
+
+function ModuleView({ params, search }: { params: ModuleParams; search: Search }) {
+  const { org, registry, namespace, name, provider, version } = params
+  return (
+    <ModulePage
+      key={`${registry}/${namespace}/${name}/${provider}`}
+      address={{ org, registry, namespace, name, provider }}
+      version={version}
+      query={queryOf(search, ['part', 'tab']) ?? ''}
+    />
+  )
+}
+
+/** A module at its latest version, and at a version; the part shown and the tab are search parameters. */
+const moduleRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/orgs/$org/modules/$registry/$namespace/$name/$provider',
+  validateSearch: moduleSearch,
+  component: function Module() {
+    return <ModuleView params={moduleRoute.useParams()} search={moduleRoute.useSearch()} />
+  }
+})
+const moduleVersionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/orgs/$org/modules/$registry/$namespace/$name/$provider/$version',
+  validateSearch: moduleSearch,
+  component: function ModuleVersion() {
+    return <ModuleView params={moduleVersionRoute.useParams()} search={moduleVersionRoute.useSearch()} />
+  }
+})
+
+const routeTree = rootRoute.addChildren([
+  organizationsRoute,
+  terraformRoute,
+  mirrorRoute,
+  bundlesRoute,
+  settingsRoute,
+  authorizeRoute,
+  organizationHomeRoute,
+  organizationRoute,
+  moduleRoute,
+  moduleVersionRoute
+])
+
+export const router = createRouter({
+  routeTree,
+  // Plain strings both ways: a search for `1.0` stays the text "1.0".
+  parseSearch: (text) => Object.fromEntries(new URLSearchParams(text)),
+  stringifySearch: (search) => {
+    const params = new URLSearchParams(Object.entries(search).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''))
+    return params.size > 0 ? `?${params.toString()}` : ''
+  },
+  // The app moves focus to the page it opens (App.tsx); the router restores nothing by itself.
+  scrollRestoration: false,
+  defaultNotFoundComponent: () => <p>There is no such page. Start from the organizations.</p>
+})
+bindRouter(router)
+
+// Registered, so every route's params and search are typed, and so is every link (app/link.tsx).
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router
+  }
+}
