@@ -1,0 +1,57 @@
+import type { Locator, Page } from '@playwright/test'
+import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { moduleArchive } from '../tests/helpers/archives'
+import { expect, test } from './support/fixtures'
+
+const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+
+/** Presses Tab until `target` has the focus, and says how many presses that took; fails past `most`. */
+async function tabTo(page: Page, target: Locator, most: number): Promise<number> {
+  for (let presses = 1; presses <= most; presses++) {
+    await page.keyboard.press('Tab')
+    if (await target.evaluate((element) => element === document.activeElement)) return presses
+  }
+  throw new Error(`not reached in ${most} Tabs`)
+}
+
+test('reads a module and copies its usage by keyboard alone', async ({ page, context }, testInfo) => {
+  test.skip(testInfo.project.name === 'electron', 'the desktop app signs in by itself')
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'keys', email: 'k@keys.example' } } } })
+  await page.request.post('/api/v2/organizations/keys/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'dns', provider: 'aws' } } } })
+  const created = await page.request.post('/api/v2/organizations/keys/registry-modules/private/keys/dns/aws/versions', {
+    headers,
+    data: { data: { type: 'registry-module-versions', attributes: { version: '1.0.0' } } }
+  })
+  const link = ((await created.json()) as { data: { links: { upload: string } } }).data.links.upload
+  await page.request.put(link, { data: await moduleArchive({ 'README.md': '# DNS\n\nZones and records.\n', 'main.tf': 'variable "zone" {\n  type = string\n}\n' }) })
+
+  // Sign in: the token field has the focus; Enter sends it.
+  await page.goto('/')
+  await page.keyboard.type(E2E_ADMIN_TOKEN)
+  await page.keyboard.press('Enter')
+  await expect(page.locator('[data-app-state="loaded"]')).toBeVisible()
+  await tabTo(page, page.getByLabel('Search organizations by name or e-mail'), 15)
+  await page.keyboard.type('keys')
+
+  // The organization, then the module, each opened with Enter.
+  await tabTo(page, page.getByRole('list', { name: 'Organizations' }).getByRole('link', { name: /keys/ }), 10)
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { level: 1, name: 'keys' })).toBeVisible()
+  await tabTo(page, page.getByRole('list', { name: 'Module list' }).getByRole('link', { name: /keys\/dns\/aws/ }), 30)
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { level: 1, name: 'dns', exact: true })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Versions' }).getByText('published')).toBeVisible({ timeout: 20_000 })
+
+  // The usage is a few Tabs from the top of the page, and Enter copies it.
+  const presses = await tabTo(page, page.getByRole('button', { name: 'Copy usage' }), 20)
+  expect(presses).toBeLessThanOrEqual(12)
+  await page.keyboard.press('Enter')
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('source  = "homeport.localhost/keys/dns/aws"')
+
+  // The documentation's tabs: one Tab stop, arrows between them.
+  await tabTo(page, page.getByRole('tab', { name: /Readme/ }), 40)
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('tab', { name: /Inputs/ })).toBeFocused()
+  await expect(page.getByRole('tabpanel', { name: /Inputs/ })).toContainText('zone')
+})
