@@ -290,4 +290,5 @@ test('downloads a backup from the settings page', async ({ page }) => {
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download a backup' }).click()
   expect((await download).suggestedFilename()).toMatch(/^homeport-backup-\d{4}-\d{2}-\d{2}\.tar\.gz$/)
+  await expectAccessible(page, 'the app’s settings')
 })

@@ -77,6 +77,13 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   const readme = page.locator('.markdown')
   await expect(readme.getByRole('heading', { name: 'AWS VPC Terraform module' })).toBeVisible()
   await expect(readme.getByRole('region', { name: 'Table: Name…' }).nth(2)).toBeVisible()
+  // A table of contents of its sections, each scrolling to its heading.
+  const contents = page.getByRole('navigation', { name: 'Contents' })
+  await contents.getByText('Contents (7)').click()
+  await contents.getByRole('link', { name: 'Outputs' }).click()
+  await expect(readme.getByRole('heading', { name: 'Outputs' })).toBeFocused()
+  await expect(readme.getByRole('heading', { name: 'Outputs' })).toBeInViewport()
+  await page.evaluate(() => window.scrollTo(0, 0))
   await expect(readme.locator('.image-placeholder').first()).toHaveText('Image: SWUbanner (raw.githubusercontent.com)')
   await expect(readme.locator('img')).toHaveCount(0)
   // A code block is one block: no inline-code tint behind each of its lines.

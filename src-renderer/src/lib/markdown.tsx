@@ -13,8 +13,19 @@ const ID_PREFIX = 'readme-'
  * target without touching the app's route, and links relative to the README (`../simple`) go to that
  * part of the module through `onLocalLink` when it has one, and nowhere else.
  */
-export function Markdown({ source, basePath = '', onLocalLink }: { source: string; basePath?: string; onLocalLink?: (path: string) => boolean }) {
-  const html = useMemo(() => {
+export function Markdown({
+  source,
+  basePath = '',
+  onLocalLink,
+  contents = false
+}: {
+  source: string
+  basePath?: string
+  onLocalLink?: (path: string) => boolean
+  /** A table of contents of its sections (second- and third-level headings) first, when it has three or more. */
+  contents?: boolean
+}) {
+  const { html, headings } = useMemo(() => {
     const rendered = marked.parse(source, { async: false, gfm: true })
     const clean = DOMPurify.sanitize(rendered, {
       FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
@@ -24,38 +35,70 @@ export function Markdown({ source, basePath = '', onLocalLink }: { source: strin
     addHeadingIds(clean)
     wrapTables(clean)
     placeholdImages(clean)
+    const headings = [...clean.querySelectorAll('h2, h3')].map((heading) => ({ id: heading.id, text: heading.textContent?.trim() ?? '', level: heading.tagName === 'H2' ? 2 : 3 }))
     const holder = document.createElement('div')
     holder.append(clean)
-    return holder.innerHTML
+    return { html: holder.innerHTML, headings }
   }, [source])
   return (
-    <div
-      className="markdown"
-      onClick={(event) => {
-        const link = (event.target as HTMLElement).closest('a')
-        const href = link?.getAttribute('href')
-        if (!link || !href) return
-        if (href.startsWith('#')) {
-          event.preventDefault()
-          const target = findAnchor(event.currentTarget, decodeURIComponent(href.slice(1)))
-          target?.scrollIntoView({ block: 'start' })
-          if (target instanceof HTMLElement) target.focus({ preventScroll: true })
-          return
-        }
-        // Compare parsed origins: `http://127.0.0.1:4780@evil.example/` starts like this page's URL.
-        if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) {
-          if (new URL(link.href).origin !== window.location.origin) {
+    <>
+      {contents && headings.length >= 3 && <Contents headings={headings} />}
+      <div
+        className="markdown"
+        onClick={(event) => {
+          const link = (event.target as HTMLElement).closest('a')
+          const href = link?.getAttribute('href')
+          if (!link || !href) return
+          if (href.startsWith('#')) {
             event.preventDefault()
-            window.open(link.href, '_blank', 'noopener,noreferrer')
+            const target = findAnchor(event.currentTarget, decodeURIComponent(href.slice(1)))
+            target?.scrollIntoView({ block: 'start' })
+            if (target instanceof HTMLElement) target.focus({ preventScroll: true })
+            return
           }
-          return
-        }
-        // Relative to the README: a part of this module, or nothing; never a route of the app.
-        event.preventDefault()
-        onLocalLink?.(resolvePath(basePath, href))
-      }}
-      dangerouslySetInnerHTML={{ __html: html }}
-    />
+          // Compare parsed origins: `http://127.0.0.1:4780@evil.example/` starts like this page's URL.
+          if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(href)) {
+            if (new URL(link.href).origin !== window.location.origin) {
+              event.preventDefault()
+              window.open(link.href, '_blank', 'noopener,noreferrer')
+            }
+            return
+          }
+          // Relative to the README: a part of this module, or nothing; never a route of the app.
+          event.preventDefault()
+          onLocalLink?.(resolvePath(basePath, href))
+        }}
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
+    </>
+  )
+}
+
+/** The README's sections, each a link that scrolls to it (and moves the focus there), leaving the address as it is. */
+function Contents({ headings }: { headings: Array<{ id: string; text: string; level: number }> }) {
+  return (
+    <nav className="readme-contents" aria-label="Contents">
+      <details>
+        <summary>Contents ({headings.length})</summary>
+        <ol>
+          {headings.map((heading) => (
+            <li key={heading.id} className={heading.level === 3 ? 'nested' : undefined}>
+              <a
+                href={`#${heading.id}`}
+                onClick={(event) => {
+                  event.preventDefault()
+                  const target = document.getElementById(heading.id)
+                  target?.scrollIntoView({ block: 'start' })
+                  target?.focus({ preventScroll: true })
+                }}
+              >
+                {heading.text}
+              </a>
+            </li>
+          ))}
+        </ol>
+      </details>
+    </nav>
   )
 }
 

@@ -326,7 +326,7 @@ function PartSection({
   if (section === 'changelog') return <Markdown source={changelog} basePath="" onLocalLink={onLocalLink} />
   if (section === 'readme') {
     return part.readme ? (
-      <Markdown source={part.readme} basePath={part.path} onLocalLink={onLocalLink} />
+      <Markdown source={part.readme} basePath={part.path} onLocalLink={onLocalLink} contents />
     ) : (
       <p className="muted">{part.empty ? 'No Terraform files here.' : 'No README.'}</p>
     )
