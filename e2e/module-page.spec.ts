@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
-import { moduleArchive } from '../tests/helpers/archives'
 import { expect, test } from './support/fixtures'
+import { publish } from './support/publish'
 import { openOrganization, signIn } from './support/session'
 
 const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
@@ -17,16 +17,8 @@ function vpc(outputs: string[]): Record<string, string> {
   }
 }
 
-/** Publishes a version through the API, as a pipeline does, and waits until it is published. */
-async function publishVersion(request: APIRequestContext, org: string, version: string, files: Record<string, string>) {
-  const module = `/api/v2/organizations/${org}/registry-modules/private/${org}/vpc/aws`
-  const created = await request.post(`${module}/versions`, { headers, data: { data: { type: 'registry-module-versions', attributes: { version } } } })
-  const link = ((await created.json()) as { data: { links: { upload: string } } }).data.links.upload
-  expect((await request.put(link, { data: await moduleArchive(files) })).status()).toBe(200)
-  await expect
-    .poll(async () => ((await (await request.get(module, { headers })).json()) as { data: { attributes: { 'version-statuses': Array<{ version: string; status: string }> } } }).data.attributes['version-statuses'].find((entry) => entry.version === version)?.status)
-    .toBe('ok')
-}
+/** A version of the organization's vpc module, published through the API. */
+const publishVersion = (request: APIRequestContext, org: string, version: string, files: Record<string, string>) => publish(request, org, 'vpc', 'aws', version, files)
 
 test('shows what a version changes in the interface, on the module page and before a publish', async ({ page }) => {
   await signIn(page)

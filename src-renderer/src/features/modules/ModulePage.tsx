@@ -87,9 +87,10 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
               confirm={attributes['registry-name'] === 'public' ? `Delete ${label}?` : `Delete ${label} and all its versions?`}
               busy={remove.isPending}
               onConfirm={() =>
-                remove.mutate(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address), {
-                  onSuccess: () => navigate({ page: 'organization', org: address.org, tab: 'modules' })
-                })
+                // The promise, not an onSuccess callback: this page unmounts when the module's refetch finds it gone.
+                void remove
+                  .mutateAsync(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address))
+                  .then(() => navigate({ page: 'organization', org: address.org, tab: 'modules' }), () => undefined)
               }
             />
           </div>

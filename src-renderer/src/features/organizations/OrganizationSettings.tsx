@@ -73,11 +73,10 @@ export function OrganizationSettings({ organization, children }: { organization:
         aria-label="Organization settings"
         onSubmit={(event) => {
           event.preventDefault()
-          update.mutate(changed(), {
-            onSuccess: (document) => {
-              if (document.data.id !== name) navigate({ page: 'organization', org: document.data.id, tab: 'settings' })
-            }
-          })
+          // The promise, not an onSuccess callback: a renamed organization's page unmounts when its refetch finds the old name gone.
+          void update.mutateAsync(changed()).then((document) => {
+            if (document.data.id !== name) navigate({ page: 'organization', org: document.data.id, tab: 'settings' })
+          }, () => undefined)
         }}
       >
         <fieldset disabled={!canUpdate} className="settings-grid">
@@ -116,7 +115,7 @@ export function OrganizationSettings({ organization, children }: { organization:
         <div className="card padded danger-zone">
           <h2>Delete this organization</h2>
           <p className="muted">Its modules, versions, archives, teams and tokens go with it. This cannot be undone.</p>
-          <DeleteOrganization name={name} busy={remove.isPending} onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate({ page: 'organizations' }) })} />
+          <DeleteOrganization name={name} busy={remove.isPending} onConfirm={() => void remove.mutateAsync().then(() => navigate({ page: 'organizations' }), () => undefined)} />
           <ErrorMessage error={remove.error} />
         </div>
       )}
