@@ -13,6 +13,10 @@ test('shows the Terraform CLI configuration for this server, to copy or download
   await expect(page).toHaveURL(/\/terraform$/)
   expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
   await expect(page.getByRole('navigation', { name: 'Homeport' }).locator('[aria-current="page"]')).toHaveText(['Connect Terraform'])
+  // An address from before real paths opens the same view.
+  await page.goto('/#/terraform')
+  await expect(page).toHaveURL(/\/terraform$/)
+  await expect(page.getByRole('heading', { name: 'Connect Terraform' })).toBeVisible()
 
   const config = page.getByLabel('Terraform CLI configuration')
   await expect(config).toContainText('host "homeport.localhost"')

@@ -33,17 +33,21 @@ test('reads a module and copies its usage by keyboard alone', async ({ page, con
   await expect(page.locator('[data-app-state="loaded"]')).toBeVisible()
   await tabTo(page, page.getByLabel('Search organizations by name or e-mail'), 15)
   await page.keyboard.type('keys')
+  // What a person waits for too: the list showing the one organization that matches.
+  await expect(page.getByRole('list', { name: 'Organizations' }).getByRole('listitem')).toHaveCount(1)
 
   // The organization, then the module, each opened with Enter.
   await tabTo(page, page.getByRole('list', { name: 'Organizations' }).getByRole('link', { name: /keys/ }), 10)
   await page.keyboard.press('Enter')
   await expect(page.getByRole('heading', { level: 1, name: 'keys' })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Module list' }).getByRole('listitem')).toHaveCount(1)
   await tabTo(page, page.getByRole('list', { name: 'Module list' }).getByRole('link', { name: /keys\/dns\/aws/ }), 30)
   await page.keyboard.press('Enter')
   await expect(page.getByRole('heading', { level: 1, name: 'dns', exact: true })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Versions' }).getByText('published')).toBeVisible({ timeout: 20_000 })
 
   // The usage is a few Tabs from the top of the page, and Enter copies it.
+  await expect(page.getByRole('tab', { name: /Readme/ })).toBeVisible()
   const presses = await tabTo(page, page.getByRole('button', { name: 'Copy usage' }), 20)
   expect(presses).toBeLessThanOrEqual(12)
   await page.keyboard.press('Enter')

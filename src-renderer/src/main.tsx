@@ -6,6 +6,9 @@ import { SessionProvider } from './lib/session'
 import { router } from './app/routes'
 import './app/styles.css'
 
+// Addresses from before real paths (`/#/orgs/acme/modules`), in bookmarks and old links, open the same view.
+if (window.location.hash.startsWith('#/')) window.history.replaceState(null, '', window.location.hash.slice(1))
+
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } }
 })
