@@ -60,9 +60,15 @@ export function navigate(route: Route): void {
   void router?.navigate({ href: hrefOf(route) })
 }
 
-/** Puts the view's current state (filters typed, a tab chosen) in the address without a history entry. */
+/**
+ * Puts the view's current state (filters typed, a tab chosen) in the address without a history
+ * entry: only its search parameters, and only while the address is still this view's (a view that
+ * is being left must not pull the address back).
+ */
 export function replaceAddress(route: Route): void {
   const href = hrefOf(route)
+  const [path] = href.split('?', 1)
+  if (window.location.pathname !== path) return
   if (`${window.location.pathname}${window.location.search}` !== href) void router?.navigate({ href, replace: true })
 }
 

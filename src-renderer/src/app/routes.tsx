@@ -1,3 +1,4 @@
+import { useMemo } from 'react'
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router'
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage'
 import { OrganizationPage } from '../features/organizations/OrganizationPage'
@@ -73,10 +74,12 @@ interface ModuleParams {
 
 function ModuleView({ params, search }: { params: ModuleParams; search: Search }) {
   const { org, registry, namespace, name, provider, version } = params
+  // One object while the module is the same: the page's effects (its address kept current) depend on it.
+  const address = useMemo(() => ({ org, registry, namespace, name, provider }), [org, registry, namespace, name, provider])
   return (
     <ModulePage
       key={`${registry}/${namespace}/${name}/${provider}`}
-      address={{ org, registry, namespace, name, provider }}
+      address={address}
       version={version}
       query={queryOf(search, ['part', 'tab']) ?? ''}
     />
