@@ -156,7 +156,7 @@ function findAnchor(container: HTMLElement, fragment: string): Element | null {
 }
 
 /** `href` resolved against the README's folder in the module (`examples/complete` + `../simple` → `examples/simple`). */
-function resolvePath(basePath: string, href: string): string {
+export function resolvePath(basePath: string, href: string): string {
   const path = href.split(/[?#]/)[0]!
   const resolved = new URL(path, `file:///${basePath ? `${basePath}/` : ''}`).pathname
   return decodeURIComponent(resolved).replace(/^\/+|\/+$/g, '')

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { resolvePath } from '../../lib/markdown'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
 import type { ModulePart } from './api'
@@ -45,7 +46,7 @@ export function Dependencies({ part, parts, onPart }: { part: ModulePart; parts:
 
 function Source({ dependency, from, parts, hostname, onPart }: { dependency: Dependency; from: string; parts: string[]; hostname?: string; onPart: (path: string) => void }) {
   const { source } = dependency
-  const local = /^\.\.?\//.test(source) ? resolve(from, source) : undefined
+  const local = /^\.\.?\//.test(source) ? resolvePath(from, source) : undefined
   if (local !== undefined && parts.includes(local)) {
     return (
       <button type="button" className="link" onClick={() => onPart(local)}>
@@ -70,10 +71,4 @@ function registryAddress(source: string, hostname: string): { namespace: string;
   if (segments.length !== 4 || segments[0]!.toLowerCase() !== hostname.toLowerCase()) return undefined
   const [, namespace, name, provider] = segments as [string, string, string, string]
   return { namespace, name, provider, part: part.replace(/\/+$/, '') }
-}
-
-/** A relative source resolved against the calling part's folder in the module (`modules/a` + `../b` → `modules/b`; `../../` → the root). */
-function resolve(from: string, source: string): string {
-  const resolved = new URL(source, `file:///${from ? `${from}/` : ''}`).pathname
-  return decodeURIComponent(resolved).replace(/^\/+|\/+$/g, '')
 }

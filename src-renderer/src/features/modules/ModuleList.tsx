@@ -1,7 +1,7 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { replaceAddress } from '../../app/router'
+import { queryOf, replaceAddress } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
@@ -26,8 +26,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
   const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider }
   useEffect(() => {
     // The filters live in the address (replaced, not pushed: typing makes no history), so Back from a module finds them again.
-    const kept = new URLSearchParams(Object.entries<string>({ q: filters.q, registry: filters.registry, provider: filters.provider }).filter(([, value]) => value !== ''))
-    replaceAddress({ page: 'organization', org, tab: 'modules', ...(kept.size > 0 ? { query: kept.toString() } : {}) })
+    replaceAddress({ page: 'organization', org, tab: 'modules', query: queryOf({ q: filters.q, registry: filters.registry, provider: filters.provider }, ['q', 'registry', 'provider']) })
   }, [org, filters.q, filters.registry, filters.provider])
   const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []

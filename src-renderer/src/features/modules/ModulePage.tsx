@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { navigate, replaceAddress } from '../../app/router'
+import { navigate, queryOf, replaceAddress } from '../../app/router'
 import { CopyButton } from '../../lib/copy-button'
 import { formatDate, formatDateTime } from '../../lib/format'
 import { Markdown } from '../../lib/markdown'
@@ -13,6 +13,7 @@ import {
   moduleOptions,
   modulePath,
   useDeleteAt,
+  partsOf,
   useModuleAction,
   versionOptions,
   type ModuleAddress,
@@ -51,8 +52,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
   const [section, setSection] = useState<Section>(SECTIONS.find((candidate) => candidate.id === initial.get('tab'))?.id ?? 'readme')
   useEffect(() => {
     // The part and tab live in the address (replaced, not pushed), so each view of the module is a link to share.
-    const kept = new URLSearchParams(Object.entries({ part, tab: section === 'readme' ? '' : section }).filter(([, value]) => value !== ''))
-    replaceAddress({ page: 'module', ...address, version, ...(kept.size > 0 ? { query: kept.toString() } : {}) })
+    replaceAddress({ page: 'module', ...address, version, query: queryOf({ part, tab: section === 'readme' ? '' : section }, ['part', 'tab']) })
   }, [address, version, part, section])
 
   if (module.isPending) return <Loading what="the module" />
@@ -206,7 +206,7 @@ function Documentation({
 }) {
   const { client } = useSession()
   const docs = useQuery(docsOptions(client, address, version))
-  const known = docs.data ? [docs.data.root, ...docs.data.submodules, ...docs.data.examples].some((candidate) => candidate.path === part) : true
+  const known = docs.data ? partsOf(docs.data).some((candidate) => candidate.path === part) : true
   const changelog = docs.data?.changelog ?? ''
   // The Changelog tab is there when the version ships one.
   const sections = SECTIONS.filter((candidate) => candidate.id !== 'changelog' || changelog)
@@ -218,9 +218,9 @@ function Documentation({
 
   if (docs.isPending) return <Loading what="the documentation" />
   if (docs.isError) return <ErrorMessage error={docs.error} action="Could not load the documentation" />
-  const parts = [docs.data.root, ...docs.data.submodules, ...docs.data.examples]
+  const parts = partsOf(docs.data)
   const current = parts.find((candidate) => candidate.path === part) ?? docs.data.root
-  const query = new URLSearchParams(Object.entries({ part, tab: shown === 'readme' ? '' : shown }).filter(([, value]) => value !== '')).toString()
+  const query = queryOf({ part, tab: shown === 'readme' ? '' : shown }, ['part', 'tab'])
 
   return (
     <div className="card padded stack">
@@ -228,7 +228,7 @@ function Documentation({
         <VersionMenu
           attributes={attributes}
           version={version}
-          onChange={(chosen) => navigate({ page: 'module', ...address, version: chosen, ...(query ? { query } : {}) })}
+          onChange={(chosen) => navigate({ page: 'module', ...address, version: chosen, query })}
         />
         {parts.length > 1 && (
           <label>

@@ -4,7 +4,7 @@ import { moduleBlock } from '../../../../src-main/shared/module-usage'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
-import { docsOptions, type ModuleAddress } from './api'
+import { docsOptions, partsOf, type ModuleAddress } from './api'
 import { AppLink } from '../../app/link'
 
 /**
@@ -19,7 +19,7 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
   /** What the user typed, by part and input, so switching parts keeps each part's values. */
   const [values, setValues] = useState<Record<string, string>>({})
   if (!info.data) return null
-  const shown = docs.data && [docs.data.root, ...docs.data.submodules, ...docs.data.examples].find((candidate) => candidate.path === part)
+  const shown = docs.data && partsOf(docs.data).find((candidate) => candidate.path === part)
   const required = shown?.inputs.filter((input) => input.required) ?? []
   const key = (name: string) => `${part}\n${name}`
   const snippet = moduleBlock(

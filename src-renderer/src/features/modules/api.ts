@@ -74,6 +74,11 @@ export interface ModuleDetail {
   changelog?: string
 }
 
+/** A version's parts in the order the GUI offers them: the root, its submodules, its examples. */
+export function partsOf(detail: ModuleDetail): ModulePart[] {
+  return [detail.root, ...detail.submodules, ...detail.examples]
+}
+
 export interface ModuleAddress {
   org: string
   registry: string
