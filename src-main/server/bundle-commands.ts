@@ -3,11 +3,13 @@ import { readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { startServer } from './create-server.js'
-import type { BundleJob } from './domain/bundles/bundles.js'
 import type { ImportReport } from './domain/bundles/bundle-import.js'
 import { formatBytes } from './domain/ingest/archive-reader.js'
 import { parseServeOptions, UsageError } from './options.js'
 import { bodyOf, runningServer, type RunningServer } from './running-server.js'
+import type { BundleAttributes, BundleImportAttributes } from '../shared/wire/bundles.js'
+import type { Document, ListDocument } from '../shared/wire/jsonapi.js'
+import type { OrganizationAttributes } from '../shared/wire/organizations.js'
 
 /** Folders a configuration's files are never read from: Terraform's own working folder, and version control. */
 const SKIPPED = new Set(['.terraform', '.git', 'node_modules'])
@@ -39,15 +41,14 @@ export async function readConfiguration(folder: string): Promise<Record<string, 
   return files
 }
 
-type JsonAnswer<T> = { data?: { id: string; attributes: T }; errors?: Array<{ detail?: string; title?: string }> }
+/** The document `D` an API call answers with, or its errors. */
+type Answer<D> = Partial<D> & { errors?: Array<{ detail?: string; title?: string }> }
 
-async function json<T>(running: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; document: JsonAnswer<T> }> {
+async function json<D>(running: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; document: Answer<D> }> {
   const response = await running.request(method, path, body)
   const text = await bodyOf(response)
-  return { status: response.statusCode ?? 0, document: (text ? JSON.parse(text) : {}) as JsonAnswer<T> }
+  return { status: response.statusCode ?? 0, document: (text ? JSON.parse(text) : {}) as Answer<D> }
 }
-
-type JobAttributes = { status: BundleJob['status']; steps: string[]; problems: BundleJob['problems']; curated: string[]; filename: string; size: number | null; manifest: BundleJob['manifest'] | null }
 
 /**
  * `homeport bundle <configuration> --platform linux_amd64 … --output demo.hpbundle`: has the running
@@ -69,7 +70,7 @@ export async function bundleCommand(dataDir: string, token: string | undefined, 
     modules: named(options.modules),
     providers: named(options.providers)
   }
-  const started = await json<JobAttributes>(running, 'POST', '/api/v2/bundles', { data: { type: 'bundles', attributes } })
+  const started = await json<Document<BundleAttributes>>(running, 'POST', '/api/v2/bundles', { data: { type: 'bundles', attributes } })
   if (started.status !== 202) throw new Error(started.document.errors?.map((error) => error.detail ?? error.title).join(' ') ?? `Homeport refused (HTTP ${started.status}).`)
   const id = started.document.data!.id
   let shown = 0
@@ -79,7 +80,7 @@ export async function bundleCommand(dataDir: string, token: string | undefined, 
     shown = job.steps.length
     if (job.status === 'ready' || job.status === 'failed') break
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const polled = await json<JobAttributes>(running, 'GET', `/api/v2/bundles/${id}`)
+    const polled = await json<Document<BundleAttributes>>(running, 'GET', `/api/v2/bundles/${id}`)
     if (!polled.document.data) throw new Error(polled.document.errors?.[0]?.detail ?? `Homeport lost the bundle (HTTP ${polled.status}).`)
     // Steps beyond the last hundred are dropped on the server: show what is there.
     if (polled.document.data.attributes.steps.length < shown) shown = 0
@@ -105,8 +106,8 @@ export async function bundleCommand(dataDir: string, token: string | undefined, 
 }
 
 async function onlyOrganization(running: RunningServer): Promise<string> {
-  const { document } = await json<{ name: string }>(running, 'GET', '/api/v2/organizations')
-  const names = ((document as unknown as { data?: Array<{ id: string }> }).data ?? []).map((org) => org.id)
+  const { document } = await json<ListDocument<OrganizationAttributes>>(running, 'GET', '/api/v2/organizations')
+  const names = (document.data ?? []).map((org) => org.attributes.name)
   if (names.length !== 1) throw new UsageError(`Name the organization whose registry the bundle comes from with --organization (${names.length === 0 ? 'there is none yet: create one' : `one of ${names.join(', ')}`}).`)
   return names[0]!
 }
@@ -125,10 +126,10 @@ export async function importCommand(dataDir: string, token: string | undefined, 
   let report: ImportReport
   if (running) {
     const query = organization ? `?organization=${encodeURIComponent(organization)}` : ''
-    const { status, document } = await json<Omit<ImportReport, 'createdOrganizations'> & { 'created-organizations': string[] }>(running, 'POST', `/api/v2/admin/bundle-imports${query}`, createReadStream(file))
+    const { status, document } = await json<Document<BundleImportAttributes>>(running, 'POST', `/api/v2/admin/bundle-imports${query}`, createReadStream(file))
     if (status !== 201 || !document.data) throw new Error(document.errors?.map((error) => error.detail ?? error.title).join(' ') ?? `Homeport refused (HTTP ${status}).`)
-    const attributes = document.data.attributes
-    report = { ...attributes, id: document.data.id, createdOrganizations: attributes['created-organizations'] }
+    const { id, attributes } = document.data
+    report = { id, organization: attributes.organization, createdOrganizations: attributes['created-organizations'], modules: attributes.modules, providers: attributes.providers, notes: attributes.notes }
   } else {
     const server = await startServer({ ...parseServeOptions([], process.env), dataDir, port: 0, host: '127.0.0.1' })
     try {

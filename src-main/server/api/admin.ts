@@ -9,6 +9,9 @@ import { readIdentifiers, readResource, sendDocument } from '../http/jsonapi.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { organizationReference } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
+import { mirroredProviderResource } from './provider-resources.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { ProviderMirrorAttributes } from '../../shared/wire/providers.js'
 
 /**
  * `PUT /api/v2/admin/provider-mirror/packages/<hostname>/<namespace>/<type>/<version>/<os>_<arch>?hash=h1:…`:
@@ -48,23 +51,7 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
   router.get('/admin/provider-mirror', async (ctx) => {
     const providers = await services.providerMirror.list()
     sendDocument(ctx, 200, {
-      data: providers.map((provider) => ({
-        type: 'mirrored-providers',
-        id: provider.id,
-        attributes: {
-          hostname: provider.hostname,
-          namespace: provider.namespace,
-          type: provider.type,
-          'updated-at': provider.updatedAt,
-          versions: provider.versions.map((version) => ({
-            version: version.version,
-            'key-ids': version.keys.map((key) => key.keyId),
-            platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`),
-            // Imported without upstream's signature: the network mirror alone serves them.
-            'unsigned-platforms': version.platforms.filter((platform) => platform.unsigned).map((platform) => `${platform.os}_${platform.arch}`)
-          }))
-        }
-      }))
+      data: providers.map(mirroredProviderResource)
     })
   })
   router.post('/admin/provider-mirror', async (ctx) => {
@@ -76,9 +63,12 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     }
     const platforms = attributes.nullableStringArray('platforms') ?? []
     const mirrored = await services.providerMirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
-    sendDocument(ctx, 201, {
-      data: { type: 'provider-mirrors', id: `${services.providerMirror.hostname}/${namespace}/${type}`, attributes: { source, mirrored } }
-    })
+    const result: Resource<ProviderMirrorAttributes, 'provider-mirrors'> = {
+      type: 'provider-mirrors',
+      id: `${services.providerMirror.hostname}/${namespace}/${type}`,
+      attributes: { source, mirrored }
+    }
+    sendDocument(ctx, 201, { data: result })
   })
 
   // A release folder's signed files, vouched for by the signing key the site admin gives (`homeport import-providers`).

@@ -9,11 +9,13 @@ import { callerOf } from '../http/auth.js'
 import { HttpError } from '../http/errors.js'
 import { readResource, sendDocument, type Attributes } from '../http/jsonapi.js'
 import { rawBodyRouter } from '../http/raw-body-router.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { BundleAttributes, BundleImportAttributes } from '../../shared/wire/bundles.js'
 
 /** The largest configuration a bundle request carries (its .tf files, as JSON). */
 export const BUNDLE_REQUEST_LIMIT = '16mb'
 
-function jobResource(job: BundleJob) {
+function jobResource(job: BundleJob): Resource<BundleAttributes, 'bundles'> {
   return {
     type: 'bundles',
     id: job.id,
@@ -99,7 +101,7 @@ export function bundleRoutes(router: Router, services: Services): void {
   })
 }
 
-function importResource(report: ImportReport) {
+function importResource(report: ImportReport): Resource<BundleImportAttributes, 'bundle-imports'> {
   return {
     type: 'bundle-imports',
     id: report.id,

@@ -8,6 +8,8 @@ import { callerOf } from '../http/auth.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
 import { pathParams } from '../http/query.js'
 import { organizationPath } from './organization-resources.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { AccountAttributes, CliTokenAttributes, OAuthAuthorizationAttributes } from '../../shared/wire/organizations.js'
 
 /** Where `login.v1` sends Terraform: the authorization page (the GUI's) and the token endpoint. */
 export const AUTHORIZE_PATH = '/oauth/authorize'
@@ -61,7 +63,8 @@ export function loginRoutes(router: Router, services: Services): void {
       teamId: a.string('team-id') ?? '',
       expiredAt: a.nullableString('expired-at')
     })
-    sendDocument(ctx, 201, { data: { type: 'oauth-authorizations', id: 'approved', attributes: { 'redirect-url': redirect } } })
+    const authorization: Resource<OAuthAuthorizationAttributes> = { type: 'oauth-authorizations', id: 'approved', attributes: { 'redirect-url': redirect } }
+    sendDocument(ctx, 201, { data: authorization })
   })
   router.get('/organizations/:org/authentication-tokens', async (ctx) => {
     const { org, tokens } = await login.list(callerOf(ctx), pathParams(ctx, 'org').org)
@@ -79,22 +82,21 @@ export function loginRoutes(router: Router, services: Services): void {
 }
 
 function accountDetails(ctx: Context, account: Awaited<ReturnType<TerraformLogin['account']>>): void {
-  sendDocument(ctx, 200, {
-    data: {
-      id: account.id,
-      type: 'users',
-      attributes: {
-        username: account.username,
-        email: '',
-        'is-service-account': account.serviceAccount,
-        'is-site-admin': account.siteAdmin,
-        'two-factor': { enabled: false, verified: false }
-      }
+  const user: Resource<AccountAttributes, 'users'> = {
+    id: account.id,
+    type: 'users',
+    attributes: {
+      username: account.username,
+      email: '',
+      'is-service-account': account.serviceAccount,
+      'is-site-admin': account.siteAdmin,
+      'two-factor': { enabled: false, verified: false }
     }
-  })
+  }
+  sendDocument(ctx, 200, { data: user })
 }
 
-function cliTokenResource(org: OrganizationRecord, token: CliTokenRecord) {
+function cliTokenResource(org: OrganizationRecord, token: CliTokenRecord): Resource<CliTokenAttributes, 'authentication-tokens'> {
   const team = org.teams.find((candidate) => candidate.id === token.teamId)
   return {
     id: token.id,

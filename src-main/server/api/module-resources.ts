@@ -1,6 +1,8 @@
 import { canManageModules, isOwner, type Caller } from '../domain/access.js'
 import { namespaceOf, type ModuleView } from '../domain/module-rules.js'
 import type { VersionRecord } from '../store/records.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { ModuleAttributes, ModuleVersionAttributes, VcsRepoAttributes } from '../../shared/wire/modules.js'
 import { organizationPath } from './organization-resources.js'
 
 /** The path of a module (the spec's `links.self`). */
@@ -26,7 +28,7 @@ export function repositoryUrl({ org, module }: ModuleView): string {
 }
 
 /** `vcs-repo`; the webhook URL (a secret) and the repository's location only for callers who may publish. */
-function vcsRepoAttribute(view: ModuleView, baseUrl: string, publisher: boolean) {
+function vcsRepoAttribute(view: ModuleView, baseUrl: string, publisher: boolean): VcsRepoAttributes {
   const vcsRepo = view.module.vcsRepo!
   return {
     branch: vcsRepo.branch,
@@ -49,10 +51,10 @@ function vcsRepoAttribute(view: ModuleView, baseUrl: string, publisher: boolean)
  * A `registry-modules` resource. Apart from `vcs-repo`, which list entries omit, list entries and
  * single documents are identical (go-tfe compares them).
  */
-export function moduleResource(view: ModuleView, caller: Caller, options: ModuleResourceOptions) {
+export function moduleResource(view: ModuleView, caller: Caller, options: ModuleResourceOptions): Resource<ModuleAttributes, 'registry-modules'> {
   const { org, module } = view
   const owner = isOwner(caller, org)
-  const vcs = module.vcsRepo
+  const vcs: Pick<ModuleAttributes, 'publishing-mechanism' | 'vcs-repo'> = module.vcsRepo
     ? {
         'publishing-mechanism': module.vcsRepo.branch ? 'branch' : 'git_tag',
         ...(options.listEntry ? {} : { 'vcs-repo': vcsRepoAttribute(view, options.baseUrl, canManageModules(caller, org)) })
@@ -95,7 +97,7 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
 }
 
 /** A `registry-module-versions` resource; `uploadUrl` is given while the version takes an archive. */
-export function versionResource(view: ModuleView, version: VersionRecord, uploadUrl: string | undefined) {
+export function versionResource(view: ModuleView, version: VersionRecord, uploadUrl: string | undefined): Resource<ModuleVersionAttributes, 'registry-module-versions'> {
   return {
     id: version.id,
     type: 'registry-module-versions',

@@ -1,6 +1,8 @@
 import { canManageModules, canRead, isOwner, type Caller } from '../domain/access.js'
 import { entitlementsFor, type Edition } from '../domain/edition.js'
 import type { DataRetentionPolicy, OrganizationRecord } from '../store/records.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { EntitlementSetAttributes, OrganizationAttributes, OrganizationPermissions } from '../../shared/wire/organizations.js'
 
 /** What a serializer needs to know about the request: who asks, and which edition answers. */
 export interface View {
@@ -13,7 +15,7 @@ export function organizationPath(name: string): string {
 }
 
 /** The organization's `permissions`, computed for the caller. False where Homeport has no such feature. */
-function permissions(org: OrganizationRecord, view: View): Record<string, boolean> {
+function permissions(org: OrganizationRecord, view: View): OrganizationPermissions {
   const owner = isOwner(view.caller, org)
   const member = canRead(view.caller, org)
   return {
@@ -47,10 +49,10 @@ function permissions(org: OrganizationRecord, view: View): Record<string, boolea
 }
 
 /** An `organizations` resource; list entries also carry `plan-identifier`, as the spec has it. */
-export function organizationResource(org: OrganizationRecord, view: View, options: { listEntry?: boolean } = {}) {
+export function organizationResource(org: OrganizationRecord, view: View, options: { listEntry?: boolean } = {}): Resource<OrganizationAttributes, 'organizations'> {
   const path = organizationPath(org.name)
   const hosted = view.edition === 'hosted'
-  const attributes: Record<string, unknown> = {
+  const attributes: OrganizationAttributes = {
     'external-id': org.id,
     'created-at': org.createdAt,
     name: org.name,
@@ -112,9 +114,9 @@ export function subscriptionResource(org: OrganizationRecord) {
  * The `entitlement-sets` resource. Embedded in an organization's creation response (`included`)
  * it lacks private-policy-agents and private-vcs, as the spec says.
  */
-export function entitlementSetResource(org: OrganizationRecord, edition: Edition, options: { embedded?: boolean } = {}) {
+export function entitlementSetResource(org: OrganizationRecord, edition: Edition, options: { embedded?: boolean } = {}): Resource<EntitlementSetAttributes, 'entitlement-sets'> {
   const { features, limits } = entitlementsFor(edition)
-  const attributes: Record<string, unknown> = { ...features, ...limits }
+  const attributes: EntitlementSetAttributes = { ...features, ...limits }
   if (options.embedded) {
     delete attributes['private-policy-agents']
     delete attributes['private-vcs']

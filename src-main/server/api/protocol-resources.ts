@@ -3,9 +3,10 @@ import { namespaceOf } from '../domain/module-rules.js'
 import { repositoryUrl } from './module-resources.js'
 import type { Detail, Published } from '../domain/registry.js'
 import type { VersionRecord } from '../store/records.js'
+import type { ProtocolDeprecation, ProtocolModule, ProtocolModuleDetail, ProtocolPart, ProtocolRequirements, ProtocolVersion } from '../../shared/wire/modules.js'
 
 /** A module at a version, as the protocol lists it. */
-export function moduleObject(entry: Published, downloads: number) {
+export function moduleObject(entry: Published, downloads: number): ProtocolModule {
   const { view, version, docs } = entry
   const namespace = namespaceOf(view)
   return {
@@ -25,11 +26,11 @@ export function moduleObject(entry: Published, downloads: number) {
 }
 
 /** HCP's `deprecation` of a version in protocol answers: its reason and link, or null. */
-function deprecationObject(version: VersionRecord) {
+function deprecationObject(version: VersionRecord): ProtocolDeprecation | null {
   return version.deprecation ? { reason: version.deprecation.reason, link: version.deprecation.link } : null
 }
 
-function partObject(part: ModulePart) {
+function partObject(part: ModulePart): ProtocolPart {
   return {
     path: part.path,
     name: part.path.split('/').pop() ?? '',
@@ -52,7 +53,7 @@ function partObject(part: ModulePart) {
 }
 
 /** The detail of a version: the module object with its documentation, providers and versions. */
-export function detailObject(detail: Detail, downloads: number) {
+export function detailObject(detail: Detail, downloads: number): ProtocolModuleDetail {
   return {
     ...moduleObject(detail, downloads),
     root: partObject(detail.docs.root),
@@ -66,7 +67,7 @@ export function detailObject(detail: Detail, downloads: number) {
   }
 }
 
-function requirements(part: ModulePart) {
+function requirements(part: ModulePart): ProtocolRequirements {
   return {
     providers: part.providers.map(({ name, namespace, source, version }) => ({ name, namespace, source, version })),
     dependencies: part.dependencies.map((dependency) => ({ ...dependency }))
@@ -74,7 +75,7 @@ function requirements(part: ModulePart) {
 }
 
 /** One entry of the versions response: what Terraform needs to pick a version. */
-export function versionEntry(entry: Published) {
+export function versionEntry(entry: Published): ProtocolVersion {
   return {
     version: entry.version.version,
     root: requirements(entry.docs.root),

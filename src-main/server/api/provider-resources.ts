@@ -1,8 +1,10 @@
 import type { Caller } from '../domain/access.js'
 import type { GpgKeyView } from '../domain/providers/gpg-keys.js'
 import { providerNamespace, type ProviderService, type ProviderView } from '../domain/providers/providers.js'
-import type { ProviderPlatformRecord, ProviderVersionRecord } from '../store/records.js'
+import type { MirroredProviderRecord, ProviderPlatformRecord, ProviderVersionRecord } from '../store/records.js'
 import { organizationPath } from './organization-resources.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { GpgKeyAttributes, MirroredProviderAttributes, ProviderAttributes, ProviderPlatformAttributes, ProviderVersionAttributes } from '../../shared/wire/providers.js'
 
 /** How a resource's links are made: upload links for the caller, download links for uploaded files. */
 export interface ProviderLinks {
@@ -21,7 +23,7 @@ export function providerPath(view: ProviderView): string {
 const versionIdentifier = (version: ProviderVersionRecord) => ({ id: version.id, type: 'registry-provider-versions' })
 
 /** A `registry-providers` resource. go-tfe reads the versions as `registry-provider-versions`, HCP's docs as `versions`: both are sent. */
-export function providerResource(view: ProviderView, links: ProviderLinks) {
+export function providerResource(view: ProviderView, links: ProviderLinks): Resource<ProviderAttributes, 'registry-providers'> {
   const versions = { data: view.provider.versions.map(versionIdentifier) }
   return {
     id: view.provider.id,
@@ -43,7 +45,7 @@ export function providerResource(view: ProviderView, links: ProviderLinks) {
   }
 }
 
-export function providerVersionResource(view: ProviderView, version: ProviderVersionRecord, links: ProviderLinks) {
+export function providerVersionResource(view: ProviderView, version: ProviderVersionRecord, links: ProviderLinks): Resource<ProviderVersionAttributes, 'registry-provider-versions'> {
   const manage = links.providers.mayManage(links.caller, view)
   const upload = (file: 'shasums' | 'shasums-sig', uploaded: boolean) => {
     const objectId = links.providers.uploadObjectId(links.caller, view, version.id, file, uploaded)
@@ -79,7 +81,12 @@ export function providerVersionResource(view: ProviderView, version: ProviderVer
   }
 }
 
-export function providerPlatformResource(view: ProviderView, version: ProviderVersionRecord, platform: ProviderPlatformRecord, links: ProviderLinks) {
+export function providerPlatformResource(
+  view: ProviderView,
+  version: ProviderVersionRecord,
+  platform: ProviderPlatformRecord,
+  links: ProviderLinks
+): Resource<ProviderPlatformAttributes, 'registry-provider-platforms'> {
   const manage = links.providers.mayManage(links.caller, view)
   const objectId = links.providers.uploadObjectId(links.caller, view, platform.id, 'binary', platform.binary !== null)
   return {
@@ -102,7 +109,7 @@ export function providerPlatformResource(view: ProviderView, version: ProviderVe
   }
 }
 
-export function gpgKeyResource({ org, key }: GpgKeyView) {
+export function gpgKeyResource({ org, key }: GpgKeyView): Resource<GpgKeyAttributes, 'gpg-keys'> {
   return {
     id: key.id,
     type: 'gpg-keys',
@@ -117,5 +124,27 @@ export function gpgKeyResource({ org, key }: GpgKeyView) {
       'trust-signature': ''
     },
     links: { self: `/v2/gpg-keys/${encodeURIComponent(org.name)}/${key.keyId}` }
+  }
+}
+
+/** Homeport's own `mirrored-providers` resource: a public provider mirrored here. */
+export function mirroredProviderResource(provider: MirroredProviderRecord): Resource<MirroredProviderAttributes, 'mirrored-providers'> {
+  const platform = ({ os, arch }: { os: string; arch: string }) => `${os}_${arch}`
+  return {
+    type: 'mirrored-providers',
+    id: provider.id,
+    attributes: {
+      hostname: provider.hostname,
+      namespace: provider.namespace,
+      type: provider.type,
+      'updated-at': provider.updatedAt,
+      versions: provider.versions.map((version) => ({
+        version: version.version,
+        'key-ids': version.keys.map((key) => key.keyId),
+        platforms: version.platforms.map(platform),
+        // Imported without upstream's signature: the network mirror alone serves them.
+        'unsigned-platforms': version.platforms.filter((entry) => entry.unsigned).map(platform)
+      }))
+    }
   }
 }

@@ -14,6 +14,8 @@ import { pageRequest, paginate } from '../http/pagination.js'
 import { includes, pathParams, queryString } from '../http/query.js'
 import { moduleResource, versionResource } from './module-resources.js'
 import type { BaseUrl } from './base-url.js'
+import type { ListDocument, Resource } from '../../shared/wire/jsonapi.js'
+import type { InterfaceDiffAttributes, ModuleAttributes, ModuleListMeta } from '../../shared/wire/modules.js'
 
 const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider'
 
@@ -36,12 +38,13 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     })
     const { items, meta, links } = paginate(ctx, baseUrl(ctx), listing.views, pageRequest(ctx)!)
     const descriptions = await services.registry.descriptions(items)
-    sendDocument(ctx, 200, {
+    const document: ListDocument<ModuleAttributes, ModuleListMeta> = {
       data: items.map((view) => moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx), listEntry: true, description: descriptions.get(view.module.id) ?? '' })),
       links,
       // Homeport's own: the providers among the modules that match all but filter[provider], for the GUI's facets.
       meta: { ...meta, 'provider-counts': Object.fromEntries(listing.providers.map(({ provider, count }) => [provider, count])) }
-    })
+    }
+    sendDocument(ctx, 200, document)
   })
 
   router.post('/organizations/:org/registry-modules/vcs', async (ctx) => {
@@ -231,7 +234,7 @@ function vcsPublishInput(ctx: Context): VcsPublishInput {
 }
 
 /** An `interface-diffs` resource (Homeport's own): see domain/interface-diff.ts. */
-export function comparisonResource(comparison: Comparison) {
+export function comparisonResource(comparison: Comparison): Resource<InterfaceDiffAttributes, 'interface-diffs'> {
   const { from, to, impact, step, verdict, changes, warnings } = comparison
   return {
     id: `${from ?? ''}...${to}`,

@@ -11,6 +11,8 @@ import type { Published } from '../domain/registry.js'
 import type { Cacheable, ProtocolCache } from '../http/protocol-cache.js'
 import { NotFoundError } from '../domain/errors.js'
 import { detailObject, moduleObject, versionEntry } from './protocol-resources.js'
+import type { Document } from '../../shared/wire/jsonapi.js'
+import type { DailyDownloadsAttributes, DownloadsSummaryAttributes } from '../../shared/wire/modules.js'
 
 export const PRIVATE_PREFIX = '/api/registry/v1/modules'
 export const SUMMARY_PREFIX = '/api/registry/v2/modules'
@@ -102,14 +104,17 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.get(`${SUMMARY_PREFIX}/:namespace/:name/:provider/downloads/summary`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
     const { summary } = await registry.summary(callerOf(ctx), namespace, name, provider)
-    ctx.body = {
+    const document: Document<DownloadsSummaryAttributes> = {
       data: { type: 'module-downloads-summary', id: `${namespace}/${name}/${provider}`, attributes: summary }
     }
+    ctx.body = document
   })
   // Homeport's own, beside the summary: downloads per day over the last 30 days.
   router.get(`${SUMMARY_PREFIX}/:namespace/:name/:provider/downloads/daily`, async (ctx) => {
     const { namespace, name, provider } = moduleParams(ctx)
-    ctx.body = { data: { type: 'module-downloads-daily', id: `${namespace}/${name}/${provider}`, attributes: { days: await registry.daily(callerOf(ctx), namespace, name, provider) } } }
+    const days = await registry.daily(callerOf(ctx), namespace, name, provider)
+    const document: Document<DailyDownloadsAttributes> = { data: { type: 'module-downloads-daily', id: `${namespace}/${name}/${provider}`, attributes: { days } } }
+    ctx.body = document
   })
   router.all('/api/registry/{*rest}', unmatched(router, 'There is no such registry endpoint.'))
   return router

@@ -9,6 +9,8 @@ import type { AuthenticationTokenRecord } from '../store/records.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { organizationPath } from './organization-resources.js'
 import type { BaseUrl } from './base-url.js'
+import type { Resource } from '../../shared/wire/jsonapi.js'
+import type { TeamAttributes, TokenAttributes } from '../../shared/wire/organizations.js'
 
 /** A subset of HCP Terraform's teams API, so that tokens with narrower rights exist. */
 export function teamRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
@@ -79,7 +81,7 @@ function tokenInput(ctx: Context): { description: string | null; expiredAt: stri
 }
 
 /** An `authentication-tokens` resource; the token's text only when just made (it is shown that once and never kept). */
-function tokenResource(record: AuthenticationTokenRecord, relationships: Record<string, unknown>, token?: string) {
+function tokenResource(record: AuthenticationTokenRecord, relationships: Record<string, unknown>, token?: string): Resource<TokenAttributes, 'authentication-tokens'> {
   return {
     id: record.id,
     type: 'authentication-tokens',
@@ -97,7 +99,7 @@ function organizationRelationship(name: string) {
   return { organization: { data: { id: name, type: 'organizations' }, links: { related: organizationPath(name) } } }
 }
 
-function teamResource(ctx: Context, { org, team }: TeamRef) {
+function teamResource(ctx: Context, { org, team }: TeamRef): Resource<TeamAttributes, 'teams'> {
   const owner = isOwner(callerOf(ctx), org)
   return {
     id: team.id,

@@ -7,6 +7,8 @@ import { callerOf } from '../http/auth.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
 import { pathParams } from '../http/query.js'
 import { organizationPath } from './organization-resources.js'
+import type { ListDocument, Resource } from '../../shared/wire/jsonapi.js'
+import type { OAuthClientAttributes, OAuthTokenAttributes, VcsRepositoriesMeta, VcsRepositoryAttributes } from '../../shared/wire/vcs.js'
 
 /**
  * VCS connections as a subset of HCP Terraform's OAuth clients and tokens API, with one
@@ -46,10 +48,11 @@ export function vcsConnectionRoutes(router: Router, services: Services): void {
   // Homeport's own: the repositories in a folder connection, to pick from; `listable` is false for a remote base URL.
   router.get('/oauth-clients/:id/repositories', async (ctx) => {
     const repositories = await vcsConnections.repositories(callerOf(ctx), await client(ctx))
-    sendDocument(ctx, 200, {
+    const document: ListDocument<VcsRepositoryAttributes, VcsRepositoriesMeta, 'vcs-repositories'> = {
       data: (repositories ?? []).map((identifier) => ({ id: identifier, type: 'vcs-repositories', attributes: { identifier } })),
       meta: { listable: repositories !== undefined }
-    })
+    }
+    sendDocument(ctx, 200, document)
   })
   router.get('/oauth-tokens/:id', async (ctx) => {
     sendDocument(ctx, 200, { data: tokenResource(await token(ctx)) })
@@ -67,7 +70,7 @@ export function vcsConnectionRoutes(router: Router, services: Services): void {
   }
 }
 
-function clientResource({ org, connection }: ConnectionRef) {
+function clientResource({ org, connection }: ConnectionRef): Resource<OAuthClientAttributes, 'oauth-clients'> {
   return {
     id: connection.id,
     type: 'oauth-clients',
@@ -90,7 +93,7 @@ function clientResource({ org, connection }: ConnectionRef) {
   }
 }
 
-function tokenResource({ connection }: ConnectionRef) {
+function tokenResource({ connection }: ConnectionRef): Resource<OAuthTokenAttributes, 'oauth-tokens'> {
   return {
     id: connection.tokenId,
     type: 'oauth-tokens',

@@ -1,21 +1,6 @@
 import semver from 'semver'
+import type { Impact, InterfaceChange, Step } from '../../shared/wire/modules.js'
 import type { ModuleDocs, ModuleInput, ModuleOutput, ModulePart } from './ingest/terraform-docs.js'
-
-/** What a change does to a module's callers. */
-export type Impact = 'breaking' | 'additive' | 'none'
-
-export interface InterfaceChange {
-  impact: Impact
-  /** `input-removed`, `output-added`, `terraform-version`… */
-  kind: string
-  /** "" for the root module, else the submodule's path (`modules/subnet`). */
-  part: string
-  /** What it says, as a sentence's end: "removes output `vpc_arn`". */
-  detail: string
-}
-
-/** The semantic-version step from one version to another. */
-export type Step = 'major' | 'minor' | 'patch' | 'prerelease' | 'none' | 'downgrade'
 
 export interface InterfaceDiff {
   from: string

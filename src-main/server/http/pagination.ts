@@ -1,4 +1,5 @@
 import type { Context } from 'koa'
+import type { Pagination } from '../../shared/wire/jsonapi.js'
 import { queryPositiveInteger } from './query.js'
 
 export interface PageRequest {
@@ -6,14 +7,6 @@ export interface PageRequest {
   size: number
 }
 
-export interface Pagination {
-  'current-page': number
-  'page-size': number
-  'prev-page': number | null
-  'next-page': number | null
-  'total-pages': number
-  'total-count': number
-}
 
 export interface Page<T> {
   items: T[]

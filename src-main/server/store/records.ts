@@ -4,6 +4,8 @@
  * migration in schema.ts.
  */
 
+import type { ModuleStatus, RegistryName, VersionStatus } from '../../shared/wire/modules.js'
+
 export type ExecutionMode = 'remote' | 'local' | 'agent'
 export type CollaboratorAuthPolicy = 'password' | 'two_factor_mandatory'
 
@@ -121,20 +123,9 @@ export interface InstallationRecord {
   defaultDataRetentionPolicy: DataRetentionPolicy
 }
 
-export type RegistryName = 'private' | 'public'
-
-/** Module statuses, as HCP Terraform names them. */
-export type ModuleStatus = 'pending' | 'no_version_tags' | 'setup_failed' | 'setup_complete'
-
-/** Version statuses, as HCP Terraform names them. */
-export type VersionStatus =
-  | 'pending'
-  | 'cloning'
-  | 'clone_failed'
-  | 'reg_ingress_req_failed'
-  | 'reg_ingressing'
-  | 'reg_ingress_failed'
-  | 'ok'
+// Registry names and module and version statuses are HCP Terraform's words, stored as they are
+// sent; they are defined once, in the wire types, so a new status there is a new stored one here.
+export type { RegistryName } from '../../shared/wire/modules.js'
 
 /** The archive a version was ingested from, stored once per content (content-addressed). */
 export interface ArchiveRef {

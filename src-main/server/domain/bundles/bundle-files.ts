@@ -7,7 +7,8 @@ import { pipeline } from 'node:stream/promises'
 import { create, extract } from 'tar'
 import type { ArchiveRef } from '../../store/records.js'
 import { InvalidInputError } from '../errors.js'
-import { checkManifest, MANIFEST, manifestFiles, type BundleFile, type BundleManifest } from './bundle-format.js'
+import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
+import { checkManifest, MANIFEST, manifestFiles } from './bundle-format.js'
 
 /** Where a stored file goes in a bundle, and what the manifest says of it. */
 export interface StagedFile {

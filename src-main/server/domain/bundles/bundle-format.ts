@@ -1,3 +1,4 @@
+import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
 import { InvalidInputError } from '../errors.js'
 
 /**
@@ -10,73 +11,13 @@ import { InvalidInputError } from '../errors.js'
  *     providers/<hostname>/<namespace>/<type>/<version>/<SHA256SUMS file>.sig
  *     providers/<hostname>/<namespace>/<type>/<version>/terraform-provider-<type>_<version>_<os>_<arch>.zip
  *
+ * The manifest's shape is in shared/bundle-manifest.ts (the API shows it while a bundle is made).
  * The signing keys are in the manifest. A reader checks every file against the manifest, and
  * every provider's SHA256SUMS against its keys, before it takes anything.
  */
-export const BUNDLE_FORMAT = 'homeport-bundle'
+export const BUNDLE_FORMAT: BundleManifest['format'] = 'homeport-bundle'
 export const BUNDLE_FORMAT_VERSION = 1
 export const MANIFEST = 'manifest.json'
-
-export interface BundleFile {
-  /** Its path in the bundle. */
-  path: string
-  size: number
-  sha256: string
-}
-
-export interface BundledModule {
-  /** The registry that serves it: a public registry's name (mirrored as public modules), or the bundling Homeport's own. */
-  hostname: string
-  namespace: string
-  name: string
-  provider: string
-  version: string
-  registry: 'public' | 'private'
-  archive: BundleFile
-  /** Who calls it (`root`, or `<module> <version>`), for people reading the manifest. */
-  calledBy: string[]
-}
-
-export interface BundledKey {
-  keyId: string
-  asciiArmor: string
-  trustSignature: string
-  source: string
-  sourceUrl: string | null
-}
-
-export interface BundledPackage {
-  os: string
-  arch: string
-  filename: string
-  file: BundleFile
-}
-
-export interface BundledProvider {
-  hostname: string
-  namespace: string
-  type: string
-  version: string
-  registry: 'mirror' | 'private'
-  protocols: string[]
-  shasums: BundleFile
-  signature: BundleFile
-  keys: BundledKey[]
-  packages: BundledPackage[]
-}
-
-export interface BundleManifest {
-  format: typeof BUNDLE_FORMAT
-  formatVersion: number
-  /** The Homeport version that wrote it. */
-  writtenBy: string
-  createdAt: string
-  /** The organization whose registry the bundle was made from: its public modules are curated there. */
-  organization: { name: string; email: string }
-  platforms: string[]
-  modules: BundledModule[]
-  providers: BundledProvider[]
-}
 
 /** Every file a manifest lists. */
 export function manifestFiles(manifest: BundleManifest): BundleFile[] {

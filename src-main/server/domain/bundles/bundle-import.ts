@@ -12,7 +12,8 @@ import type { ProviderUploadService } from '../providers/provider-uploads.js'
 import { findProviderVersion, type ProviderService, type ProviderView } from '../providers/providers.js'
 import { binarySignature, checkSignature, parseShasums } from '../providers/release-files.js'
 import type { PublicRegistryService } from '../public-registry.js'
-import type { BundledKey, BundledModule, BundledProvider } from './bundle-format.js'
+import type { BundledKey, BundledModule, BundledProvider } from '../../../shared/bundle-manifest.js'
+import type { ImportedModule, ImportedProvider, ImportOutcome } from '../../../shared/wire/bundles.js'
 import type { OpenedBundle } from './bundle-files.js'
 
 export interface ImportServices {
@@ -29,16 +30,14 @@ export interface ImportServices {
   registryHostname: string
 }
 
-export type ImportOutcome = 'added' | 'present'
-
-/** What an import did, item by item. */
+/** What an import did, item by item (the API's `bundle-imports`). */
 export interface ImportReport {
   id: string
   /** The organization that curates the bundle's public modules here. */
   organization: string
   createdOrganizations: string[]
-  modules: Array<{ source: string; version: string; outcome: ImportOutcome }>
-  providers: Array<{ source: string; version: string; platforms: string[]; outcome: ImportOutcome }>
+  modules: ImportedModule[]
+  providers: ImportedProvider[]
   /** Things worth saying that did not stop the import. */
   notes: string[]
 }

@@ -1,7 +1,8 @@
 import semver from 'semver'
 import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { StoredFile } from '../../store/records.js'
-import type { BundledModule } from './bundle-format.js'
+import type { BundledModule } from '../../../shared/bundle-manifest.js'
+import type { BundleProblem } from '../../../shared/wire/bundles.js'
 import type { Caller } from '../access.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
 import type { IngestQueue } from '../ingest/ingest-queue.js'
@@ -35,11 +36,6 @@ export interface BundleRequest {
   platforms: Array<{ os: string; arch: string }>
 }
 
-/** Something the bundle cannot hold, and why: no bundle is written while there is one. */
-export interface BundleProblem {
-  what: string
-  reason: string
-}
 
 /** A module version the bundle holds, with its stored archive (the manifest names the archive's place in the bundle). */
 export type PlannedModule = Omit<BundledModule, 'archive'> & { archive: StoredFile }

@@ -10,12 +10,12 @@ import type { Background } from '../background.js'
 import { ForbiddenError, InvalidInputError, LimitExceededError, NotFoundError } from '../errors.js'
 import { newId, now } from '../ids.js'
 import type { OrganizationService } from '../organizations.js'
-import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type BundleFile, type BundleManifest } from './bundle-format.js'
+import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
+import type { BundleProblem, BundleStatus } from '../../../shared/wire/bundles.js'
+import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION } from './bundle-format.js'
 import { openBundle, writeBundle, type StagedFile } from './bundle-files.js'
 import { BundleImporter, type ImportReport, type ImportServices } from './bundle-import.js'
-import { BundlePlanner, type BundleProblem, type BundleRequest, type PlanSources } from './bundle-plan.js'
-
-export type BundleStatus = 'resolving' | 'writing' | 'ready' | 'failed'
+import { BundlePlanner, type BundleRequest, type PlanSources } from './bundle-plan.js'
 
 /** A bundle being made, or made: what the API and the GUI show of it while it runs. */
 export interface BundleJob {

@@ -1,0 +1,76 @@
+/**
+ * Private providers, their signing keys and the public providers mirrored here, on the wire.
+ * Upload and download locations are in each resource's `links` (`shasums-upload`,
+ * `provider-binary-download`…), present only while they apply.
+ */
+import type { RegistryName } from './modules.js'
+
+/** A `registry-providers` resource's attributes. */
+export interface ProviderAttributes {
+  name: string
+  namespace: string
+  'registry-name': RegistryName
+  'created-at': string
+  'updated-at': string
+  permissions: { 'can-delete': boolean }
+}
+
+/** A `registry-provider-versions` resource's attributes. */
+export interface ProviderVersionAttributes {
+  version: string
+  'created-at': string
+  'updated-at': string
+  /** The GPG key that signs its SHA256SUMS. */
+  'key-id': string
+  protocols: string[]
+  permissions: { 'can-delete': boolean; 'can-upload-asset': boolean }
+  'shasums-uploaded': boolean
+  'shasums-sig-uploaded': boolean
+}
+
+/** A `registry-provider-platforms` resource's attributes. */
+export interface ProviderPlatformAttributes {
+  os: string
+  arch: string
+  filename: string
+  shasum: string
+  permissions: { 'can-delete': boolean; 'can-upload-asset': boolean }
+  'provider-binary-uploaded': boolean
+}
+
+/** A `gpg-keys` resource's attributes. */
+export interface GpgKeyAttributes {
+  'ascii-armor': string
+  'created-at': string
+  'updated-at': string
+  'key-id': string
+  /** The organization the key signs for. */
+  namespace: string
+  source: string
+  'source-url': string | null
+  'trust-signature': string
+}
+
+/** Homeport's `mirrored-providers`: a public provider mirrored here, for use offline. */
+export interface MirroredProviderAttributes {
+  hostname: string
+  namespace: string
+  type: string
+  'updated-at': string
+  versions: Array<{
+    version: string
+    'key-ids': string[]
+    /** `<os>_<arch>`. */
+    platforms: string[]
+    /** Imported without upstream's signature: the network mirror alone serves them. */
+    'unsigned-platforms': string[]
+  }>
+}
+
+/** Homeport's `provider-mirrors`: the answer to mirroring a public provider ahead of time. */
+export interface ProviderMirrorAttributes {
+  /** `<namespace>/<type>`, as asked. */
+  source: string
+  /** What was fetched: each version and `<os>_<arch>` platform. */
+  mirrored: Array<{ version: string; platform: string }>
+}
