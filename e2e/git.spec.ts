@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { openOrganization, signIn } from './support/session'
+import { adminPost, openOrganization, signIn, teamToken } from './support/session'
 
 /** A folder of repositories with one module, tagged twice, made with the machine's git; and a way to tag it again. */
 function repositories(): { root: string; tag: (version: string) => void } {
@@ -66,4 +66,25 @@ test('connects a folder of repositories and publishes every version tag of one',
   await connection.getByRole('button', { name: 'Delete' }).click()
   await connection.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Delete' }).click()
   await expect(page.getByRole('alert')).toContainText('1 module publishes through this connection (dns); delete it first.')
+})
+
+test('shows a reader a git module’s repository by name, and neither where it lives nor its webhook', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin')
+  const { root } = repositories()
+  const token = await teamToken(page, 'git-readers', 'readers')
+  const connection = await adminPost<{ data: { relationships: { 'oauth-tokens': { data: Array<{ id: string }> } } } }>(page, '/organizations/git-readers/oauth-clients', {
+    data: { type: 'oauth-clients', attributes: { name: 'Platform repositories', 'service-provider': 'git', 'http-url': root } }
+  })
+  const oauthToken = connection.data.relationships['oauth-tokens'].data[0]!.id
+  await adminPost(page, '/organizations/git-readers/registry-modules/vcs', {
+    data: { type: 'registry-modules', attributes: { 'vcs-repo': { identifier: 'platform/terraform-aws-dns', 'oauth-token-id': oauthToken } } }
+  })
+
+  await signIn(page, token)
+  await page.goto('/orgs/git-readers/modules/private/git-readers/dns/aws')
+  const repository = page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Repository' }) })
+  await expect(repository.locator('code').first()).toHaveText('platform/terraform-aws-dns')
+  await expect(repository).not.toContainText(root)
+  await expect(page.getByLabel('Webhook URL')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Read tags now' })).toHaveCount(0)
 })

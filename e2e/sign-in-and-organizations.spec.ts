@@ -1,7 +1,6 @@
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { signIn } from './support/session'
-import { E2E_ADMIN_TOKEN } from '../playwright.config'
+import { adminPost, signIn, teamToken } from './support/session'
 
 test.describe('signing in and organizations', () => {
   test('refuses a bad token in words a person understands', async ({ page }, testInfo) => {
@@ -61,11 +60,7 @@ test.describe('signing in and organizations', () => {
 
 test('offers a team’s token only what it may do: no new organization, no publishing when read-only', async ({ page }, testInfo) => {
   test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin')
-  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
-  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'readers-org', email: 'r@readers.example' } } } })
-  const team = await page.request.post('/api/v2/organizations/readers-org/teams', { headers, data: { data: { type: 'teams', attributes: { name: 'readers' } } } })
-  const teamId = ((await team.json()) as { data: { id: string } }).data.id
-  const token = ((await (await page.request.post(`/api/v2/teams/${teamId}/authentication-token`, { headers })).json()) as { data: { attributes: { token: string } } }).data.attributes.token
+  const token = await teamToken(page, 'readers-org', 'readers')
 
   await signIn(page, token)
   const list = page.getByRole('list', { name: 'Organizations' })
@@ -77,12 +72,8 @@ test('offers a team’s token only what it may do: no new organization, no publi
 
 test('shows the next token nothing of what the last one saw: signing out empties the cache', async ({ page }, testInfo) => {
   test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin and has no sign-out')
-  const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
-  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'admins-only', email: 'a@admins.example' } } } })
-  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'team-org', email: 't@team.example' } } } })
-  const team = await page.request.post('/api/v2/organizations/team-org/teams', { headers, data: { data: { type: 'teams', attributes: { name: 'members' } } } })
-  const teamId = ((await team.json()) as { data: { id: string } }).data.id
-  const token = ((await (await page.request.post(`/api/v2/teams/${teamId}/authentication-token`, { headers })).json()) as { data: { attributes: { token: string } } }).data.attributes.token
+  await adminPost(page, '/organizations', { data: { type: 'organizations', attributes: { name: 'admins-only', email: 'a@admins.example' } } })
+  const token = await teamToken(page, 'team-org', 'members')
 
   await signIn(page)
   const list = page.getByRole('list', { name: 'Organizations' })

@@ -1,38 +1,12 @@
 import { useState } from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { formatBytes } from '../../lib/format'
 import { FolderDrop, PlatformChoice } from '../../lib/folder-drop'
 import { useSession } from '../../lib/session'
-import { saveFile } from '../../lib/save-file'
 import type { TarFile } from '../../lib/tar'
-import { upload } from '../../lib/upload'
 import { ErrorMessage } from '../../lib/ui'
 import { accountOptions, organizationListOptions } from '../organizations/api'
-
-interface BundleAttributes {
-  organization: string
-  status: 'resolving' | 'writing' | 'ready' | 'failed'
-  steps: string[]
-  'written-bytes': number
-  'total-bytes': number
-  problems: Array<{ what: string; reason: string }>
-  curated: string[]
-  filename: string
-  size: number | null
-  manifest: {
-    platforms: string[]
-    modules: Array<{ hostname: string; namespace: string; name: string; provider: string; version: string }>
-    providers: Array<{ hostname: string; namespace: string; type: string; version: string }>
-  } | null
-}
-
-interface ImportAttributes {
-  organization: string
-  'created-organizations': string[]
-  modules: Array<{ source: string; version: string; outcome: 'added' | 'present' }>
-  providers: Array<{ source: string; version: string; platforms: string[]; outcome: 'added' | 'present' }>
-  notes: string[]
-}
+import { bundleOptions, useDownloadBundle, useImportBundle, useStartBundle } from './api'
 
 /** A configuration folder's files as the API takes them: its Terraform files and lock file, by path inside the folder. */
 async function configurationOf(files: TarFile[]): Promise<{ folder: string; files: Record<string, string> }> {
@@ -102,16 +76,7 @@ function MakeBundle() {
   const names = organizations.data?.data.map((org) => org.id) ?? []
   const chosen = organization || names[0] || ''
 
-  const start = useMutation({
-    mutationFn: () =>
-      client.request<{ data: { id: string } }>('POST', '/bundles', {
-        data: {
-          type: 'bundles',
-          attributes: { organization: chosen, platforms, ...(configuration ? { configuration: configuration.files } : {}), modules: sourcesOf(modules), providers: sourcesOf(providers) }
-        }
-      }),
-    onSuccess: (document) => setJobId(document.data.id)
-  })
+  const start = useStartBundle(client)
   const choose = async (files: TarFile[]) => {
     setConfiguration(await configurationOf(files))
     setJobId(undefined)
@@ -126,7 +91,10 @@ function MakeBundle() {
       onSubmit={(event) => {
         event.preventDefault()
         setJobId(undefined)
-        start.mutate()
+        start.mutate(
+          { organization: chosen, platforms, ...(configuration ? { configuration: configuration.files } : {}), modules: sourcesOf(modules), providers: sourcesOf(providers) },
+          { onSuccess: setJobId }
+        )
       }}
     >
       <h2 id="make-heading">Make a bundle</h2>
@@ -172,19 +140,8 @@ function MakeBundle() {
 /** A bundle being made: its steps as they happen, then what went in and its download, or what could not be had. */
 function BundleProgress({ id }: { id: string }) {
   const { client } = useSession()
-  const queryClient = useQueryClient()
-  const job = useQuery({
-    queryKey: ['bundles', id],
-    queryFn: () => client.get<{ data: { attributes: BundleAttributes } }>(`/bundles/${encodeURIComponent(id)}`),
-    refetchInterval: (query) => (['ready', 'failed'].includes(query.state.data?.data.attributes.status ?? '') ? false : 500)
-  })
-  const download = useMutation({
-    mutationFn: async () => {
-      const { blob, filename } = await client.download(`/bundles/${encodeURIComponent(id)}/download`)
-      saveFile(blob, filename)
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['bundles', id] })
-  })
+  const job = useQuery(bundleOptions(client, id))
+  const download = useDownloadBundle(client, id)
   if (job.isError) return <ErrorMessage error={job.error} action="Could not follow the bundle" />
   const attributes = job.data?.data.attributes
   if (!attributes) return <progress aria-label="Starting the bundle" />
@@ -254,22 +211,10 @@ function BundleProgress({ id }: { id: string }) {
 
 function ImportBundle() {
   const { client } = useSession()
-  const queryClient = useQueryClient()
   const [file, setFile] = useState<File>()
   const [organization, setOrganization] = useState('')
   const [share, setShare] = useState<number>()
-  const run = useMutation({
-    mutationFn: async () => {
-      setShare(0)
-      const query = organization.trim() ? `?organization=${encodeURIComponent(organization.trim())}` : ''
-      const answer = await upload<{ data: { attributes: ImportAttributes } }>(`/api/v2/admin/bundle-imports${query}`, file!, setShare, { method: 'POST', token: client.token })
-      return answer!.data.attributes
-    },
-    onSettled: () => {
-      setShare(undefined)
-      void queryClient.invalidateQueries()
-    }
-  })
+  const run = useImportBundle(client, setShare)
   const report = run.data
   return (
     <form
@@ -277,7 +222,7 @@ function ImportBundle() {
       aria-labelledby="import-heading"
       onSubmit={(event) => {
         event.preventDefault()
-        run.mutate()
+        if (file) run.mutate({ file, organization: organization.trim() })
       }}
     >
       <h2 id="import-heading">Import a bundle</h2>

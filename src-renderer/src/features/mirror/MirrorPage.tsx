@@ -1,27 +1,10 @@
 import { useState } from 'react'
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { ApiClient } from '../../lib/api-client'
+import { useQuery } from '@tanstack/react-query'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { PlatformChoice } from '../../lib/folder-drop'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
-
-interface MirroredProvider {
-  id: string
-  attributes: {
-    hostname: string
-    namespace: string
-    type: string
-    'updated-at': string
-    versions: Array<{ version: string; 'key-ids': string[]; platforms: string[]; 'unsigned-platforms': string[] }>
-  }
-}
-
-const mirrorKey = ['provider-mirror'] as const
-
-function mirrorOptions(client: ApiClient) {
-  return queryOptions({ queryKey: mirrorKey, queryFn: () => client.get<{ data: MirroredProvider[] }>('/admin/provider-mirror') })
-}
+import { mirrorOptions, useMirrorProvider, useRemoveMirrored } from './api'
 
 /**
  * Public providers mirrored from the upstream registry, for `terraform init` with the network off:
@@ -29,23 +12,12 @@ function mirrorOptions(client: ApiClient) {
  */
 export function MirrorPage() {
   const { client } = useSession()
-  const queryClient = useQueryClient()
   const mirror = useQuery(mirrorOptions(client))
   const [source, setSource] = useState('')
   const [versions, setVersions] = useState('')
   const [platforms, setPlatforms] = useState<string[]>(['linux_amd64'])
-  const add = useMutation({
-    mutationFn: () =>
-      client.request<{ data: { attributes: { mirrored: Array<{ version: string; platform: string }> } } }>('POST', '/admin/provider-mirror', {
-        data: { type: 'provider-mirrors', attributes: { source: source.trim(), ...(versions.trim() ? { versions: versions.trim() } : {}), platforms } }
-      }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: mirrorKey })
-  })
-  const remove = useMutation({
-    mutationFn: ({ namespace, type, version }: { namespace: string; type: string; version: string }) =>
-      client.request<void>('DELETE', `/admin/provider-mirror/${[namespace, type, version].map(encodeURIComponent).join('/')}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: mirrorKey })
-  })
+  const add = useMirrorProvider(client)
+  const remove = useRemoveMirrored(client)
   return (
     <div className="stack">
       <header>
@@ -59,7 +31,7 @@ export function MirrorPage() {
         aria-label="Mirror a provider"
         onSubmit={(event) => {
           event.preventDefault()
-          add.mutate()
+          add.mutate({ source: source.trim(), versions: versions.trim(), platforms })
         }}
       >
         <h2>Mirror a provider</h2>
@@ -74,7 +46,7 @@ export function MirrorPage() {
         {add.isError && <ErrorMessage error={add.error} action="Could not mirror it" />}
         {add.isSuccess && (
           <p role="status">
-            Mirrored {add.data.data.attributes.mirrored.map((entry) => `${entry.version} ${entry.platform}`).join(', ')}.
+            Mirrored {add.data.map((entry) => `${entry.version} ${entry.platform}`).join(', ')}.
           </p>
         )}
       </form>

@@ -2,17 +2,17 @@ import { useQuery } from '@tanstack/react-query'
 import { resolvePath } from '../../lib/markdown'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
-import type { ModulePart } from './api'
+import type { ProtocolPart } from './api'
 import { AppLink } from '../../app/link'
 
-type Dependency = ModulePart['dependencies'][number]
+type Dependency = ProtocolPart['dependencies'][number]
 
 /**
  * The modules a part calls, each linked where it can be followed: a module of this registry (its
  * source on this Homeport's hostname) to its page, a folder of the same module (`../../modules/x`)
  * to that part; any other source (the public registry, git, a URL) is shown as written.
  */
-export function Dependencies({ part, parts, onPart }: { part: ModulePart; parts: string[]; onPart: (path: string) => void }) {
+export function Dependencies({ part, parts, onPart }: { part: ProtocolPart; parts: string[]; onPart: (path: string) => void }) {
   const { client } = useSession()
   const info = useQuery(serverInfoOptions(client))
   if (part.dependencies.length === 0) return <p className="muted">None.</p>

@@ -1,18 +1,12 @@
 import { formatDate } from '../../lib/format'
-
-interface Totals {
-  week: number
-  month: number
-  year: number
-  total: number
-}
+import type { DailyDownloadsAttributes, DownloadsSummaryAttributes } from '../../../../src-main/shared/wire/modules'
 
 /**
  * Downloads per day over the last 30 days, as bars scaled to the busiest day, with the totals in
  * words beside them (cumulative bars of week, month and year were always nearly equal). The numbers
  * are also a table for screen readers.
  */
-export function DownloadsChart({ days, totals }: { days: Array<{ date: string; count: number }>; totals: Totals }) {
+export function DownloadsChart({ days, totals }: { days: DailyDownloadsAttributes['days']; totals: DownloadsSummaryAttributes }) {
   const busiest = Math.max(1, ...days.map((day) => day.count))
   return (
     <figure className="chart" aria-label="Downloads per day, the last 30 days">

@@ -1,8 +1,8 @@
 import { useDeferredValue, useState } from 'react'
 import { Markdown } from '../../lib/markdown'
-import type { ModulePart } from './api'
+import type { ProtocolPart } from './api'
 
-type Input = ModulePart['inputs'][number]
+type Input = ProtocolPart['inputs'][number]
 
 /**
  * A module part's inputs as a reader of a real module needs them (hundreds, with long descriptions

@@ -1,9 +1,9 @@
-import type { InterfaceDiff } from './api'
+import type { InterfaceDiffAttributes } from './api'
 
 const TONES = { breaking: 'bad', additive: 'info', none: 'neutral' } as const
 
 /** An interface diff: the verdict when the version step is too small for the change, then each change with its impact. */
-export function InterfaceChanges({ diff }: { diff: InterfaceDiff }) {
+export function InterfaceChanges({ diff }: { diff: InterfaceDiffAttributes }) {
   if (diff.from === null) return <p className="muted">{diff.to} is the first version: there is nothing before it to compare with.</p>
   return (
     <div className="stack-tight">

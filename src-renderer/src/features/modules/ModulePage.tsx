@@ -18,7 +18,7 @@ import {
   versionOptions,
   type ModuleAddress,
   type ModuleAttributes,
-  type ModulePart
+  type ProtocolPart
 } from './api'
 import { CompareVersions } from './CompareVersions'
 import { DownloadsChart } from './DownloadsChart'
@@ -292,7 +292,7 @@ function Documentation({
   )
 }
 
-function countOf(part: ModulePart, section: Section): number {
+function countOf(part: ProtocolPart, section: Section): number {
   switch (section) {
     case 'inputs':
       return part.inputs.length
@@ -316,7 +316,7 @@ function PartSection({
   section,
   onLocalLink
 }: {
-  part: ModulePart
+  part: ProtocolPart
   /** The paths of the version's parts, which a relative module source can name. */
   parts: string[]
   changelog: string
@@ -344,9 +344,9 @@ function PartSection({
   }
   const { headers, rows } = tables[section]
   // The Terraform versions the part works with belong with its providers, as the public registry shows them.
-  const core = section === 'providers' && (part.required_core ?? []).length > 0 && (
+  const core = section === 'providers' && part.required_core.length > 0 && (
     <p>
-      Requires Terraform <code>{part.required_core!.join(', ')}</code>
+      Requires Terraform <code>{part.required_core.join(', ')}</code>
     </p>
   )
   if (rows.length === 0) {
@@ -411,7 +411,8 @@ function VcsCard({ address, attributes }: { address: ModuleAddress; attributes: 
     <div className="card padded stack-tight">
       <h2>Repository</h2>
       <p className="break">
-        <code>{vcs['repository-http-url']}</code>
+        {/* Where the repository lives is for publishers; everyone else gets its name. */}
+        <code>{vcs['repository-http-url'] ?? vcs['display-identifier']}</code>
       </p>
       <p className="muted">
         {vcs.branch ? `Versions from branch ${vcs.branch}` : `Every version tag${vcs['tag-prefix'] ? ` starting ${vcs['tag-prefix']}` : ''}`}

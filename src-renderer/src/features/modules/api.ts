@@ -1,81 +1,21 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument } from '../../lib/jsonapi'
+import type { Document, ListDocument } from '../../../../src-main/shared/wire/jsonapi'
+import type {
+  DailyDownloadsAttributes,
+  DownloadsSummaryAttributes,
+  InterfaceDiffAttributes,
+  ModuleAttributes,
+  ModuleListMeta,
+  ModuleVersionAttributes,
+  ProtocolModuleDetail,
+  ProtocolPart
+} from '../../../../src-main/shared/wire/modules'
 
-export interface ModuleAttributes {
-  name: string
-  namespace: string
-  provider: string
-  'registry-name': 'private' | 'public'
-  status: string
-  'version-statuses': Array<{ version: string; status: string; error?: string }>
-  'revoked-versions': string[]
-  'deprecated-versions': string[]
-  /** Homeport's own, on list entries: the latest version's README's first paragraph. */
-  description?: string
-  /** Homeport's own: each published version's date, and the tag or commit it came from. */
-  'published-versions': Array<{ version: string; 'published-at': string | null; tag: string | null; 'commit-sha': string | null }>
-  'created-at': string
-  'updated-at': string
-  'no-code': boolean
-  permissions: { 'can-delete': boolean; 'can-resync': boolean; 'can-retry': boolean }
-  'publishing-mechanism'?: 'git_tag' | 'branch'
-  'vcs-repo'?: {
-    branch: string
-    identifier: string
-    'repository-http-url': string
-    'webhook-url': string
-    'source-directory': string
-    'tag-prefix': string
-    'synced-at': string | null
-    'sync-error': string
-  }
-}
-
-export interface VersionAttributes {
-  version: string
-  status: string
-  source: string
-  error: string
-  warnings: string[]
-  'commit-sha': string | null
-  'created-at': string
-  deprecation: { reason: string; link: string | null; 'deprecated-by': string; 'deprecated-at': string } | null
-  revocation: { message: string; link: string | null; 'revoked-by': string; 'revoked-at': string; 'existing-consumers': number } | null
-}
-
-export interface ModulePart {
-  path: string
-  name: string
-  readme: string
-  empty: boolean
-  inputs: Array<{ name: string; type: string; description: string; default: string; required: boolean }>
-  outputs: Array<{ name: string; description: string }>
-  dependencies: Array<{ name: string; source: string; version: string }>
-  provider_dependencies: Array<{ name: string; namespace: string; source: string; version: string }>
-  resources: Array<{ name: string; type: string }>
-  /** Homeport's own: the part's `required_version` constraints (absent from other registries' answers). */
-  required_core?: string[]
-}
-
-export interface ModuleDetail {
-  id: string
-  version: string
-  description: string
-  source: string
-  published_at: string
-  downloads: number
-  root: ModulePart
-  submodules: ModulePart[]
-  examples: ModulePart[]
-  providers: string[]
-  versions: string[]
-  /** Homeport's own: the root's change log ("" when none). */
-  changelog?: string
-}
+export type { InterfaceDiffAttributes, ModuleAttributes, ProtocolPart }
 
 /** A version's parts in the order the GUI offers them: the root, its submodules, its examples. */
-export function partsOf(detail: ModuleDetail): ModulePart[] {
+export function partsOf(detail: ProtocolModuleDetail): ProtocolPart[] {
   return [detail.root, ...detail.submodules, ...detail.examples]
 }
 
@@ -119,7 +59,7 @@ export function moduleListOptions(client: ApiClient, org: string, filters: Modul
       if (filters.q) query.set('q', filters.q)
       if (filters.registry) query.set('filter[registry_name]', filters.registry)
       if (filters.provider) query.set('filter[provider]', filters.provider)
-      return client.get<ListDocument<ModuleAttributes>>(`/organizations/${encode([org])}/registry-modules?${query.toString()}`)
+      return client.get<ListDocument<ModuleAttributes, ModuleListMeta>>(`/organizations/${encode([org])}/registry-modules?${query.toString()}`)
     },
     getNextPageParam: (last) => last.meta?.pagination?.['next-page'] ?? undefined
   })
@@ -144,7 +84,7 @@ export function moduleOptions(client: ApiClient, address: ModuleAddress) {
 export function versionOptions(client: ApiClient, address: ModuleAddress, version: string) {
   return queryOptions({
     queryKey: moduleKeys.version(address, version),
-    queryFn: () => client.get<Document<VersionAttributes> & { data: { links?: { upload?: string } } }>(
+    queryFn: () => client.get<Document<ModuleVersionAttributes>>(
       `${modulePath(address)}/version?module_version=${encodeURIComponent(version)}`
     )
   })
@@ -155,7 +95,7 @@ export function docsOptions(client: ApiClient, address: ModuleAddress, version: 
   const prefix = address.registry === 'public' ? '/api/registry/public/v1/modules' : '/api/registry/v1/modules'
   return queryOptions({
     queryKey: moduleKeys.docs(address, version),
-    queryFn: () => client.getAbsolute<ModuleDetail>(`${prefix}/${encode([address.namespace, address.name, address.provider, version])}`),
+    queryFn: () => client.getAbsolute<ProtocolModuleDetail>(`${prefix}/${encode([address.namespace, address.name, address.provider, version])}`),
     staleTime: Infinity
   })
 }
@@ -165,7 +105,7 @@ export function dailyDownloadsOptions(client: ApiClient, address: ModuleAddress)
   return queryOptions({
     queryKey: [...moduleKeys.downloads(address), 'daily'] as const,
     queryFn: () =>
-      client.getAbsolute<{ data: { attributes: { days: Array<{ date: string; count: number }> } } }>(
+      client.getAbsolute<Document<DailyDownloadsAttributes>>(
         `/api/registry/v2/modules/${encode([address.namespace, address.name, address.provider])}/downloads/daily`
       )
   })
@@ -175,7 +115,7 @@ export function downloadsOptions(client: ApiClient, address: ModuleAddress) {
   return queryOptions({
     queryKey: moduleKeys.downloads(address),
     queryFn: () =>
-      client.getAbsolute<{ data: { attributes: { week: number; month: number; year: number; total: number } } }>(
+      client.getAbsolute<Document<DownloadsSummaryAttributes>>(
         `/api/registry/v2/modules/${encode([address.namespace, address.name, address.provider])}/downloads/summary`
       )
   })
@@ -214,29 +154,17 @@ export function useVersionLifecycle(client: ApiClient, address: ModuleAddress, v
   })
 }
 
-/** The interface change between two versions (Homeport's `interface-diffs`: see the README). */
-export interface InterfaceDiff {
-  from: string | null
-  to: string
-  impact: 'breaking' | 'additive' | 'none'
-  step: string
-  verdict: string | null
-  changes: Array<{ impact: 'breaking' | 'additive' | 'none'; kind: string; part: string; detail: string }>
-  /** For a preview: what ingest would warn about. */
-  warnings?: string[]
-}
-
 export function compareOptions(client: ApiClient, address: ModuleAddress, from: string | undefined, to: string | undefined) {
   const query = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}) })
   return queryOptions({
     queryKey: [...moduleKeys.all(address.org), 'compare', address.name, address.provider, from ?? '', to ?? ''] as const,
-    queryFn: () => client.get<Document<InterfaceDiff>>(`${modulePath(address)}/compare?${query}`)
+    queryFn: () => client.get<Document<InterfaceDiffAttributes>>(`${modulePath(address)}/compare?${query}`)
   })
 }
 
 /** Before a publish: the interface change `archive` would make as `version`; nothing is kept. */
 export function previewInterface(client: ApiClient, address: ModuleAddress, version: string, archive: Blob) {
-  return client.request<Document<InterfaceDiff>>('POST', `${modulePath(address)}/compare?version=${encodeURIComponent(version)}`, archive)
+  return client.request<Document<InterfaceDiffAttributes>>('POST', `${modulePath(address)}/compare?version=${encodeURIComponent(version)}`, archive)
 }
 
 /**
@@ -253,8 +181,11 @@ export async function createVersionToUpload(client: ApiClient, address: ModuleAd
       data: { type: 'registry-modules', attributes: { name: address.name, provider: address.provider } }
     })
   }
-  const created = await client.request<Document<VersionAttributes> & { data: { links: { upload: string } } }>('POST', `${modulePath(address)}/versions`, {
+  const created = await client.request<Document<ModuleVersionAttributes>>('POST', `${modulePath(address)}/versions`, {
     data: { type: 'registry-module-versions', attributes: { version } }
   })
-  return { version: created.data.attributes.version, upload: created.data.links.upload }
+  const upload = created.data.links?.upload
+  // The server gives the link with every version it makes; a version without one cannot take an archive.
+  if (!upload) throw new Error(`Version ${created.data.attributes.version} was made but takes no archive: publish it again.`)
+  return { version: created.data.attributes.version, upload }
 }

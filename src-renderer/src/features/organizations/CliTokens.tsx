@@ -1,26 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { formatDate } from '../../lib/format'
-import type { ListDocument } from '../../lib/jsonapi'
 import { useSession } from '../../lib/session'
 import { ActionsHeader, ConfirmButton, ErrorMessage } from '../../lib/ui'
-
-interface CliTokenAttributes {
-  'created-at': string
-  'expired-at': string | null
-  'approved-by': string
-  'team-name': string | null
-}
+import { cliTokensOptions, useRevokeCliToken } from './api'
 
 /** The tokens `terraform login` obtained in this organization (owners see all, a team its own), each revocable at once. */
 export function CliTokens({ org }: { org: string }) {
   const { client } = useSession()
-  const queryClient = useQueryClient()
-  const key = ['organizations', 'detail', org, 'cli-tokens']
-  const tokens = useQuery({ queryKey: key, queryFn: () => client.get<ListDocument<CliTokenAttributes>>(`/organizations/${encodeURIComponent(org)}/authentication-tokens`) })
-  const revoke = useMutation({
-    mutationFn: (id: string) => client.request<void>('DELETE', `/authentication-tokens/${encodeURIComponent(id)}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key })
-  })
+  const tokens = useQuery(cliTokensOptions(client, org))
+  const revoke = useRevokeCliToken(client, org)
   const list = tokens.data?.data ?? []
   return (
     <section className="card padded stack-tight" aria-labelledby="cli-tokens-title">

@@ -25,11 +25,11 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
   if (organization.isPending) return <Loading what={org} />
   if (organization.isError) return <ErrorMessage error={organization.error} action={`Could not open ${org}`} />
   const permissions = organization.data.data.attributes.permissions
-  const canPublish = permissions['can-create-module'] === true
+  const canPublish = permissions['can-create-module']
   const tabs: Array<Tab<OrgTab>> = [
     { id: 'modules', label: 'Modules' },
     { id: 'providers', label: 'Providers' },
-    ...(permissions['can-create-module'] ? [{ id: 'publish' as const, label: 'Publish' }, { id: 'vcs' as const, label: 'Git' }] : []),
+    ...(canPublish ? [{ id: 'publish' as const, label: 'Publish' }, { id: 'vcs' as const, label: 'Git' }] : []),
     { id: 'teams', label: 'Teams' },
     { id: 'settings', label: 'Settings' }
   ]
@@ -49,8 +49,8 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
       {tab === 'vcs' && <VcsPage org={org} />}
       {tab === 'teams' && (
         <>
-          <Teams org={org} canManage={permissions['can-create-team'] === true} />
-          {permissions['can-create-team'] === true && <OrganizationToken org={org} />}
+          <Teams org={org} canManage={permissions['can-create-team']} />
+          {permissions['can-create-team'] && <OrganizationToken org={org} />}
           <CliTokens org={org} />
         </>
       )}

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { navigate } from '../../app/router'
 import { ApiError } from '../../lib/api-client'
-import type { Resource } from '../../lib/jsonapi'
+import type { Resource } from '../../../../src-main/shared/wire/jsonapi'
 import { useSession } from '../../lib/session'
 import { ErrorMessage } from '../../lib/ui'
 import { entitlementOptions, useDeleteOrganization, useUpdateOrganization, type OrganizationAttributes } from './api'
@@ -51,7 +51,7 @@ export function OrganizationSettings({ organization, children }: { organization:
   const [values, setValues] = useState<Record<string, unknown>>(initial)
   const update = useUpdateOrganization(client, name)
   const remove = useDeleteOrganization(client, name)
-  const canUpdate = organization.attributes.permissions['can-update'] === true
+  const canUpdate = organization.attributes.permissions['can-update']
   const registryFields = REGISTRY_FIELDS.filter((field) => field.key in initial)
   const hcpFields = HCP_FIELDS.filter((field) => field.key in initial)
   const fields = [...registryFields, ...hcpFields]

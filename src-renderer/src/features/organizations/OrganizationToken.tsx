@@ -18,7 +18,7 @@ export function OrganizationToken({ org }: { org: string }) {
   const [until, setUntil] = useState('')
   const [shown, setShown] = useState<string>()
   // The end of the chosen day, where the user is.
-  const make = () => generate.mutate(until ? new Date(`${until}T23:59:59`).toISOString() : null, { onSuccess: (document) => setShown(document.data.attributes.token) })
+  const make = () => generate.mutate(until ? new Date(`${until}T23:59:59`).toISOString() : null, { onSuccess: setShown })
   const token = current.data?.data
 
   return (

@@ -17,7 +17,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
   const [name, setName] = useState('')
   const [manageModules, setManageModules] = useState(false)
   const [shown, setShown] = useState<{ team: string; token: string }>()
-  const makeToken = (teamId: string, team: string) => token.mutate(teamId, { onSuccess: (document) => setShown({ team, token: document.data.attributes.token }) })
+  const makeToken = (teamId: string, team: string) => token.mutate(teamId, { onSuccess: (made) => setShown({ team, token: made }) })
 
   return (
     <section className="stack" aria-label="Teams">

@@ -1,32 +1,16 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument } from '../../lib/jsonapi'
+import type { Document, ListDocument } from '../../../../src-main/shared/wire/jsonapi'
+import type {
+  AccountAttributes,
+  CliTokenAttributes,
+  EntitlementSetAttributes,
+  OrganizationAttributes,
+  TeamAttributes,
+  TokenAttributes
+} from '../../../../src-main/shared/wire/organizations'
 
-export interface OrganizationAttributes {
-  name: string
-  email: string
-  'created-at': string
-  'external-id': string
-  'session-timeout': number | null
-  'session-remember': number | null
-  'collaborator-auth-policy': string
-  'cost-estimation-enabled': boolean
-  'send-passing-statuses-for-untriggered-speculative-plans': boolean
-  'aggregated-commit-status-enabled': boolean
-  'speculative-plan-management-enabled': boolean
-  'owners-team-saml-role-id': string | null
-  'assessments-enforced'?: boolean
-  'allow-force-delete-workspaces': boolean
-  'default-execution-mode': string
-  permissions: Record<string, boolean>
-}
-
-export interface TeamAttributes {
-  name: string
-  'created-at': string
-  'organization-access': { 'manage-modules': boolean }
-  permissions: Record<string, boolean>
-}
+export type { OrganizationAttributes }
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -34,7 +18,8 @@ export const organizationKeys = {
   detail: (name: string) => ['organizations', 'detail', name] as const,
   entitlements: (name: string) => ['organizations', 'detail', name, 'entitlements'] as const,
   teams: (name: string) => ['organizations', 'detail', name, 'teams'] as const,
-  token: (name: string) => ['organizations', 'detail', name, 'token'] as const
+  token: (name: string) => ['organizations', 'detail', name, 'token'] as const,
+  cliTokens: (name: string) => ['organizations', 'detail', name, 'cli-tokens'] as const
 }
 
 export function organizationListOptions(client: ApiClient, search: string) {
@@ -55,7 +40,7 @@ export function organizationOptions(client: ApiClient, name: string) {
 export function entitlementOptions(client: ApiClient, name: string) {
   return queryOptions({
     queryKey: organizationKeys.entitlements(name),
-    queryFn: () => client.get<Document<Record<string, boolean | number | null>>>(`/organizations/${encodeURIComponent(name)}/entitlement-set`)
+    queryFn: () => client.get<Document<EntitlementSetAttributes>>(`/organizations/${encodeURIComponent(name)}/entitlement-set`)
   })
 }
 
@@ -127,22 +112,20 @@ export function useUpdateTeamAccess(client: ApiClient, org: string) {
   })
 }
 
-/** Creates (or replaces) a team's token; the answer is the only time the token is shown. */
+/** The token a creation answered with: the only time it is sent, as it is never kept. */
+function madeToken(document: Document<TokenAttributes>): string {
+  const token = document.data.attributes.token
+  if (!token) throw new Error('The token was made but not sent: replace it to get one.')
+  return token
+}
+
+/** Creates (or replaces) a team's token; resolves with the token, shown this once. */
 export function useCreateTeamToken(client: ApiClient, org: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (teamId: string) =>
-      client.request<Document<{ token: string }>>('POST', `/teams/${encodeURIComponent(teamId)}/authentication-token`),
+    mutationFn: (teamId: string) => client.request<Document<TokenAttributes>>('POST', `/teams/${encodeURIComponent(teamId)}/authentication-token`).then(madeToken),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.teams(org) })
   })
-}
-
-export interface TokenAttributes {
-  'created-at': string
-  'expired-at': string | null
-  description: string | null
-  /** Only in the answer that made it. */
-  token?: string
 }
 
 /** The organization token's description, or null when the organization has none. */
@@ -157,14 +140,16 @@ export function organizationTokenOptions(client: ApiClient, org: string) {
   })
 }
 
-/** Generates (or replaces) the organization token, with an optional expiry; the answer is the only time it is shown. */
+/** Generates (or replaces) the organization token, with an optional expiry; resolves with the token, shown this once. */
 export function useGenerateOrganizationToken(client: ApiClient, org: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (expiredAt: string | null) =>
-      client.request<Document<TokenAttributes>>('POST', `/organizations/${encodeURIComponent(org)}/authentication-token`, {
-        data: { type: 'authentication-tokens', attributes: { 'expired-at': expiredAt } }
-      }),
+      client
+        .request<Document<TokenAttributes>>('POST', `/organizations/${encodeURIComponent(org)}/authentication-token`, {
+          data: { type: 'authentication-tokens', attributes: { 'expired-at': expiredAt } }
+        })
+        .then(madeToken),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.token(org) })
   })
 }
@@ -181,6 +166,23 @@ export function useDeleteOrganizationToken(client: ApiClient, org: string) {
 export function accountOptions(client: ApiClient) {
   return queryOptions({
     queryKey: ['account', client.token.slice(0, 12)] as const,
-    queryFn: () => client.get<Document<{ username: string; 'is-site-admin': boolean; 'is-service-account': boolean }>>('/account/details')
+    queryFn: () => client.get<Document<AccountAttributes>>('/account/details')
+  })
+}
+
+/** The tokens `terraform login` obtained in the organization: owners see all, a team its own. */
+export function cliTokensOptions(client: ApiClient, org: string) {
+  return queryOptions({
+    queryKey: organizationKeys.cliTokens(org),
+    queryFn: () => client.get<ListDocument<CliTokenAttributes>>(`/organizations/${encodeURIComponent(org)}/authentication-tokens`)
+  })
+}
+
+/** Revokes a `terraform login` token at once. */
+export function useRevokeCliToken(client: ApiClient, org: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => client.request<void>('DELETE', `/authentication-tokens/${encodeURIComponent(id)}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.cliTokens(org) })
   })
 }

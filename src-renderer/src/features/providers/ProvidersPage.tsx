@@ -1,11 +1,12 @@
 import { useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { ApiError, type ApiClient } from '../../lib/api-client'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { upload } from '../../lib/upload'
 import {
+  createProviderPlatform,
+  createProviderVersion,
   deleteProvider,
   deleteProviderVersion,
   findRelease,
@@ -13,9 +14,6 @@ import {
   platformListOptions,
   providerKeys,
   providerListOptions,
-  providerPath,
-  releaseProtocols,
-  sha256Of,
   type ReleaseFiles,
   type VersionResource
 } from './api'
@@ -169,22 +167,19 @@ function PublishRelease({ org }: { org: string }) {
     let index = 0
     try {
       set(index, { state: 'working' })
-      const links = await createVersion(client, org, release, chosenKey)
+      const links = await createProviderVersion(client, org, release, chosenKey)
       set(index++, { state: 'done' })
       for (const [file, link] of [
-        [release.shasums, links['shasums-upload']],
-        [release.signature, links['shasums-sig-upload']]
+        [release.shasums, links.shasums],
+        [release.signature, links.signature]
       ] as const) {
         set(index, { state: 'working' })
-        await upload(link!, file, (share) => set(index, { share }))
+        await upload(link, file, (share) => set(index, { share }))
         set(index++, { state: 'done' })
       }
       for (const zip of release.zips) {
         set(index, { state: 'working' })
-        const platform = await client.request<{ data: { links: Record<string, string> } }>('POST', `${providerPath(org, release.type)}/versions/${release.version}/platforms`, {
-          data: { type: 'registry-provider-platforms', attributes: { os: zip.os, arch: zip.arch, filename: zip.file.name, shasum: await sha256Of(zip.file) } }
-        })
-        await upload(platform.data.links['provider-binary-upload']!, zip.file, (share) => set(index, { share }))
+        await upload(await createProviderPlatform(client, org, release, zip), zip.file, (share) => set(index, { share }))
         set(index++, { state: 'done' })
       }
     } catch (error) {
@@ -242,19 +237,4 @@ function PublishRelease({ org }: { org: string }) {
       )}
     </section>
   )
-}
-
-/** Creates the provider when it is new, then the version; its upload links. */
-async function createVersion(client: ApiClient, org: string, release: ReleaseFiles, keyId: string): Promise<Record<string, string | undefined>> {
-  const path = providerPath(org, release.type)
-  await client.get(path).catch(async (error: unknown) => {
-    if (!(error instanceof ApiError) || error.status !== 404) throw error
-    await client.request('POST', `/organizations/${encodeURIComponent(org)}/registry-providers`, {
-      data: { type: 'registry-providers', attributes: { name: release.type, namespace: org, 'registry-name': 'private' } }
-    })
-  })
-  const version = await client.request<{ data: { links: Record<string, string | undefined> } }>('POST', `${path}/versions`, {
-    data: { type: 'registry-provider-versions', attributes: { version: release.version, 'key-id': keyId, protocols: await releaseProtocols(release) } }
-  })
-  return version.data.links
 }

@@ -1,47 +1,13 @@
 import { queryOptions } from '@tanstack/react-query'
-import type { ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument, Resource } from '../../lib/jsonapi'
+import { ApiError, type ApiClient } from '../../lib/api-client'
+import type { Document, ListDocument, Resource } from '../../../../src-main/shared/wire/jsonapi'
+import type { GpgKeyAttributes, ProviderAttributes, ProviderPlatformAttributes, ProviderVersionAttributes } from '../../../../src-main/shared/wire/providers'
 import { findReleases, manifestProtocols, type ProviderReleaseFiles } from '../../../../src-main/shared/provider-release'
 
-export interface ProviderAttributes {
-  name: string
-  namespace: string
-  'registry-name': 'private' | 'public'
-  'created-at': string
-  permissions: { 'can-delete': boolean }
-}
-
-export interface ProviderVersionAttributes {
-  version: string
-  'key-id': string
-  protocols: string[]
-  'created-at': string
-  'shasums-uploaded': boolean
-  'shasums-sig-uploaded': boolean
-  permissions: { 'can-delete': boolean; 'can-upload-asset': boolean }
-}
-
-export interface PlatformAttributes {
-  os: string
-  arch: string
-  filename: string
-  shasum: string
-  'provider-binary-uploaded': boolean
-}
-
-export interface GpgKeyAttributes {
-  'key-id': string
-  namespace: string
-  'ascii-armor': string
-  'created-at': string
-}
-
-type Links = Record<string, string | undefined>
-export type VersionResource = Resource<ProviderVersionAttributes> & { links?: Links }
-export type PlatformResource = Resource<PlatformAttributes> & { links?: Links }
+export type VersionResource = Resource<ProviderVersionAttributes>
 
 const encode = (parts: string[]) => parts.map(encodeURIComponent).join('/')
-export const providerPath = (org: string, name: string) => `/organizations/${encode([org])}/registry-providers/private/${encode([org, name])}`
+const providerPath = (org: string, name: string) => `/organizations/${encode([org])}/registry-providers/private/${encode([org, name])}`
 const KEYS = '/api/registry/private/v2/gpg-keys'
 
 export const providerKeys = {
@@ -65,7 +31,7 @@ export function providerListOptions(client: ApiClient, org: string) {
 export function platformListOptions(client: ApiClient, org: string, name: string, version: string) {
   return queryOptions({
     queryKey: providerKeys.platforms(org, name, version),
-    queryFn: () => client.get<{ data: PlatformResource[] }>(`${providerPath(org, name)}/versions/${encodeURIComponent(version)}/platforms`)
+    queryFn: () => client.get<ListDocument<ProviderPlatformAttributes>>(`${providerPath(org, name)}/versions/${encodeURIComponent(version)}/platforms`)
   })
 }
 
@@ -105,7 +71,7 @@ export function findRelease(files: File[]): ReleaseFiles {
 }
 
 /** The plugin protocols the release declares in its manifest; without one, none (Terraform then checks none). */
-export async function releaseProtocols(release: ReleaseFiles): Promise<string[]> {
+async function releaseProtocols(release: ReleaseFiles): Promise<string[]> {
   if (!release.manifest) return []
   try {
     return manifestProtocols(await release.manifest.text())
@@ -115,7 +81,37 @@ export async function releaseProtocols(release: ReleaseFiles): Promise<string[]>
 }
 
 /** The SHA-256 of a file, hex (the platform's shasum). */
-export async function sha256Of(file: Blob): Promise<string> {
+async function sha256Of(file: Blob): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer())
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+/** A link the server gives with a resource it just made, for a file it still takes. */
+function uploadLink(resource: Resource<unknown>, name: string): string {
+  const link = resource.links?.[name]
+  if (!link) throw new Error(`Homeport gave no ${name} link: the file was uploaded already, or you may not upload it.`)
+  return link
+}
+
+/** Creates the provider when it is new, then the release's version; where its SHA256SUMS and signature go. */
+export async function createProviderVersion(client: ApiClient, org: string, release: ReleaseFiles, keyId: string): Promise<{ shasums: string; signature: string }> {
+  const path = providerPath(org, release.type)
+  await client.get(path).catch(async (error: unknown) => {
+    if (!(error instanceof ApiError) || error.status !== 404) throw error
+    await client.request('POST', `/organizations/${encode([org])}/registry-providers`, {
+      data: { type: 'registry-providers', attributes: { name: release.type, namespace: org, 'registry-name': 'private' } }
+    })
+  })
+  const version = await client.request<Document<ProviderVersionAttributes>>('POST', `${path}/versions`, {
+    data: { type: 'registry-provider-versions', attributes: { version: release.version, 'key-id': keyId, protocols: await releaseProtocols(release) } }
+  })
+  return { shasums: uploadLink(version.data, 'shasums-upload'), signature: uploadLink(version.data, 'shasums-sig-upload') }
+}
+
+/** Creates one platform of the release's version; where its zip goes. */
+export async function createProviderPlatform(client: ApiClient, org: string, release: ReleaseFiles, zip: ReleaseFiles['zips'][number]): Promise<string> {
+  const platform = await client.request<Document<ProviderPlatformAttributes>>('POST', `${providerPath(org, release.type)}/versions/${encodeURIComponent(release.version)}/platforms`, {
+    data: { type: 'registry-provider-platforms', attributes: { os: zip.os, arch: zip.arch, filename: zip.file.name, shasum: await sha256Of(zip.file) } }
+  })
+  return uploadLink(platform.data, 'provider-binary-upload')
 }

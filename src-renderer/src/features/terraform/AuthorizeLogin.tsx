@@ -1,9 +1,9 @@
 import { useState } from 'react'
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 import { organizationListOptions, teamsOptions } from '../organizations/api'
-import { serverInfoOptions } from './api'
+import { serverInfoOptions, useApproveLogin } from './api'
 
 /**
  * `terraform login`'s authorization page: Terraform, waiting on this machine, asks for a token; the
@@ -23,26 +23,7 @@ export function AuthorizeLogin({ query }: { query: string }) {
   const chosenTeam = team || teams.data?.data[0]?.id || ''
   const [until, setUntil] = useState('')
   const [denied, setDenied] = useState(false)
-  const approve = useMutation({
-    mutationFn: () =>
-      client.request<{ data: { attributes: { 'redirect-url': string } } }>('POST', '/oauth-authorizations', {
-        data: {
-          type: 'oauth-authorizations',
-          attributes: {
-            'client-id': params.get('client_id'),
-            'redirect-uri': redirect,
-            'code-challenge': params.get('code_challenge'),
-            'code-challenge-method': params.get('code_challenge_method'),
-            state: params.get('state'),
-            organization: chosenOrg,
-            'team-id': chosenTeam,
-            'expired-at': until ? new Date(`${until}T23:59:59`).toISOString() : null
-          }
-        }
-      }),
-    // Back to Terraform's own listener, which takes the code and asks for the token.
-    onSuccess: (document) => window.location.assign(document.data.attributes['redirect-url'])
-  })
+  const approve = useApproveLogin(client)
   const listener = (() => {
     try {
       return new URL(redirect).host
@@ -76,7 +57,11 @@ export function AuthorizeLogin({ query }: { query: string }) {
           aria-label="Approve terraform login"
           onSubmit={(event) => {
             event.preventDefault()
-            approve.mutate()
+            approve.mutate(
+              { request: params, organization: chosenOrg, teamId: chosenTeam, expiredAt: until ? new Date(`${until}T23:59:59`).toISOString() : null },
+              // Back to Terraform's own listener, which takes the code and asks for the token.
+              { onSuccess: (next) => window.location.assign(next) }
+            )
           }}
         >
           <div className="form-row">

@@ -1,13 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument, Resource } from '../../lib/jsonapi'
+import type { Document, ListDocument, Resource } from '../../../../src-main/shared/wire/jsonapi'
+import type { OAuthClientAttributes, VcsRepositoriesMeta, VcsRepositoryAttributes } from '../../../../src-main/shared/wire/vcs'
 import { moduleKeys, type ModuleAttributes } from '../modules/api'
-
-export interface ConnectionAttributes {
-  name: string
-  'http-url': string
-  'created-at': string
-}
 
 /** A git connection as the publish form needs it: its id (to list repositories), name and token. */
 export interface Connection {
@@ -26,12 +21,12 @@ const orgPath = (org: string) => `/organizations/${encodeURIComponent(org)}`
 export function connectionsOptions(client: ApiClient, org: string) {
   return queryOptions({
     queryKey: connectionKeys.list(org),
-    queryFn: () => client.get<ListDocument<ConnectionAttributes>>(`${orgPath(org)}/oauth-clients`)
+    queryFn: () => client.get<ListDocument<OAuthClientAttributes>>(`${orgPath(org)}/oauth-clients`)
   })
 }
 
 /** A connection's token (`ot-…`), which a module's vcs-repo names. */
-export function connectionOf(resource: Resource<ConnectionAttributes>): Connection {
+export function connectionOf(resource: Resource<OAuthClientAttributes>): Connection {
   const token = (resource.relationships?.['oauth-tokens'] as { data: Array<{ id: string }> }).data[0]!.id
   return { id: resource.id, name: resource.attributes.name, token }
 }
@@ -41,8 +36,8 @@ export function repositoriesOptions(client: ApiClient, org: string, id: string) 
   return queryOptions({
     queryKey: connectionKeys.repositories(org, id),
     queryFn: async () => {
-      const document = await client.get<ListDocument<{ identifier: string }> & { meta: { listable: boolean } }>(`/oauth-clients/${encodeURIComponent(id)}/repositories`)
-      return { listable: document.meta.listable, identifiers: document.data.map((entry) => entry.attributes.identifier) }
+      const document = await client.get<ListDocument<VcsRepositoryAttributes, VcsRepositoriesMeta>>(`/oauth-clients/${encodeURIComponent(id)}/repositories`)
+      return { listable: document.meta?.listable === true, identifiers: document.data.map((entry) => entry.attributes.identifier) }
     }
   })
 }
