@@ -7,7 +7,7 @@ import { packTarGz } from '../../lib/tar'
 import { upload } from '../../lib/upload'
 import { ErrorMessage } from '../../lib/ui'
 import { createVersionToUpload, type ModuleAddress } from '../modules/api'
-import { organizationKeys } from './api'
+import { createOrganization, organizationKeys } from './api'
 
 /** The sample module's files (resources/sample-module), built into the GUI as text. */
 const SOURCES = import.meta.glob<string>('../../../../resources/sample-module/**/*', { query: '?raw', import: 'default', eager: true })
@@ -29,7 +29,7 @@ export function SampleModule() {
     setError(undefined)
     try {
       setStep('Creating the organization “sample”…')
-      await client.request('POST', '/organizations', { data: { type: 'organizations', attributes: { name: SAMPLE.org, email: 'sample@homeport.localhost' } } }).catch((caught: unknown) => {
+      await createOrganization(client, { name: SAMPLE.org, email: 'sample@homeport.localhost' }).catch((caught: unknown) => {
         // Made by an earlier try: use it.
         if (!(caught instanceof ApiError && caught.status === 422 && /already/i.test(caught.message))) throw caught
       })

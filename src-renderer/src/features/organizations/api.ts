@@ -51,13 +51,14 @@ export function teamsOptions(client: ApiClient, name: string) {
   })
 }
 
+export function createOrganization(client: ApiClient, input: { name: string; email: string }) {
+  return client.request<Document<OrganizationAttributes>>('POST', '/organizations', { data: { type: 'organizations', attributes: input } })
+}
+
 export function useCreateOrganization(client: ApiClient) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (input: { name: string; email: string }) =>
-      client.request<Document<OrganizationAttributes>>('POST', '/organizations', {
-        data: { type: 'organizations', attributes: input }
-      }),
+    mutationFn: (input: { name: string; email: string }) => createOrganization(client, input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all })
   })
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { DesktopSettings } from '../../../../src-main/shared/bridge'
 import { useSession } from '../../lib/session'
-import { saveFile } from '../../lib/save-file'
 import { ErrorMessage, Loading } from '../../lib/ui'
+import { downloadBackup } from './api'
 
 /**
  * The desktop app's settings: port, data folder, edition, TLS. Saving restarts the embedded
@@ -117,9 +117,7 @@ function Backups() {
     setBusy(true)
     setError(null)
     try {
-      // A refusal comes in the server's own words: not the site admin, or a registry kept in PostgreSQL (pg_dump backs it up).
-      const { blob, filename } = await client.downloadAbsolute('/api/homeport/v1/backup')
-      saveFile(blob, filename)
+      await downloadBackup(client)
     } catch (caught) {
       setError(caught as Error)
     } finally {
