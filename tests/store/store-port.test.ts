@@ -8,7 +8,7 @@ import { UniqueConstraintError, RecordMissingError } from '../../src-main/server
 import { openFileStore } from '../../src-main/server/store/file-store.js'
 import { openMemoryStore } from '../../src-main/server/store/memory-store.js'
 import { CHUNK_BYTES } from '../../src-main/server/store/postgres/pg-archives.js'
-import { openPostgresStore } from '../../src-main/server/store/postgres/pg-store.js'
+import { openPostgresStore, type PostgresStore } from '../../src-main/server/store/postgres/pg-store.js'
 import type { GpgKeyRecord } from '../../src-main/server/store/records.js'
 import { BY_ORGANIZATION, GPG_KEY, type Store } from '../../src-main/server/store/store.js'
 import { postgresDatabases } from '../helpers/postgres.js'
@@ -172,5 +172,31 @@ describe.skipIf(!POSTGRES)(`archives shared by replicas${POSTGRES ? '' : ' (skip
       await store.close()
       await databases.drop(url)
     }
+  })
+})
+
+describe.skipIf(!POSTGRES)(`indexes a newer Homeport adds${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('writes every record’s keys for an index the tables do not have yet, page by page, at start', async () => {
+    const { store, again } = await open('postgres')
+    const pool = (store as PostgresStore).pool
+    // More records than one page of the rewrite, in two organizations.
+    const ids = Array.from({ length: 1_050 }, (_, at) => String(at).padStart(4, '0'))
+    for (let at = 0; at < ids.length; at += 50) {
+      await Promise.all(ids.slice(at, at + 50).map((id) => store.gpgKeys.create(key(`gpg-${id}`, `K${id}`, Number(id) % 2 ? 'org-b' : 'org-a'))))
+    }
+    // As an older Homeport left them: no keys for the group, and a layout without it.
+    await pool.query("DELETE FROM hp_groups WHERE collection = 'gpg-keys'")
+    await pool.query("UPDATE hp_meta SET value = $1 WHERE key = 'indexes:gpg-keys'", [JSON.stringify({ unique: [GPG_KEY], groups: [] })])
+    expect(await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).toEqual([])
+
+    const upgraded = await again()
+    expect((await upgraded.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)).toEqual(ids.filter((id) => Number(id) % 2 === 0).map((id) => `gpg-${id}`))
+    expect(await upgraded.gpgKeys.listBy(BY_ORGANIZATION, 'org-b')).toHaveLength(525)
+    expect((await upgraded.gpgKeys.findBy(GPG_KEY, 'org-b/K1049'))?.id).toBe('gpg-1049')
+    await expect(upgraded.gpgKeys.create(key('gpg-again', 'K0000'))).rejects.toBeInstanceOf(UniqueConstraintError)
+    // Once written, a start with the same indexes does not write them again (a row taken away stays away).
+    await pool.query("DELETE FROM hp_groups WHERE collection = 'gpg-keys' AND id = 'gpg-0000'")
+    const restarted = await again()
+    expect((await restarted.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)).not.toContain('gpg-0000')
   })
 })

@@ -54,6 +54,48 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
       await client.query(`UPDATE ${this.table} SET schema_version = $2, record = $3 WHERE id = $1`, [row.id, version, upgraded])
       await this.writeKeys(client, upgraded as unknown as T)
     }
+    await this.prepareKeys(client)
+  }
+
+  /**
+   * Writes every record's keys again when the collection's indexes are not those they were written
+   * for (an index added by a newer Homeport has no keys yet). An index is known by its name, so one
+   * whose keys come out differently takes a new name.
+   */
+  private async prepareKeys(client: PoolClient): Promise<void> {
+    const { unique = {}, groups = {} } = this.spec.options
+    const layout = JSON.stringify({ unique: Object.keys(unique).sort(), groups: Object.keys(groups).sort() })
+    const meta = `indexes:${this.spec.name}`
+    const { rows } = await client.query<{ value: string }>('SELECT value FROM hp_meta WHERE key = $1', [meta])
+    if (rows[0]?.value === layout) return
+    await client.query('DELETE FROM hp_keys WHERE collection = $1', [this.spec.name])
+    await client.query('DELETE FROM hp_groups WHERE collection = $1', [this.spec.name])
+    const holders = new Map<string, string>()
+    let after = ''
+    for (;;) {
+      // A page at a time, so a large registry is never in memory whole.
+      const page = await client.query<{ record: T }>(`SELECT record FROM ${this.table} WHERE id > $1 ORDER BY id LIMIT ${KEY_PAGE}`, [after])
+      if (page.rows.length === 0) break
+      const keys: KeyRows = [[], [], []]
+      const members: KeyRows = [[], [], []]
+      for (const { record } of page.rows) {
+        for (const [index, keysOf] of Object.entries(unique)) {
+          for (const key of new Set(keyList(keysOf(record)))) {
+            const holder = holders.get(`${index}\0${key}`)
+            if (holder) throw new StoreLoadError(`${this.table} ${record.id}`, `its ${index} ${key} is ${holder}'s too`)
+            holders.set(`${index}\0${key}`, record.id)
+            addRow(keys, index, key, record.id)
+          }
+        }
+        for (const [group, keysOf] of Object.entries(groups)) {
+          for (const key of new Set(keyList(keysOf(record)))) addRow(members, group, key, record.id)
+        }
+      }
+      await client.query('INSERT INTO hp_keys (collection, idx, key, id) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])', [this.spec.name, ...keys])
+      await client.query('INSERT INTO hp_groups (collection, grp, key, id) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])', [this.spec.name, ...members])
+      after = page.rows.at(-1)!.record.id
+    }
+    await client.query('INSERT INTO hp_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [meta, layout])
   }
 
   async all(): Promise<T[]> {
@@ -182,6 +224,18 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     await client.query('DELETE FROM hp_keys WHERE collection = $1 AND id = $2', [this.spec.name, id])
     await client.query('DELETE FROM hp_groups WHERE collection = $1 AND id = $2', [this.spec.name, id])
   }
+}
+
+/** How many records are read at a time when their keys are written again. */
+const KEY_PAGE = 1000
+
+/** Index rows as three columns (index or group, key, record id), for one bulk insert. */
+type KeyRows = [string[], string[], string[]]
+
+function addRow([names, keys, ids]: KeyRows, name: string, key: string, id: string): void {
+  names.push(name)
+  keys.push(key)
+  ids.push(id)
 }
 
 /** The channel on which every replica hears which collection another one wrote. */
