@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../store/records.js'
-import { BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, organizationNameKey, type Store } from '../store/store.js'
+import { BY_MODULE_NAME, BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, moduleNameKey, organizationNameKey, type Store } from '../store/store.js'
 import { callerKey, canRead, type Caller } from './access.js'
 import type { DocsCache } from './docs-cache.js'
 import { signDownload, verifyDownload, type DownloadToken } from './download-links.js'
@@ -58,8 +58,8 @@ export class RegistryService {
         if (module.registryName !== 'private') continue
         if (filter.provider !== undefined && module.provider !== filter.provider) continue
         if (search && ![module.name, org.name, module.provider].some((field) => field.toLowerCase().includes(search))) continue
-        const version = latestOf(offered(caller, published(module)))
-        if (version) found.push({ view: { org, module }, version, docs: await this.docs.get(version.archive?.sha256) })
+        const entry = await this.latestEntry(caller, org, module)
+        if (entry) found.push(entry)
       }
     }
     return found.sort(byAddress)
@@ -77,9 +77,21 @@ export class RegistryService {
 
   /** The latest version of each provider of `namespace/name`. */
   async latestForAllProviders(caller: Caller, namespace: string, name: string): Promise<Published[]> {
-    const list = (await this.list(caller, { namespace })).filter((entry) => entry.view.module.name === name)
-    if (list.length === 0) throw new NotFoundError(`module ${namespace}/${name} not found`)
-    return list
+    const org = await this.organization(caller, namespace)
+    const found: Published[] = []
+    // By the module's group, not by listing the organization (each record listed is a read on PostgreSQL).
+    for (const module of await this.store.modules.listBy(BY_MODULE_NAME, moduleNameKey({ organizationId: org.id, registryName: 'private', namespace, name }))) {
+      const entry = module.name === name ? await this.latestEntry(caller, org, module) : undefined
+      if (entry) found.push(entry)
+    }
+    if (found.length === 0) throw new NotFoundError(`module ${namespace}/${name} not found`)
+    return found.sort(byAddress)
+  }
+
+  /** A module's latest version the caller is offered, documented; undefined when it has none. */
+  private async latestEntry(caller: Caller, org: OrganizationRecord, module: ModuleRecord): Promise<Published | undefined> {
+    const version = latestOf(offered(caller, published(module)))
+    return version && { view: { org, module }, version, docs: await this.docs.get(version.archive?.sha256) }
   }
 
   /** A module's published versions, newest first (a module with none is found, with none). */
@@ -95,9 +107,8 @@ export class RegistryService {
     const view = await this.module(caller, namespace, name, provider)
     const target = version === undefined ? latestOf(offered(caller, published(view.module))) : this.offeredVersion(caller, view, version)
     if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version${version ? ` ${version}` : ''}`)
-    const siblings = (await this.store.modules.listBy(BY_ORGANIZATION, view.org.id)).filter(
-      (module) => module.registryName === 'private' && module.name === view.module.name && latest(module)
-    )
+    // The module's other providers, by its group rather than its whole organization.
+    const siblings = (await this.store.modules.listBy(BY_MODULE_NAME, moduleNameKey(view.module))).filter((module) => module.name === view.module.name && latest(module))
     return {
       view,
       version: target,

@@ -8,6 +8,7 @@ import type { DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProvider
 import { SCHEMAS } from './schema.js'
 import {
   BY_ARCHIVE,
+  BY_MODULE_NAME,
   BY_ORGANIZATION,
   GPG_KEY,
   MIRRORED_FILE_ID,
@@ -31,6 +32,7 @@ import {
   VERSION_ID,
   WEBHOOK_ID,
   moduleKey,
+  moduleNameKey,
   organizationNameKey,
   type Archives,
   type Store
@@ -79,6 +81,7 @@ export function collectionSpecs() {
       },
       groups: {
         [BY_ORGANIZATION]: (module) => module.organizationId,
+        [BY_MODULE_NAME]: moduleNameKey,
         [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])),
         // Every module published from VCS, for the watcher.
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : []),

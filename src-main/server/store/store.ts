@@ -107,6 +107,8 @@ export const VERSION_ID = 'version-id'
 export const BY_ORGANIZATION = 'organization'
 export const BY_ARCHIVE = 'archive'
 export const WEBHOOK_ID = 'webhook-id'
+/** A module's every provider: its key without the provider (moduleNameKey). */
+export const BY_MODULE_NAME = 'module-name'
 
 /** Indexes of the providers store (BY_ORGANIZATION and BY_ARCHIVE too). */
 export const PROVIDER_KEY = 'provider-key'
@@ -128,8 +130,13 @@ export const INGESTING = 'ingesting'
  * organization itself, so it is left out (the organization may be renamed).
  */
 export function moduleKey(module: Pick<ModuleRecord, 'organizationId' | 'registryName' | 'namespace' | 'name' | 'provider'>): string {
+  return `${moduleNameKey(module)}/${module.provider}`
+}
+
+/** What the providers of one module share: its key without the provider. */
+export function moduleNameKey(module: Pick<ModuleRecord, 'organizationId' | 'registryName' | 'namespace' | 'name'>): string {
   const namespace = module.registryName === 'private' ? '' : (module.namespace ?? '').toLowerCase()
-  return [module.organizationId, module.registryName, namespace, module.name.toLowerCase(), module.provider].join('/')
+  return [module.organizationId, module.registryName, namespace, module.name.toLowerCase()].join('/')
 }
 
 /** Organization names are unique without regard to case, so `Acme` and `acme` cannot both exist. */
