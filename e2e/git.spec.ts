@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { adminPost, openOrganization, signIn, teamToken } from './support/session'
+import { adminPost } from './support/admin-api'
+import { openOrganization, signIn, teamToken } from './support/session'
 
 /** A folder of repositories with one module, tagged twice, made with the machine's git; and a way to tag it again. */
 function repositories(): { root: string; tag: (version: string) => void } {

@@ -1,9 +1,8 @@
 import type { Locator, Page } from '@playwright/test'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
-import { moduleArchive } from '../tests/helpers/archives'
+import { adminPost } from './support/admin-api'
 import { expect, test } from './support/fixtures'
-
-const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+import { publish } from './support/publish'
 
 /** Presses Tab until `target` has the focus, and says how many presses that took; fails past `most`. */
 async function tabTo(page: Page, target: Locator, most: number): Promise<number> {
@@ -17,14 +16,9 @@ async function tabTo(page: Page, target: Locator, most: number): Promise<number>
 test('reads a module and copies its usage by keyboard alone', async ({ page, context }, testInfo) => {
   test.skip(testInfo.project.name === 'electron', 'the desktop app signs in by itself')
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
-  await page.request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'keys', email: 'k@keys.example' } } } })
-  await page.request.post('/api/v2/organizations/keys/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'dns', provider: 'aws' } } } })
-  const created = await page.request.post('/api/v2/organizations/keys/registry-modules/private/keys/dns/aws/versions', {
-    headers,
-    data: { data: { type: 'registry-module-versions', attributes: { version: '1.0.0' } } }
-  })
-  const link = ((await created.json()) as { data: { links: { upload: string } } }).data.links.upload
-  await page.request.put(link, { data: await moduleArchive({ 'README.md': '# DNS\n\nZones and records.\n', 'main.tf': 'variable "zone" {\n  type = string\n}\n' }) })
+  await adminPost(page, '/organizations', { data: { type: 'organizations', attributes: { name: 'keys', email: 'k@keys.example' } } })
+  await adminPost(page, '/organizations/keys/registry-modules', { data: { type: 'registry-modules', attributes: { name: 'dns', provider: 'aws' } } })
+  await publish(page.request, 'keys', 'dns', 'aws', '1.0.0', { 'README.md': '# DNS\n\nZones and records.\n', 'main.tf': 'variable "zone" {\n  type = string\n}\n' })
 
   // Sign in: the token field has the focus; Enter sends it.
   await page.goto('/')

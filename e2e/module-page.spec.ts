@@ -2,12 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
-import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { expect, test } from './support/fixtures'
+import { ADMIN_HEADERS as headers } from './support/admin-api'
 import { publish } from './support/publish'
 import { openOrganization, signIn } from './support/session'
 
-const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
 
 /** A vpc-like module whose outputs are `outputs`. */
 function vpc(outputs: string[]): Record<string, string> {

@@ -1,6 +1,7 @@
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { adminPost, signIn, teamToken } from './support/session'
+import { adminPost } from './support/admin-api'
+import { signIn, teamToken } from './support/session'
 
 test.describe('signing in and organizations', () => {
   test('refuses a bad token in words a person understands', async ({ page }, testInfo) => {

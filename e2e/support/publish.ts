@@ -1,8 +1,6 @@
 import { expect, type APIRequestContext } from '@playwright/test'
-import { E2E_ADMIN_TOKEN } from '../../playwright.config'
 import { moduleArchive } from '../../tests/helpers/archives'
-
-const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
+import { ADMIN_HEADERS as headers } from './admin-api'
 
 /** Publishes a version through the API, as a pipeline does (from `commit`, when given), and waits until it is published. */
 export async function publish(request: APIRequestContext, org: string, name: string, provider: string, version: string, files: Record<string, string>, commit?: string) {

@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test'
 import { E2E_ADMIN_TOKEN } from '../../playwright.config'
+import { adminPost } from './admin-api'
 
 /**
  * Signs in through the GUI's own form with the run's site-admin token. The desktop app signs in
@@ -34,20 +35,10 @@ export async function openOrganization(page: Page, name: string): Promise<void> 
   await expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible()
 }
 
-const ADMIN_HEADERS = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
-
-/** Through the API, as the site admin: `body` POSTed to `path` under /api/v2; resolves with the answer's JSON. */
-export async function adminPost<T = unknown>(page: Page, path: string, body?: unknown): Promise<T> {
-  const response = await page.request.post(`/api/v2${path}`, { headers: ADMIN_HEADERS, ...(body === undefined ? {} : { data: body }) })
-  expect(response.ok(), `POST ${path}: ${await response.text()}`).toBe(true)
-  return (await response.json()) as T
-}
-
-/** A new team of `org` (read-only unless told) and its token, made through the API; `org` is created first. */
-export async function teamToken(page: Page, org: string, team: string, access: { manageModules?: boolean } = {}): Promise<string> {
+/** A new read-only team of `org` and its token, made through the API; `org` is created first. */
+export async function teamToken(page: Page, org: string, team: string): Promise<string> {
   await adminPost(page, '/organizations', { data: { type: 'organizations', attributes: { name: org, email: `platform@${org}.example` } } })
-  const attributes = { name: team, 'organization-access': { 'manage-modules': access.manageModules === true } }
-  const created = await adminPost<{ data: { id: string } }>(page, `/organizations/${org}/teams`, { data: { type: 'teams', attributes } })
+  const created = await adminPost<{ data: { id: string } }>(page, `/organizations/${org}/teams`, { data: { type: 'teams', attributes: { name: team } } })
   const made = await adminPost<{ data: { attributes: { token: string } } }>(page, `/teams/${created.data.id}/authentication-token`)
   return made.data.attributes.token
 }
