@@ -153,7 +153,6 @@ export class TerraformLogin {
     const team = org.teams.find((candidate) => candidate.id === caller.teamId)
     return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
   }
-
 }
 
 /** The approvals still waiting within their code's lifetime (expired ones go at the organization's next write). */
