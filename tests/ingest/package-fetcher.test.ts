@@ -27,7 +27,8 @@ beforeAll(async () => {
   await run('tag', 'v1.0.0')
   store = new ArchiveStore(join(dir, 'data'))
   await store.open()
-  fetcher = new PackageFetcher(store, 10 * 1024 * 1024, (location) => fetch(location))
+  // The repositories here are local: this fetcher may clone file: addresses, which the server's refuses.
+  fetcher = new PackageFetcher(store, 10 * 1024 * 1024, (location) => fetch(location), ['file:'])
 })
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -53,6 +54,12 @@ describe('fetching a package a registry points at', () => {
     await expect(fetcher.fetch(`git::file://${repo}//../outside?ref=v1.0.0`)).rejects.toThrow(/no folder/)
     await expect(fetcher.fetch('s3::https://s3.amazonaws.com/bucket/module.zip')).rejects.toThrow(/fetches HTTP\(S\) archives and git/)
     await expect(fetcher.fetch('https://example.com/module.zip')).rejects.toThrow(/only \.tar\.gz/)
+  })
+
+  it('refuses a git address on this machine unless told it may clone one (a registry must not make it pack local repositories)', async () => {
+    const server = new PackageFetcher(store, 10 * 1024 * 1024, (location) => fetch(location))
+    await expect(server.fetch(`git::file://${repo}?ref=v1.0.0`)).rejects.toThrow(/cannot mirror a package from "file:" git addresses/)
+    await expect(server.fetch(`git::ext::sh -c touch% /tmp/pwned`)).rejects.toThrow()
   })
 
   it('splits go-getter’s //subdir from the source', () => {

@@ -53,3 +53,6 @@ export class UnavailableError extends DomainError {}
 
 /** No credentials, or credentials that match nobody. */
 export class UnauthenticatedError extends DomainError {}
+
+/** A service Homeport depends on (the upstream registry) answered with something it will not take: too large, or not what the protocol says. */
+export class BadGatewayError extends DomainError {}

@@ -18,7 +18,12 @@ export class PackageFetcher {
   constructor(
     private readonly archives: Archives,
     private readonly maxArchiveBytes: number,
-    private readonly fetchHttp: (location: string) => Promise<Response>
+    private readonly fetchHttp: (location: string) => Promise<Response>,
+    /**
+     * The transports a registry may point git at. Not `file:` by default: an upstream that named a
+     * repository on this machine would have Homeport pack it and serve it as a module.
+     */
+    private readonly gitProtocols: readonly string[] = ['https:', 'ssh:', 'git:']
   ) {}
 
   async fetch(location: string): Promise<ArchiveRef> {
@@ -41,6 +46,9 @@ export class PackageFetcher {
 
   private async fromGit(address: string, subdir: string): Promise<ArchiveRef> {
     const url = new URL(address.replace(/^git@([^:]+):/, 'ssh://git@$1/'))
+    if (!this.gitProtocols.includes(url.protocol)) {
+      throw new InvalidInputError(`Homeport cannot mirror a package from "${url.protocol}" git addresses: it clones over ${this.gitProtocols.map((protocol) => protocol.slice(0, -1)).join(', ')} only.`)
+    }
     const ref = url.searchParams.get('ref') ?? undefined
     url.search = ''
     const dir = await mkdtemp(join(tmpdir(), 'homeport-mirror-'))

@@ -11,6 +11,7 @@ import type { ModuleService } from './modules.js'
 import type { PackageFetcher } from './package-fetcher.js'
 import { latest, published, type Detail, type Published } from './registry.js'
 import { UpstreamUnavailableError, type UpstreamRegistry } from './upstream.js'
+import { nameSegment, namespaceSegment, providerSegment, upstreamPath, versionSegment, type Segment } from './upstream-path.js'
 
 /** What the upstream answered, passed through as it is. */
 export interface UpstreamPassThrough {
@@ -67,7 +68,7 @@ export class PublicRegistryService {
   async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<UpstreamPassThrough | MirroredVersions> {
     const view = await this.curated(caller, namespace, name, provider)
     const mirrored = published(view.module)
-    const answer = await this.upstream.get(`${namespace}/${name}/${provider}/versions`).catch((error: unknown) => {
+    const answer = await this.upstream.get(upstreamPath(...moduleSegments(namespace, name, provider), 'versions')).catch((error: unknown) => {
       if (error instanceof UpstreamUnavailableError && mirrored.length > 0) return undefined
       throw error
     })
@@ -83,7 +84,7 @@ export class PublicRegistryService {
   /** A version's detail, or the latest version's when `version` is undefined. */
   async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<UpstreamPassThrough | MirroredDetail> {
     const view = await this.curated(caller, namespace, name, provider)
-    const path = [namespace, name, provider, ...(version === undefined ? [] : [version])].map(encodeURIComponent).join('/')
+    const path = upstreamPath(...moduleSegments(namespace, name, provider), ...(version === undefined ? [] : [versionSegment(version)]))
     try {
       return { kind: 'upstream', ...(await this.upstream.get(path)) }
     } catch (error) {
@@ -159,7 +160,7 @@ export class PublicRegistryService {
 
   private async fetchInto(view: ModuleView, version: string) {
     const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
-    const location = await this.upstream.downloadLocation([namespace, name, provider, version, 'download'].map(encodeURIComponent).join('/'))
+    const location = await this.upstream.downloadLocation(upstreamPath(...moduleSegments(namespace, name, provider), versionSegment(version), 'download'))
     const archive = await this.fetcher.fetch(location)
     const unpin = this.archives.pin(archive.sha256)
     try {
@@ -211,4 +212,8 @@ export class PublicRegistryService {
   private async organizations(caller: Caller): Promise<OrganizationRecord[]> {
     return (await this.store.organizations.all()).filter((org) => canRead(caller, org))
   }
+}
+
+function moduleSegments(namespace: string, name: string, provider: string): Segment[] {
+  return [namespaceSegment(namespace), nameSegment(name), providerSegment(provider)]
 }

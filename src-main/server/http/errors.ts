@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa'
 import {
+  BadGatewayError,
   ConflictError,
   ExpiredError,
   ForbiddenError,
@@ -49,6 +50,7 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof ExpiredError) return new HttpError(410, 'gone', error.message)
   if (error instanceof LimitExceededError) return new HttpError(413, 'payload too large', error.message)
   if (error instanceof UnavailableError) return new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '30' })
+  if (error instanceof BadGatewayError) return new HttpError(502, 'bad gateway', error.message)
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
   // A write that lost a race: the record went away, or another write took the key first.
   if (error instanceof RecordMissingError) return new HttpError(404, 'not found', 'The resource was deleted while this request ran.')
@@ -93,6 +95,7 @@ function statusTitle(status: number): string {
     415: 'unsupported media type',
     422: 'invalid attribute',
     429: 'too many requests',
+    502: 'bad gateway',
     507: 'insufficient storage'
   }
   return titles[status] ?? 'error'

@@ -7,13 +7,14 @@ import { UniqueConstraintError } from '../../store/errors.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
 import type { Caller } from '../access.js'
 import { verifyDownload, type DownloadToken } from '../download-links.js'
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
+import { BadGatewayError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../errors.js'
 import { newId, now } from '../ids.js'
 import { terraformConstraint } from '../version-constraints.js'
 import type { UpstreamRegistry } from '../upstream.js'
+import { archSegment, namespaceSegment, osSegment, typeSegment, upstreamPath, versionSegment } from '../upstream-path.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease } from './provider-registry.js'
-import { checkPlatformPart, isTerraformProviderPart } from './providers.js'
+import { checkPlatformPart, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -28,17 +29,8 @@ interface UpstreamPackage {
   signing_keys?: { gpg_public_keys?: Array<{ key_id?: string; ascii_armor: string; trust_signature?: string; source?: string; source_url?: string | null }> }
 }
 
-/** One package of a `terraform providers mirror` folder: where it belongs, and the hashes the folder lists for it. */
-export interface ImportedPackage {
-  /** The registry the folder names it under (`registry.terraform.io`). */
-  hostname: string
-  namespace: string
-  type: string
-  version: string
-  os: string
-  arch: string
-  hashes: string[]
-}
+/** The most of a SHA256SUMS or its signature read from the upstream (a real one lists a few dozen files). */
+const MAX_SIGNED_FILE_BYTES = 1024 * 1024
 
 /** A zip as the network mirror lists it. */
 export interface MirrorArchive {
@@ -119,7 +111,11 @@ export class ProviderMirror {
   }
 
   async versions(_caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
-    const answer = await this.upstream.get(`${namespace}/${type}/versions`, 'providers.v1').catch(() => undefined)
+    const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1').catch((error: unknown) => {
+      // Out of reach is answered from what is here; a bad name or a bad answer is said as it is.
+      if (error instanceof InvalidInputError || error instanceof BadGatewayError) throw error
+      return undefined
+    })
     // Online, what upstream offers (a missing package is pulled through); offline, only what is here.
     if (answer && !answer.stale && answer.status === 200) {
       // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
@@ -324,7 +320,7 @@ export class ProviderMirror {
     if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin mirrors public providers.')
     if (platforms.length === 0) throw new InvalidInputError('Name the platforms to mirror (linux_amd64, darwin_arm64…).', 'platforms')
     const meets = constraint === undefined ? () => true : terraformConstraint(constraint)
-    const answer = await this.upstream.get(`${namespace}/${type}/versions`, 'providers.v1')
+    const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1')
     if (answer.stale || answer.status !== 200) throw new UnavailableError(`The upstream registry did not list ${namespace}/${type} (HTTP ${answer.status}${answer.stale ? ', offline' : ''}).`)
     const versions = (answer.body as { versions: ListedProviderVersion[] }).versions.filter((entry) => meets(entry.version))
     if (versions.length === 0) throw new InvalidInputError(`The upstream registry has no version of ${namespace}/${type} in "${constraint ?? ''}".`, 'versions')
@@ -435,7 +431,7 @@ export class ProviderMirror {
 
   /** Fetches one package from the upstream, checks it as Terraform would, and keeps it. */
   private async pull(namespace: string, type: string, version: string, os: string, arch: string): Promise<void> {
-    const path = `${namespace}/${type}/${version}/download/${os}/${arch}`
+    const path = upstreamPath(namespaceSegment(namespace), typeSegment(type), versionSegment(version), 'download', osSegment(os), archSegment(arch))
     const answer = await this.upstream.get(path, 'providers.v1')
     if (answer.stale) throw new UnavailableError(`The upstream registry cannot be reached, and ${namespace}/${type} ${version} for ${os}_${arch} is not mirrored here.`)
     if (answer.status === 404) throw new NotFoundError(`the upstream registry has no ${namespace}/${type} ${version} for ${os}_${arch}`, false)
@@ -443,10 +439,17 @@ export class ProviderMirror {
     const meta = answer.body as UpstreamPackage
     const invalid = (reason: string) => new UnavailableError(`The upstream registry's ${namespace}/${type} ${version} for ${os}_${arch} does not verify, so it was not mirrored: ${reason}`)
     if (meta.os !== os || meta.arch !== arch || !/^[0-9a-f]{64}$/.test(meta.shasum ?? '')) throw invalid('its answer is not a provider package for this platform')
-    const at = new URL(path, await this.upstream.base('providers.v1'))
-    const fetchBytes = async (location: string) => Buffer.from(await (await this.upstream.fetchArchive(new URL(location, at).toString())).arrayBuffer())
-    const sumsBytes = await fetchBytes(meta.shasums_url)
-    const signature = await fetchBytes(meta.shasums_signature_url)
+    const at = await this.upstream.urlOf(path, 'providers.v1')
+    let shasumsName: string
+    try {
+      checkProviderFilename(meta.filename)
+      // Kept as the name of the file a bundle carries: a plain file name, whatever the upstream's URL says.
+      shasumsName = checkProviderFilename(new URL(meta.shasums_url, at).pathname.split('/').pop())
+    } catch (error) {
+      throw invalid((error as Error).message)
+    }
+    const sumsBytes = await this.upstream.fetchSmall(new URL(meta.shasums_url, at).toString(), MAX_SIGNED_FILE_BYTES)
+    const signature = await this.upstream.fetchSmall(new URL(meta.shasums_signature_url, at).toString(), MAX_SIGNED_FILE_BYTES)
     let sums: Map<string, string>
     try {
       sums = parseShasums(sumsBytes.toString('utf8'))
@@ -485,7 +488,7 @@ export class ProviderMirror {
           if (!target.shasums) {
             // The first signed package of this version (it may hold imported ones, which its SHA256SUMS may vouch for).
             target.protocols = meta.protocols ?? []
-            target.shasumsName = new URL(meta.shasums_url, at).pathname.split('/').pop() ?? `terraform-provider-${type}_${version}_SHA256SUMS`
+            target.shasumsName = shasumsName
             target.shasums = shasums
             target.shasumsSig = shasumsSig
             target.keys = keys.map((key) => ({ keyId: key.key_id ?? '', asciiArmor: key.ascii_armor, trustSignature: key.trust_signature ?? '', source: key.source ?? '', sourceUrl: key.source_url ?? null }))

@@ -192,10 +192,10 @@ export class ProviderService {
     const view = await this.managed(caller, address)
     const os = checkPlatformPart(input.os, 'os')
     const arch = checkPlatformPart(input.arch, 'arch')
-    if (!input.filename) throw new InvalidInputError('A platform needs the filename of its zip, as SHA256SUMS lists it.', 'filename')
+    const filename = checkProviderFilename(input.filename)
     if (!input.shasum) throw new InvalidInputError('A platform needs the shasum (SHA-256) of its zip.', 'shasum')
     const timestamp = now()
-    const platform: ProviderPlatformRecord = { id: newId('provpltfrm'), os, arch, filename: input.filename, shasum: input.shasum.toLowerCase(), createdAt: timestamp, updatedAt: timestamp, binary: null }
+    const platform: ProviderPlatformRecord = { id: newId('provpltfrm'), os, arch, filename, shasum: input.shasum.toLowerCase(), createdAt: timestamp, updatedAt: timestamp, binary: null }
     const { record: provider, result } = await this.store.providers
       .update(view.provider.id, (draft) => {
         const target = findProviderVersion(draft, version)
@@ -279,6 +279,25 @@ function checkName(value: string | undefined, attribute: 'name' | 'namespace'): 
 
 export function checkPlatformPart(value: string | undefined, attribute: 'os' | 'arch'): string {
   if (!value || !PLATFORM_PART.test(value)) throw new InvalidInputError(`A platform needs its ${attribute}: lower-case letters, digits and "_", like linux and amd64.`, attribute)
+  return value
+}
+
+/**
+ * A provider file's name (a zip, SHA256SUMS and its signature): one plain file name, never a path.
+ * HCP names zips `terraform-provider-<type>_<version>_<os>_<arch>.zip`, but its own client's tests
+ * (go-tfe) create platforms named `filename` or a random string, so any name of these characters
+ * is taken: what matters is that a bundle or a mirror folder can never write it outside its folder.
+ */
+const FILENAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$/
+
+export function checkProviderFilename(value: string | undefined, attribute = 'filename'): string {
+  if (!value) throw new InvalidInputError('A platform needs the filename of its zip, as SHA256SUMS lists it.', attribute)
+  if (!FILENAME.test(value) || value.includes('..')) {
+    throw new InvalidInputError(
+      `"${value}" is not a file name Homeport takes: letters, digits, ".", "_", "+" and "-", starting with a letter or digit, at most 200 characters (terraform-provider-<type>_<version>_<os>_<arch>.zip).`,
+      attribute
+    )
+  }
   return value
 }
 
