@@ -4,6 +4,14 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import { defineConfig, globalIgnores } from 'eslint/config'
 
+/** Node's calls that create or replace files and folders: only server/files/folder-writes.ts imports them. */
+const WRITE_CALLS = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'rename', 'renameSync', 'link', 'linkSync', 'symlink', 'copyFile', 'cp', 'open', 'mkdir', 'mkdirSync']
+const FILE_WRITES = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'].map((name) => ({
+  name,
+  importNames: WRITE_CALLS,
+  message: 'Write files through server/files/folder-writes.ts: it refuses a path outside its folder.'
+}))
+
 export default defineConfig([
   globalIgnores(['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**']),
   js.configs.recommended,
@@ -27,8 +35,17 @@ export default defineConfig([
     }
   },
   {
+    // Every file write goes through server/files/folder-writes.ts, which refuses a path outside its folder.
+    files: ['src-main/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: FILE_WRITES }] }
+  },
+  {
     // The headless server runs under plain Node: loading electron there would try to download it.
     files: ['src-main/server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ['electron', ...FILE_WRITES] }] }
+  },
+  {
+    files: ['src-main/server/files/folder-writes.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] }
   },
   {

@@ -1,6 +1,6 @@
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute } from 'node:path'
-import { writeFileAtomically } from '../server/store/atomic-json-file.js'
+import { makeFolder, writeInside } from '../server/files/folder-writes.js'
 import type { DesktopSettings } from '../shared/bridge.js'
 
 export interface WindowState {
@@ -40,8 +40,8 @@ export function checkSettings(candidate: Record<string, unknown>, defaults: Desk
 }
 
 export async function saveJson(path: string, value: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
-  await writeFileAtomically(path, JSON.stringify(value, null, 2))
+  await makeFolder(dirname(path))
+  await writeInside(dirname(path), path, JSON.stringify(value, null, 2), { atomic: true })
 }
 
 export async function loadWindowState(path: string): Promise<WindowState> {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomically } from './store/atomic-json-file.js'
+import { writeInside } from './files/folder-writes.js'
 import { newToken } from './domain/tokens.js'
 
 export interface AdminToken {
@@ -27,7 +27,7 @@ export async function resolveAdminToken(dataDir: string, fromEnvironment: string
   const existing = await readAdminTokenFile(dataDir)
   if (existing) return { token: existing, source: { kind: 'file', path, created: false } }
   const token = newToken()
-  await writeFileAtomically(path, `${token}\n`, 0o600).catch((error: NodeJS.ErrnoException) => {
+  await writeInside(dataDir, path, `${token}\n`, { atomic: true }).catch((error: NodeJS.ErrnoException) => {
     throw new Error(`Homeport cannot write a new admin token to ${path} (${error.code ?? error.message}): set HOMEPORT_ADMIN_TOKEN instead.`)
   })
   return { token, source: { kind: 'file', path, created: true } }

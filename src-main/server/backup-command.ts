@@ -1,6 +1,6 @@
-import { createWriteStream } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
-import { pipeline } from 'node:stream/promises'
+import { dirname, resolve } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { writeInside } from './files/folder-writes.js'
 import { bodyOf, runningServer } from './running-server.js'
 import { openFileStore } from './store/file-store.js'
 
@@ -10,28 +10,27 @@ import { openFileStore } from './store/file-store.js'
  * file first, so an interrupted backup never looks complete.
  */
 export async function backupToFile(dataDir: string, file: string, token?: string): Promise<'server' | 'directory'> {
-  const partial = `${file}.partial`
-  try {
-    const running = await runningServer(dataDir, token)
-    if (running) {
-      const response = await running.request('GET', '/api/homeport/v1/backup')
-      if (response.statusCode !== 200) {
-        const detail = (JSON.parse((await bodyOf(response)) || '{}') as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
-        throw new Error(`The server refused the backup (HTTP ${response.statusCode})${detail ? `: ${detail}` : '.'}`)
-      }
-      await pipeline(response, createWriteStream(partial, { mode: 0o600 }))
-    } else {
-      const store = await openFileStore(dataDir)
-      try {
-        await store.backup(createWriteStream(partial, { mode: 0o600 }))
-      } finally {
-        await store.close()
-      }
+  const write = (contents: NodeJS.ReadableStream) => writeInside(dirname(resolve(file)), file, contents as AsyncIterable<Uint8Array>, { atomic: true })
+  const running = await runningServer(dataDir, token)
+  if (running) {
+    const response = await running.request('GET', '/api/homeport/v1/backup')
+    if (response.statusCode !== 200) {
+      const detail = (JSON.parse((await bodyOf(response)) || '{}') as { errors?: Array<{ detail?: string }> }).errors?.[0]?.detail
+      throw new Error(`The server refused the backup (HTTP ${response.statusCode})${detail ? `: ${detail}` : '.'}`)
     }
-    await rename(partial, file)
-    return running ? 'server' : 'directory'
-  } catch (error) {
-    await rm(partial, { force: true })
-    throw error
+    await write(response)
+    return 'server'
   }
+  const store = await openFileStore(dataDir)
+  try {
+    const through = new PassThrough()
+    const backup = store.backup(through).catch((error: unknown) => {
+      through.destroy(error as Error)
+      throw error
+    })
+    await Promise.all([backup, write(through)])
+  } finally {
+    await store.close()
+  }
+  return 'directory'
 }

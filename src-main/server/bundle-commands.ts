@@ -1,7 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs'
-import { readdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { join, relative } from 'node:path'
-import { pipeline } from 'node:stream/promises'
+import { createReadStream } from 'node:fs'
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import { writeInside } from './files/folder-writes.js'
 import { startServer } from './create-server.js'
 import type { ImportReport } from './domain/bundles/bundle-import.js'
 import { formatBytes } from './domain/ingest/archive-reader.js'
@@ -93,13 +93,7 @@ export async function bundleCommand(dataDir: string, token: string | undefined, 
   }
   const response = await running.request('GET', `/api/v2/bundles/${id}/download`)
   if (response.statusCode !== 200) throw new Error(`Homeport could not send the bundle (HTTP ${response.statusCode}).`)
-  const partial = `${options.output}.partial`
-  try {
-    await pipeline(response, createWriteStream(partial))
-    await rename(partial, options.output)
-  } finally {
-    await rm(partial, { force: true })
-  }
+  await writeInside(dirname(resolve(options.output)), options.output, response, { atomic: true })
   await running.request('DELETE', `/api/v2/bundles/${id}`).then((answer) => answer.resume())
   const manifest = job.manifest!
   console.log(`Wrote ${options.output} (${formatBytes(job.size ?? 0)}): ${manifest.modules.length} module version(s), ${manifest.providers.length} provider version(s) for ${manifest.platforms.join(', ') || 'no platform'}.`)

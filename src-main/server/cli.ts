@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-import { mkdir } from 'node:fs/promises'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startServer } from './create-server.js'
 import { isLoopback, parseServeOptions, parseTerraformConfigOptions, settingsUsage, UsageError } from './options.js'
 import { readAdminTokenFile } from './admin-token.js'
-import { writeFileAtomically } from './store/atomic-json-file.js'
+import { makeFolder, writeInside } from './files/folder-writes.js'
 import { PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../shared/terraform-config.js'
 import { parseArgs } from 'node:util'
 import { backupToFile } from './backup-command.js'
@@ -117,7 +116,7 @@ async function writeTerraformConfig(args: string[]): Promise<void> {
     process.stdout.write(text)
     return
   }
-  await writeFileAtomically(options.output, text, 0o600)
+  await writeInside(dirname(resolve(options.output)), options.output, text, { atomic: true })
   console.log(`Wrote ${options.output}. Use it with:\n  export TF_CLI_CONFIG_FILE=${options.output}`)
   console.log(`Module sources then read: ${options.hostname}/<organization>/<module>/<provider>`)
 }
@@ -128,8 +127,8 @@ async function writeTerraformConfig(args: string[]): Promise<void> {
  * and then fails to save the token).
  */
 async function writeLoginConfig(output: string, hostname: string, text: string): Promise<void> {
-  await mkdir(dirname(output), { recursive: true, mode: 0o700 })
-  await writeFileAtomically(output, text, 0o600)
+  await makeFolder(dirname(resolve(output)), undefined, 0o700)
+  await writeInside(dirname(resolve(output)), output, text, { atomic: true })
   console.log(`Wrote ${output}.`)
   if (process.env.TF_CLI_CONFIG_FILE) console.log(`TF_CLI_CONFIG_FILE is set (${process.env.TF_CLI_CONFIG_FILE}): unset it, or Terraform will not use the token login saves.`)
   console.log(`Now run:\n  terraform login ${hostname}\nand approve "Terraform CLI on this machine" in the page it opens.`)

@@ -1,7 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
-import { writeFileAtomically } from './store/atomic-json-file.js'
+import { makeFolder, writeInside } from './files/folder-writes.js'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
@@ -57,7 +57,7 @@ const ARCHIVE_SWEEP_MS = 60 * 60 * 1000
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
   const options = { ...parseServeOptions([], {}), ...given }
   // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
-  if (options.database) await mkdir(options.dataDir, { recursive: true, mode: 0o700 })
+  if (options.database) await makeFolder(options.dataDir, undefined, 0o700)
   const store = options.database ? await openPostgresStore(options.database, { archiveGraceMs: given.archiveGraceMs }) : await openFileStore(options.dataDir)
   const background = new Background()
   let server: Server | undefined
@@ -119,7 +119,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     if (!store.writesRefused) await services.vcsBuilds.start() // the git poll, and builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
-    if (!store.writesRefused) await writeFileAtomically(join(options.dataDir, 'server.json'), JSON.stringify({ pid: process.pid, url }))
+    if (!store.writesRefused) await writeInside(options.dataDir, 'server.json', JSON.stringify({ pid: process.pid, url }), { atomic: true })
     let closing: Promise<void> | undefined
     return {
       url,

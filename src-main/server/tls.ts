@@ -1,11 +1,11 @@
 import { randomBytes, webcrypto, X509Certificate } from 'node:crypto'
 import { isIP } from 'node:net'
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AsnConvert } from '@peculiar/asn1-schema'
 import { GeneralName, GeneralSubtree, GeneralSubtrees, id_ce_nameConstraints, NameConstraints } from '@peculiar/asn1-x509'
 import * as x509 from '@peculiar/x509'
-import { writeFileAtomically } from './store/atomic-json-file.js'
+import { makeFolder, writeInside } from './files/folder-writes.js'
 
 x509.cryptoProvider.set(webcrypto as Crypto)
 
@@ -48,7 +48,7 @@ export async function resolveTls(dataDir: string, options: TlsOptions = {}): Pro
     return { cert: await readFile(options.certPath, 'utf8'), key: await readFile(options.keyPath, 'utf8'), trustPath: options.certPath, generated: false, newCa: false }
   }
   const dir = join(dataDir, 'tls')
-  await mkdir(dir, { recursive: true, mode: 0o700 })
+  await makeFolder(dir, undefined, 0o700)
   const names = [...new Set([...LOOPBACK, ...(options.hostnames ?? []).map((name) => name.toLowerCase())])]
   const paths = { caCert: join(dir, 'ca.crt'), caKey: join(dir, CA_KEY_FILE), cert: join(dir, 'server.crt'), key: join(dir, 'server.key') }
 
@@ -56,16 +56,16 @@ export async function resolveTls(dataDir: string, options: TlsOptions = {}): Pro
   const newCa = !ca || expiresSoon(ca.cert) || !permitsOnly(ca.cert, names)
   if (newCa) {
     ca = await makeCa(names)
-    await writeFileAtomically(paths.caKey, ca.key, 0o600)
-    await writeFileAtomically(paths.caCert, ca.cert, 0o644)
+    await writeInside(dir, paths.caKey, ca.key, { atomic: true })
+    await writeInside(dir, paths.caCert, ca.cert, { atomic: true, mode: 0o644 })
   }
   const authority = ca!
 
   let server = await readPair(paths.cert, paths.key)
   if (newCa || !server || expiresSoon(server.cert) || !coversNames(server.cert, names) || !signedBy(server.cert, authority.cert)) {
     server = await makeServerCertificate(authority, names)
-    await writeFileAtomically(paths.key, server.key, 0o600)
-    await writeFileAtomically(paths.cert, server.cert, 0o644)
+    await writeInside(dir, paths.key, server.key, { atomic: true })
+    await writeInside(dir, paths.cert, server.cert, { atomic: true, mode: 0o644 })
   }
   return { cert: server.cert, key: server.key, trustPath: paths.caCert, generated: true, newCa }
 }

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs'
-import { mkdir, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises'
+import { createReadStream, type ReadStream } from 'node:fs'
+import { readFile, readdir, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Transform, type Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import { syncDirectory, writeFileAtomically } from './atomic-json-file.js'
+import type { Readable } from 'node:stream'
+import { makeFolder, moveInside, syncFolder, writeInside } from '../files/folder-writes.js'
 import type { ArchiveRef } from './records.js'
 import type { WritesRefusedError } from './errors.js'
 
@@ -28,7 +27,7 @@ export class ArchiveStore {
   private readonly uploadsDir: string
 
   constructor(
-    dataDir: string,
+    private readonly dataDir: string,
     /** Set when the data directory cannot be written: nothing is stored or deleted. */
     private readonly writesRefused?: WritesRefusedError
   ) {
@@ -39,9 +38,9 @@ export class ArchiveStore {
   /** Creates the folders and drops uploads that a crash interrupted. */
   async open(): Promise<void> {
     if (this.writesRefused) return
-    await mkdir(this.archivesDir, { recursive: true })
+    await makeFolder(this.archivesDir)
     await rm(this.uploadsDir, { recursive: true, force: true })
-    await mkdir(this.uploadsDir, { recursive: true })
+    await makeFolder(this.uploadsDir)
   }
 
   /** Streams `source` into the store, hashing it on the way. Past `maxBytes` it stores nothing. */
@@ -53,23 +52,20 @@ export class ArchiveStore {
     const temp = join(this.uploadsDir, `${randomBytes(12).toString('hex')}.partial`)
     const hash = createHash('sha256')
     let size = 0
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
+    async function* metered(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
         size += chunk.length
-        if (size > maxBytes) return done(new TooLargeError(maxBytes))
+        if (size > maxBytes) throw new TooLargeError(maxBytes)
         hash.update(chunk)
-        done(null, chunk)
+        yield chunk
       }
-    })
+    }
     try {
-      const file = createWriteStream(temp, { mode: 0o600, flush: true })
-      await pipeline(source, meter, file)
+      await writeInside(this.uploadsDir, temp, metered())
       const sha256 = hash.digest('hex')
-      const target = this.pathOf(sha256)
-      await mkdir(join(this.archivesDir, sha256.slice(0, 2)), { recursive: true })
       // An identical archive may be stored already; renaming over it changes nothing.
-      await rename(temp, target)
-      await syncDirectory(join(this.archivesDir, sha256.slice(0, 2)))
+      await moveInside(this.dataDir, temp, this.pathOf(sha256))
+      await syncFolder(join(this.archivesDir, sha256.slice(0, 2)))
       return { sha256, size }
     } catch (error) {
       await unlink(temp).catch(() => undefined)
@@ -95,7 +91,7 @@ export class ArchiveStore {
 
   async writeDocs(sha256: string, docs: unknown): Promise<void> {
     if (this.writesRefused) throw this.writesRefused
-    await writeFileAtomically(this.docsPathOf(sha256), JSON.stringify(docs))
+    await writeInside(this.archivesDir, this.docsPathOf(sha256), JSON.stringify(docs), { atomic: true })
   }
 
   async readDocs<T>(sha256: string): Promise<T | undefined> {

@@ -1,16 +1,13 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
-import { randomBytes } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
 import type { Adapter } from 'lowdb'
-
-/** Suffix of the temporary files a write goes through; a crash can leave one behind. */
-export const TEMP_SUFFIX = '.partial'
+import { writeInside } from '../files/folder-writes.js'
 
 /**
- * A lowdb adapter for one JSON file whose writes are durable and atomic: the bytes go to a
- * temporary file beside it, are fsynced, renamed over the target, and the folder is fsynced so
- * the rename itself survives a power cut. lowdb's own TextFile (steno) renames but never fsyncs.
- * A reader therefore sees the old document or the new one, never a torn one.
+ * A lowdb adapter for one JSON file whose writes are durable and atomic (files/folder-writes.ts:
+ * a temporary file beside it, fsynced, renamed over the target, the folder fsynced). lowdb's own
+ * TextFile (steno) renames but never fsyncs. A reader therefore sees the old document or the new
+ * one, never a torn one.
  */
 export class AtomicJsonFile<T> implements Adapter<T> {
   constructor(readonly path: string) {}
@@ -27,37 +24,6 @@ export class AtomicJsonFile<T> implements Adapter<T> {
   }
 
   async write(data: T): Promise<void> {
-    await writeFileAtomically(this.path, JSON.stringify(data))
-  }
-}
-
-export async function writeFileAtomically(path: string, contents: string | Uint8Array, mode = 0o600): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
-  const file = await open(temp, 'w', mode)
-  try {
-    await file.writeFile(contents)
-    await file.sync()
-  } catch (error) {
-    await file.close()
-    await unlink(temp).catch(() => undefined)
-    throw error
-  }
-  await file.close()
-  try {
-    await rename(temp, path)
-  } catch (error) {
-    await unlink(temp).catch(() => undefined)
-    throw error
-  }
-  await syncDirectory(dirname(path))
-}
-
-/** Makes a rename or unlink in `dir` durable. */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
+    await writeInside(dirname(this.path), basename(this.path), JSON.stringify(data), { atomic: true })
   }
 }

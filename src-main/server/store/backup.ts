@@ -1,12 +1,12 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { create, extract } from 'tar'
 import { CA_KEY_FILE } from '../tls.js'
-import { writeFileAtomically } from './atomic-json-file.js'
+import { linkInside, makeFolder, moveInside, writeInside } from '../files/folder-writes.js'
 import { lockDataDir } from './data-dir-lock.js'
 import { openFileStore, type FileStore } from './file-store.js'
 import { mirroredFiles, providerFiles } from './store.js'
@@ -65,7 +65,7 @@ export async function writeBackup(store: FileStore, destination: Writable): Prom
   try {
     await store.snapshot(async () => {
       // Every record folder (uploads in progress and git mirrors are not kept: both are made again).
-      for (const folder of store.recordFolders) await linkTree(join(store.dataDir, folder), join(data, folder), (name) => name.endsWith('.json'))
+      for (const folder of store.recordFolders) await linkTree(join(store.dataDir, folder), data, folder, (name) => name.endsWith('.json'))
       const archives = new Set<string>()
       for (const module of await store.modules.all()) for (const version of module.versions) if (version.archive) archives.add(version.archive.sha256)
       for (const provider of await store.providers.all()) for (const sha256 of providerFiles(provider)) archives.add(sha256)
@@ -73,12 +73,12 @@ export async function writeBackup(store: FileStore, destination: Writable): Prom
       for (const sha256 of archives) {
         const archive = store.archives.pathOf(sha256)
         for (const file of [archive, archive.replace(/\.tar\.gz$/, '.docs.json')]) {
-          await linkFile(file, join(data, relative(store.dataDir, file))).catch(ignoreMissing)
+          await linkInside(file, data, relative(store.dataDir, file), { orCopy: true }).catch(ignoreMissing)
         }
       }
       // The CA's private key stays on this machine: a backup that leaks must not be able to sign.
-      await linkTree(join(store.dataDir, 'tls'), join(data, 'tls'), (name) => name !== CA_KEY_FILE)
-      await linkFile(join(store.dataDir, 'admin-token'), join(data, 'admin-token')).catch(ignoreMissing)
+      await linkTree(join(store.dataDir, 'tls'), data, 'tls', (name) => name !== CA_KEY_FILE)
+      await linkInside(join(store.dataDir, 'admin-token'), data, 'admin-token', { orCopy: true }).catch(ignoreMissing)
     })
     const files: BackupManifest['files'] = []
     for (const path of await listFiles(data)) {
@@ -92,7 +92,7 @@ export async function writeBackup(store: FileStore, destination: Writable): Prom
       files
     }
     const manifest = { ...unsigned, signature: sign(await ensureBackupKey(store.dataDir), unsigned) }
-    await writeFile(join(staging, MANIFEST), JSON.stringify(manifest, null, 2))
+    await writeInside(staging, MANIFEST, JSON.stringify(manifest, null, 2))
     await pipeline(create({ cwd: staging, gzip: true, portable: true }, [MANIFEST, 'data']), destination)
     return manifest
   } finally {
@@ -107,14 +107,14 @@ export async function writeBackup(store: FileStore, destination: Writable): Prom
  * The server must be stopped.
  */
 export async function restoreBackup(file: string, dataDir: string, options: RestoreOptions = {}): Promise<{ kept: string | undefined; provenance: BackupProvenance }> {
-  await mkdir(dataDir, { recursive: true })
+  await makeFolder(dataDir)
   const unlock = await lockDataDir(dataDir).catch((error: Error) => {
     throw new BackupError(`${error.message} Stop Homeport before restoring.`)
   })
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const temp = `${dataDir}.restoring-${stamp}`
   try {
-    await mkdir(temp, { recursive: true })
+    await makeFolder(temp)
     try {
       await extract({
         file,
@@ -157,13 +157,13 @@ export async function restoreBackup(file: string, dataDir: string, options: Rest
     let kept: string | undefined
     if ((await readdir(dataDir)).some((entry) => entry !== 'homeport.lock')) {
       kept = `${dataDir}.before-restore-${stamp}`
-      await rename(dataDir, kept)
+      await moveInside(dirname(dataDir), dataDir, kept)
     } else {
       await rm(dataDir, { recursive: true, force: true })
     }
     // The installation keeps its own backup key, so its next backups are signed as before.
-    if (key) await writeFile(join(data, BACKUP_KEY_FILE), key, { mode: 0o600 })
-    await rename(data, dataDir)
+    if (key) await writeInside(data, BACKUP_KEY_FILE, key)
+    await moveInside(dirname(dataDir), data, dataDir)
     return { kept, provenance }
   } finally {
     await unlock()
@@ -196,7 +196,7 @@ async function ensureBackupKey(dataDir: string): Promise<Buffer> {
   const existing = await readBackupKey(dataDir)
   if (existing) return existing
   const key = randomBytes(32)
-  await writeFileAtomically(join(dataDir, BACKUP_KEY_FILE), key, 0o600)
+  await writeInside(dataDir, BACKUP_KEY_FILE, key, { atomic: true })
   return key
 }
 
@@ -208,17 +208,12 @@ function signaturesEqual(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 }
 
-async function linkFile(from: string, to: string): Promise<void> {
-  await mkdir(dirname(to), { recursive: true })
-  // A hard link keeps this exact content even if the record is rewritten (renamed over) later.
-  await link(from, to).catch(() => copyFile(from, to))
-}
-
-async function linkTree(from: string, to: string, include: (name: string) => boolean): Promise<void> {
+/** Links every file of `from` that `include` names into `path` inside `staging` (a hard link keeps this exact content even if a record is renamed over later). */
+async function linkTree(from: string, staging: string, path: string, include: (name: string) => boolean): Promise<void> {
   const entries = await readdir(from, { withFileTypes: true }).catch(() => [])
   for (const entry of entries) {
-    if (entry.isDirectory()) await linkTree(join(from, entry.name), join(to, entry.name), include)
-    else if (entry.isFile() && include(entry.name)) await linkFile(join(from, entry.name), join(to, entry.name))
+    if (entry.isDirectory()) await linkTree(join(from, entry.name), staging, join(path, entry.name), include)
+    else if (entry.isFile() && include(entry.name)) await linkInside(join(from, entry.name), staging, join(path, entry.name), { orCopy: true })
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { link, readdir, readFile, unlink, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { readdir, readFile, unlink } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { linkInside, writeInside } from '../files/folder-writes.js'
 
 export class DataDirInUseError extends Error {
   constructor(dataDir: string, pid: number, lockPath: string) {
@@ -28,7 +29,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
   const lockPath = resolve(dataDir, 'homeport.lock')
   if (heldHere.has(lockPath)) throw new DataDirInUseError(dataDir, process.pid, lockPath)
   const mine = `${lockPath}.${process.pid}-${randomBytes(6).toString('hex')}`
-  await writeFile(mine, String(process.pid), { mode: 0o600, flag: 'wx' })
+  await writeInside(dataDir, mine, String(process.pid), { exclusive: true })
   try {
     for (let attempt = 0; attempt < 20; attempt++) {
       if (await linked(mine, lockPath)) {
@@ -87,7 +88,7 @@ async function sweepLeftovers(dataDir: string): Promise<void> {
 /** Hard-links `from` to `to`; false when `to` exists already. */
 async function linked(from: string, to: string): Promise<boolean> {
   try {
-    await link(from, to)
+    await linkInside(from, dirname(to), to)
     return true
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false

@@ -1,4 +1,5 @@
-import { chmod, mkdir, rm, unlink, writeFile } from 'node:fs/promises'
+import { chmod, rm, unlink } from 'node:fs/promises'
+import { makeFolder, writeInside } from '../files/folder-writes.js'
 import { join } from 'node:path'
 import { ArchiveStore } from './archive-store.js'
 import { writeBackup } from './backup.js'
@@ -36,7 +37,7 @@ export interface FileStore extends Store {
  * reason, so that reads go on being served.
  */
 export async function openFileStore(dataDir: string): Promise<FileStore> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 })
+  await makeFolder(dataDir, undefined, 0o700)
   const writesRefused = await probeWrites(dataDir)
   const unlock = writesRefused ? () => Promise.resolve() : await lockDataDir(dataDir)
   try {
@@ -68,7 +69,7 @@ export async function openFileStore(dataDir: string): Promise<FileStore> {
 async function probeWrites(dataDir: string): Promise<WritesRefusedError | undefined> {
   const probe = join(dataDir, `.write-probe-${process.pid}`)
   try {
-    await writeFile(probe, 'probe')
+    await writeInside(dataDir, probe, 'probe')
     return undefined
   } catch (error) {
     const cause = unwritableCause(error)

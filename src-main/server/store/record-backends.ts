@@ -1,7 +1,8 @@
-import { mkdir, readdir, unlink } from 'node:fs/promises'
+import { readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Adapter } from 'lowdb'
-import { AtomicJsonFile, TEMP_SUFFIX, syncDirectory } from './atomic-json-file.js'
+import { AtomicJsonFile } from './atomic-json-file.js'
+import { makeFolder, syncFolder, TEMP_SUFFIX } from '../files/folder-writes.js'
 import type { WritesRefusedError } from './errors.js'
 
 /** The persisted form of a record: it says which schema it was written with. */
@@ -33,7 +34,7 @@ export class RecordFiles implements RecordBackend {
   ) {}
 
   async names(): Promise<string[]> {
-    if (!this.writesRefused) await mkdir(this.dir, { recursive: true })
+    if (!this.writesRefused) await makeFolder(this.dir)
     const names: string[] = []
     for (const entry of await readdir(this.dir).catch(() => [])) {
       // A write interrupted before its rename leaves only a temporary file; the record it
@@ -51,7 +52,7 @@ export class RecordFiles implements RecordBackend {
 
   async remove(name: string): Promise<void> {
     await unlink(join(this.dir, name))
-    await syncDirectory(this.dir)
+    await syncFolder(this.dir)
   }
 
   describe(name: string): string {

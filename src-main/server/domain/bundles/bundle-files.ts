@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { dirname, join, relative } from 'node:path'
+import { createReadStream } from 'node:fs'
+import { readFile, readdir, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join, relative } from 'node:path'
 import type { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { create, extract } from 'tar'
+import { makeFolder, moveInside, pathInside, writeInside } from '../../files/folder-writes.js'
 import type { ArchiveRef } from '../../store/records.js'
 import { InvalidInputError } from '../errors.js'
 import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
@@ -33,19 +33,18 @@ export async function writeBundle(
     const total = files.reduce((sum, file) => sum + file.stored.size, 0)
     let done = 0
     for (const file of files) {
-      const target = join(staging, file.path)
-      await mkdir(dirname(target), { recursive: true })
-      await pipeline(read(file.stored.sha256), createWriteStream(target, { flags: 'wx' }))
+      // Names come from records (a provider's file names): the staging folder is where they stay.
+      await writeInside(staging, file.path, read(file.stored.sha256), { exclusive: true })
       done += file.stored.size
       progress(done, total)
     }
-    await writeFile(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`)
+    await writeInside(staging, MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`)
     const top = (await readdir(staging)).sort((a, b) => (a === MANIFEST ? -1 : b === MANIFEST ? 1 : a.localeCompare(b)))
-    const partial = `${output}.partial`
+    const partial = pathInside(dirname(output), `${basename(output)}.partial`)
     // Uncompressed: module archives and provider zips are compressed already.
     await create({ cwd: staging, file: partial, portable: true }, top)
     const written = { size: (await stat(partial)).size, sha256: await sha256Of(partial) }
-    await rename(partial, output)
+    await moveInside(dirname(output), partial, output)
     return written
   } finally {
     await rm(staging, { recursive: true, force: true })
@@ -69,7 +68,7 @@ export interface OpenedBundle {
 export async function openBundle(file: string, folder: string): Promise<OpenedBundle> {
   const refuse = (reason: string) => new InvalidInputError(`This is not a Homeport bundle it can read: ${reason}.`, 'bundle')
   await rm(folder, { recursive: true, force: true })
-  await mkdir(folder, { recursive: true })
+  await makeFolder(folder)
   try {
     await extract({
       file,
@@ -94,7 +93,7 @@ export async function openBundle(file: string, folder: string): Promise<OpenedBu
   const expected = new Set([MANIFEST, ...listed.map((entry) => entry.path)])
   for (const path of await filesUnder(folder)) if (!expected.has(path)) throw refuse(`it holds ${path}, which its manifest does not list`)
   for (const entry of listed) {
-    const path = join(folder, entry.path)
+    const path = pathInside(folder, entry.path)
     const size = await stat(path).then((found) => (found.isFile() ? found.size : -1), () => -1)
     if (size === -1) throw refuse(`${entry.path}, which its manifest lists, is missing`)
     if (size !== entry.size) throw refuse(`${entry.path} has ${size} bytes where its manifest says ${entry.size}: it was cut short or changed`)

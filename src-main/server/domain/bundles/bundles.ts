@@ -1,8 +1,7 @@
-import { createWriteStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
+import { makeFolder, writeInside } from '../../files/folder-writes.js'
 import { join } from 'node:path'
-import { Readable, Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import type { Readable } from 'node:stream'
 import packageJson from '../../../../package.json' with { type: 'json' }
 import type { Store } from '../../store/store.js'
 import { canManageModules, callerKey, type Caller } from '../access.js'
@@ -75,7 +74,7 @@ export class BundleService {
   /** Clears what an earlier run left (bundles are not kept across restarts). */
   async start(): Promise<void> {
     await rm(this.options.dir, { recursive: true, force: true })
-    await mkdir(this.options.dir, { recursive: true, mode: 0o700 })
+    await makeFolder(this.options.dir, undefined, 0o700)
   }
 
   /** Starts making a bundle from `organization`'s registry, for a caller who may manage its modules. */
@@ -132,14 +131,15 @@ export class BundleService {
     const file = join(this.options.dir, `${id}.hpbundle`)
     const folder = join(this.options.dir, id)
     try {
-      let received = 0
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
+      async function* limited(): AsyncGenerator<Buffer> {
+        let received = 0
+        for await (const chunk of body as AsyncIterable<Buffer>) {
           received += chunk.length
-          done(received > MAX_BUNDLE_BYTES ? new LimitExceededError(`The bundle is larger than ${MAX_BUNDLE_BYTES / 1024 ** 3} GiB, the most Homeport imports.`) : null, chunk)
+          if (received > MAX_BUNDLE_BYTES) throw new LimitExceededError(`The bundle is larger than ${MAX_BUNDLE_BYTES / 1024 ** 3} GiB, the most Homeport imports.`)
+          yield chunk
         }
-      })
-      await pipeline(body, limit, createWriteStream(file, { mode: 0o600 }))
+      }
+      await writeInside(this.options.dir, file, limited())
       const opened = await openBundle(file, folder)
       return await new BundleImporter(id, caller, opened, { ...this.importing, registryHostname: this.options.registryHostname }).run(options.organization)
     } finally {

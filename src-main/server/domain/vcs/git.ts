@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process'
-import { mkdir, rm, stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
+import { makeFolder } from '../../files/folder-writes.js'
 import { dirname } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { promisify } from 'node:util'
@@ -108,7 +109,7 @@ export async function syncMirror(url: string, dir: string): Promise<void> {
     () => false
   )
   if (!exists) {
-    await mkdir(dirname(dir), { recursive: true })
+    await makeFolder(dirname(dir))
     try {
       await git(['clone', '--quiet', '--mirror', '--', url, dir])
     } catch (error) {
