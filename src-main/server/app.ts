@@ -6,6 +6,7 @@ import { identify, requireBearer } from './http/auth.js'
 import { HttpError, errorsByPath, jsonApiErrors } from './http/errors.js'
 import { guardDoors } from './http/doors.js'
 import { unmatched } from './http/unmatched.js'
+import { refuseUnstorableBody, refuseUnstorablePath } from './http/text-guard.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes, providerImportRouter } from './api/admin.js'
@@ -76,6 +77,7 @@ function jsonApiRouter(prefix: string, services: Services, rateLimit: Middleware
       }
     })
   )
+  router.use(refuseUnstorableBody)
   router.use(async (ctx, next) => {
     if (['POST', 'PATCH', 'PUT'].includes(ctx.method) && ctx.request.length && !ctx.is('application/vnd.api+json', 'application/json')) {
       throw new HttpError(415, 'unsupported media type', 'Send the request body as application/vnd.api+json.')
@@ -96,6 +98,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
     await next()
   })
   app.use(errorsByPath)
+  app.use(refuseUnstorablePath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
   app.use(identify(services.authenticator))
 

@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import type { Context, Middleware } from 'koa'
 import { OAuthError, type TerraformLogin } from '../domain/terraform-login.js'
+import { isStorableText } from '../domain/stored-text.js'
 import type { CliTokenRecord, OrganizationRecord } from '../store/records.js'
 import type { Services } from '../services.js'
 import { callerOf } from '../http/auth.js'
@@ -37,8 +38,7 @@ export function loginRouter(login: TerraformLogin, rateLimit: Middleware): Route
   router.post(TOKEN_PATH, rateLimit, bodyParser({ enableTypes: ['form'], formLimit: '16kb' }), async (ctx) => {
     ctx.set('Cache-Control', 'no-store')
     try {
-      const form = (ctx.request.body ?? {}) as Record<string, string | undefined>
-      ctx.body = { access_token: await login.exchange(form), token_type: 'bearer' }
+      ctx.body = { access_token: await login.exchange(singleValues(ctx.request.body)), token_type: 'bearer' }
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error
       ctx.status = 400
@@ -113,4 +113,18 @@ function cliTokenResource(org: OrganizationRecord, token: CliTokenRecord): Resou
       organization: { data: { id: org.name, type: 'organizations' }, links: { related: organizationPath(org.name) } }
     }
   }
+}
+
+/**
+ * The token request's form, each field once: a field sent twice (`code=a&code=b`) arrives as an
+ * array, which no OAuth field is, and is refused as RFC 6749 §3.2 says (parameters must not repeat).
+ */
+function singleValues(body: unknown): Record<string, string | undefined> {
+  const form: Record<string, string | undefined> = {}
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    if (typeof value !== 'string') throw new OAuthError('invalid_request', `The field ${name} is sent more than once.`)
+    if (!isStorableText(value)) throw new OAuthError('invalid_request', `The field ${name} holds a NUL character or a lone UTF-16 surrogate.`)
+    form[name] = value
+  }
+  return form
 }

@@ -169,7 +169,9 @@ function loopbackRedirect(value: string): URL {
   } catch {
     throw new InvalidInputError('redirect_uri is not a URL.', 'redirectUri')
   }
-  if (url.protocol !== 'http:' || !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.port === '' || url.username || url.password) {
+  // Terraform's own listener answers /login alone (internal/command/login.go): any other path or a query of the caller's is not it.
+  const listener = url.pathname === '/login' && url.search === '' && url.hash === '' && !url.username && !url.password
+  if (url.protocol !== 'http:' || !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.port === '' || !listener) {
     throw new InvalidInputError(`redirect_uri must be Terraform's own listener on this machine (http://localhost:<port>/login), not ${value}.`, 'redirectUri')
   }
   return url

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js'
 import { BadGatewayError, UnavailableError } from './errors.js'
 import { now } from './ids.js'
 import { resolveUnder, type UpstreamPath } from './upstream-path.js'
+import { unstorableTextIn } from './stored-text.js'
 
 /** The public registry is out of reach and nothing was cached for this question. */
 export class UpstreamUnavailableError extends UnavailableError {}
@@ -153,11 +154,15 @@ export class UpstreamRegistry {
       throw new Error(`HTTP ${response.status}`)
     }
     const text = (await readBounded(response, MAX_UPSTREAM_JSON_BYTES, `${url.origin}${url.pathname}`)).toString('utf8')
+    let body: unknown
     try {
-      return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null }
+      body = text ? (JSON.parse(text) as unknown) : null
     } catch {
       throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} is not JSON.`)
     }
+    // Kept in the answer cache: text a store cannot keep is refused here, not when it is written.
+    if (unstorableTextIn(body) !== undefined) throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} holds a NUL character or a lone surrogate.`)
+    return { status: response.status, body }
   }
 
   /** Every request to the upstream; its token goes only to the upstream's own origin, never where an answer points. */

@@ -7,6 +7,7 @@ import type { IngestJob } from '../events.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
 import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, TERRAFORM_FILE, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
+import { storableCopy } from '../stored-text.js'
 
 /** How long a replica's claim on an ingest lasts unless renewed: a dead replica's ingest is taken over after it. */
 export const INGEST_LEASE_MS = 30_000
@@ -162,7 +163,8 @@ export class IngestQueue {
     const contents = await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits)
     const docs = await extractDocs(contents.files, (file, text, timeoutMs) => this.parser.parse(file, text, timeoutMs), this.budget)
     docs.warnings.unshift(...contents.warnings)
-    await this.store.archives.writeDocs(sha256, docs)
-    return docs
+    const storable = storableCopy(docs)
+    await this.store.archives.writeDocs(sha256, storable)
+    return storable
   }
 }

@@ -48,6 +48,8 @@ export async function binarySignature(bytes: Buffer): Promise<Uint8Array> {
     const signature = text.startsWith('-----BEGIN PGP SIGNATURE-----')
       ? await openpgp.readSignature({ armoredSignature: bytes.toString('utf8') })
       : await openpgp.readSignature({ binarySignature: new Uint8Array(bytes) })
+    // OpenPGP parsers skip packets they need not read (a marker packet): what is left must be a signature.
+    if (signature.packets.length === 0) throw new Error('it holds no signature packet')
     return signature.write() as Uint8Array
   } catch (error) {
     throw new InvalidInputError(`The signature is not a detached OpenPGP signature: ${(error as Error).message}`)
@@ -57,11 +59,13 @@ export async function binarySignature(bytes: Buffer): Promise<Uint8Array> {
 /** Whether `signature` is a valid signature of `signed` by the key in `asciiArmor`; the reason when not. */
 export async function checkSignature(asciiArmor: string, signed: Buffer, signature: Uint8Array): Promise<void> {
   const verificationKeys = await openpgp.readKey({ armoredKey: asciiArmor })
-  const message = await openpgp.createMessage({ binary: new Uint8Array(signed) })
-  const { signatures } = await openpgp.verify({ message, signature: await openpgp.readSignature({ binarySignature: signature }), verificationKeys })
   try {
+    const message = await openpgp.createMessage({ binary: new Uint8Array(signed) })
+    const { signatures } = await openpgp.verify({ message, signature: await openpgp.readSignature({ binarySignature: signature }), verificationKeys })
+    if (signatures.length === 0) throw new Error('it holds no signature')
     await signatures[0]!.verified
   } catch (error) {
+    // Whatever the bytes are, a signature that does not verify is the uploader's mistake, not Homeport's.
     throw new InvalidInputError(`SHA256SUMS.sig is not a valid signature of SHA256SUMS by key ${verificationKeys.getKeyID().toHex().toUpperCase()}: ${(error as Error).message}`)
   }
 }
