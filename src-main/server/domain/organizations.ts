@@ -40,7 +40,7 @@ const COLLABORATOR_AUTH_POLICIES: readonly CollaboratorAuthPolicy[] = ['password
 const EXECUTION_MODES: readonly ExecutionMode[] = ['remote', 'local', 'agent']
 const DEFAULT_SESSION_MINUTES = 20160
 
-function validateOrganizationName(name: string, attribute = 'name'): void {
+export function validateOrganizationName(name: string, attribute = 'name'): void {
   if (!NAME_PATTERN.test(name)) {
     throw new InvalidInputError(
       `"${name}" is not a valid organization name: use only letters, digits, "-" and "_".`,

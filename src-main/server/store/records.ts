@@ -121,7 +121,24 @@ export interface InstallationRecord {
   costEstimationEnabled: boolean
   /** The data retention policy of organizations that set none. */
   defaultDataRetentionPolicy: DataRetentionPolicy
+  /**
+   * Bundle imports under way, by import id: what each has written so far, to take back if it
+   * fails, or at start if the process stopped before it finished (domain/bundles/import-journal.ts).
+   */
+  importsUnderway?: Record<string, ImportUndoStep[]>
 }
+
+/** One write of a bundle import, named so that it can be taken back. */
+export type ImportUndoStep =
+  | { kind: 'organization'; name: string }
+  | { kind: 'module'; organization: string; registryName: 'private' | 'public'; namespace: string; name: string; provider: string }
+  | { kind: 'module-version'; organization: string; registryName: 'private' | 'public'; namespace: string; name: string; provider: string; version: string }
+  | { kind: 'provider'; organization: string; name: string }
+  | { kind: 'provider-version'; organization: string; name: string; version: string }
+  | { kind: 'provider-platform'; organization: string; name: string; version: string; os: string; arch: string }
+  | { kind: 'gpg-key'; namespace: string; keyId: string }
+  | { kind: 'mirrored-version'; namespace: string; type: string; version: string }
+  | { kind: 'mirrored-platform'; namespace: string; type: string; version: string; platform: string }
 
 // Registry names and module and version statuses are HCP Terraform's words, stored as they are
 // sent; they are defined once, in the wire types, so a new status there is a new stored one here.

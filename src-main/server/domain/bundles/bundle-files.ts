@@ -55,8 +55,8 @@ export async function writeBundle(
 export interface OpenedBundle {
   folder: string
   manifest: BundleManifest
-  /** A file of the bundle, by its path in the manifest. */
-  open(file: BundleFile): Readable
+  /** A file of the bundle, by its path in the manifest (or the bytes from `start` to `end` of it, both included). */
+  open(file: BundleFile, range?: { start: number; end: number }): Readable
   read(file: BundleFile): Promise<Buffer>
 }
 
@@ -103,7 +103,7 @@ export async function openBundle(file: string, folder: string): Promise<OpenedBu
   return {
     folder,
     manifest,
-    open: (entry) => createReadStream(join(folder, entry.path)),
+    open: (entry, range) => createReadStream(join(folder, entry.path), range),
     read: (entry) => readFile(join(folder, entry.path))
   }
 }

@@ -1,20 +1,22 @@
 import { Readable } from 'node:stream'
+import semver from 'semver'
 import type { Store } from '../../store/store.js'
 import type { Caller } from '../access.js'
 import type { ArchiveKeeper } from '../archive-keeper.js'
 import { ConflictError, InvalidInputError, NotFoundError } from '../errors.js'
 import type { ModuleService } from '../modules.js'
-import { findVersion, type ModuleView } from '../module-rules.js'
-import type { OrganizationService } from '../organizations.js'
+import { checkName, checkProvider, findVersion, normalizeVersion, type ModuleView } from '../module-rules.js'
+import { validateOrganizationName, type OrganizationService } from '../organizations.js'
 import type { GpgKeyService } from '../providers/gpg-keys.js'
 import type { ProviderMirror } from '../providers/provider-mirror.js'
 import type { ProviderUploadService } from '../providers/provider-uploads.js'
-import { findProviderVersion, type ProviderService, type ProviderView } from '../providers/providers.js'
-import { binarySignature, checkSignature, parseShasums } from '../providers/release-files.js'
+import { checkPlatformPart, findProviderVersion, isTerraformProviderPart, PROTOCOLS, type ProviderService, type ProviderView } from '../providers/providers.js'
+import { binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from '../providers/release-files.js'
 import type { PublicRegistryService } from '../public-registry.js'
 import type { BundledKey, BundledModule, BundledProvider } from '../../../shared/bundle-manifest.js'
 import type { ImportedModule, ImportedProvider, ImportOutcome } from '../../../shared/wire/bundles.js'
 import type { OpenedBundle } from './bundle-files.js'
+import { ImportJournal } from './import-journal.js'
 
 export interface ImportServices {
   store: Store
@@ -51,11 +53,14 @@ interface Verified {
 
 /**
  * Imports an opened bundle (every file already checked against its manifest, see bundle-files.ts)
- * for the site admin. Before it writes anything it checks each provider's SHA256SUMS against the
- * keys the bundle carries and each zip against SHA256SUMS, and that nothing in the bundle
- * contradicts what is here already (another archive for a version, another SHA256SUMS). Then it
- * adds what is missing, through the same services as a publish, a mirror and a provider import;
- * what is here already is left as it is, so importing twice changes nothing.
+ * for the site admin, whole or not at all. Before it writes anything it checks everything a write
+ * could refuse: each provider's SHA256SUMS against the keys the bundle carries, each zip against
+ * SHA256SUMS and as a provider package, every name, version, platform, protocol and key by the
+ * rules a publish applies, and that nothing in the bundle contradicts what is here already
+ * (another archive for a version, another SHA256SUMS). Then it adds what is missing, through the
+ * same services as a publish, a mirror and a provider import, each write journaled
+ * (import-journal.ts) so that a failure after all takes every one of them back. What is here
+ * already is left as it is, so importing twice changes nothing.
  */
 export class BundleImporter {
   constructor(
@@ -75,13 +80,21 @@ export class BundleImporter {
       conflicts.unshift('The bundle holds public modules, and this Homeport keeps none (the self-hosted edition, or --public-curation off).')
     }
     if (conflicts.length > 0) throw new ConflictError(`Nothing was imported: ${conflicts.join(' ')}`)
+    await this.checkRules(verified, report.organization)
 
-    for (const module of manifest.modules) report.modules.push({ source: label(module), version: module.version, outcome: await this.importModule(module, report) })
-    for (const found of verified) {
-      const { provider } = found
-      const outcome = provider.registry === 'mirror' ? await this.importMirrored(found) : await this.importPrivate(found, report)
-      report.providers.push({ source: `${provider.hostname}/${provider.namespace}/${provider.type}`, version: provider.version, platforms: provider.packages.map(({ os, arch }) => `${os}_${arch}`), outcome })
+    const journal = new ImportJournal(this.id, this.services)
+    try {
+      for (const module of manifest.modules) report.modules.push({ source: label(module), version: module.version, outcome: await this.importModule(module, report, journal) })
+      for (const found of verified) {
+        const { provider } = found
+        const outcome = provider.registry === 'mirror' ? await this.importMirrored(found, journal) : await this.importPrivate(found, report, journal)
+        report.providers.push({ source: `${provider.hostname}/${provider.namespace}/${provider.type}`, version: provider.version, platforms: provider.packages.map(({ os, arch }) => `${os}_${arch}`), outcome })
+      }
+    } catch (error) {
+      await journal.rollBack()
+      throw error
     }
+    await journal.commit()
     const elsewhere = new Set(manifest.modules.filter((module) => module.registry === 'private' && module.hostname !== this.services.registryHostname).map((module) => module.hostname))
     for (const hostname of elsewhere) {
       report.notes.push(`The bundle's private modules were addressed as ${hostname}/…; here they are ${this.services.registryHostname}/…: start Homeport with --registry-hostname ${hostname} so the configuration works unchanged.`)
@@ -116,6 +129,58 @@ export class BundleImporter {
       if (sums.get(filename) !== found.file.sha256) throw refuse(`has a ${filename} that its signed SHA256SUMS does not list with that SHA-256`)
     }
     return { provider, shasums, signature, key }
+  }
+
+  /**
+   * Every rule a write of this import would apply, applied first: names, versions, platforms,
+   * protocols, keys, and each zip read as Terraform reads a provider package. The first broken
+   * rule refuses the import with nothing written.
+   */
+  private async checkRules(verified: Verified[], organization: string): Promise<void> {
+    const refuse = (what: string, error: unknown): never => {
+      if (!(error instanceof InvalidInputError)) throw error
+      throw new InvalidInputError(`Nothing was imported: ${what}: ${error.message}`, 'bundle')
+    }
+    const organizations = new Set<string>()
+    for (const module of this.bundle.manifest.modules) {
+      const what = `${label(module)} ${module.version}`
+      try {
+        checkName(module.name, 'name')
+        checkProvider(module.provider)
+        if (module.registry === 'public') checkName(module.namespace, 'namespace')
+        if (!normalizeVersion(module.version)) throw new InvalidInputError(`"${module.version}" is not a semantic version.`)
+        organizations.add(module.registry === 'public' ? organization : module.namespace)
+      } catch (error) {
+        refuse(what, error)
+      }
+    }
+    for (const { provider, key } of verified) {
+      const what = `${provider.hostname}/${provider.namespace}/${provider.type} ${provider.version}`
+      try {
+        if (!isTerraformProviderPart(provider.namespace) || !isTerraformProviderPart(provider.type)) throw new InvalidInputError(`"${provider.namespace}/${provider.type}" is not a provider address Terraform accepts.`)
+        if (semver.valid(provider.version) !== provider.version) throw new InvalidInputError(`"${provider.version}" is not a semantic version.`)
+        const protocols = provider.registry === 'private' ? PROTOCOLS : undefined
+        const bad = provider.protocols.find((protocol) => (protocols ? !protocols.includes(protocol) : !/^\d+\.\d+$/.test(protocol)))
+        if (bad !== undefined) throw new InvalidInputError(`"${String(bad)}" is not a provider protocol.`)
+        await publicKeyId(key.asciiArmor, 'key')
+        for (const found of provider.packages) {
+          checkPlatformPart(found.os, 'os')
+          checkPlatformPart(found.arch, 'arch')
+          await checkProviderZip(provider.type, found.file.size, (start, end) => this.bundle.open(found.file, { start, end }))
+        }
+        if (provider.registry === 'private') organizations.add(provider.namespace)
+      } catch (error) {
+        refuse(what, error)
+      }
+    }
+    for (const name of organizations) {
+      if (await this.services.organizations.read(this.caller, name).catch(missing)) continue
+      try {
+        validateOrganizationName(name)
+      } catch (error) {
+        refuse(`the organization ${name}`, error)
+      }
+    }
   }
 
   private async moduleConflicts(organization: string): Promise<string[]> {
@@ -160,25 +225,32 @@ export class BundleImporter {
   }
 
   /** The organization, made (with the bundle's organization's email) when this Homeport has none of that name. */
-  private async ensureOrganization(name: string, report: ImportReport): Promise<void> {
+  private async ensureOrganization(name: string, report: ImportReport, journal: ImportJournal): Promise<void> {
     const found = await this.services.organizations.read(this.caller, name).catch(missing)
     if (found) return
     await this.services.organizations.create(this.caller, { name, email: this.bundle.manifest.organization.email })
+    await journal.wrote({ kind: 'organization', name })
     report.createdOrganizations.push(name)
   }
 
-  private async importModule(module: BundledModule, report: ImportReport): Promise<ImportOutcome> {
+  private async importModule(module: BundledModule, report: ImportReport, journal: ImportJournal): Promise<ImportOutcome> {
     const organization = module.registry === 'public' ? report.organization : module.namespace
-    await this.ensureOrganization(organization, report)
+    await this.ensureOrganization(organization, report, journal)
     const { modules, publicRegistry, store, archives, maxArchiveBytes } = this.services
-    if (module.registry === 'public') await publicRegistry.curate(this.caller, organization, module.namespace, module.name, module.provider)
-    else if (!(await this.existingModule(module, organization))) await modules.create(this.caller, organization, { registryName: 'private', name: module.name, provider: module.provider })
+    const address = { organization, registryName: module.registry, namespace: module.namespace, name: module.name, provider: module.provider }
+    if (module.registry === 'public') {
+      if (await publicRegistry.curate(this.caller, organization, module.namespace, module.name, module.provider)) await journal.wrote({ kind: 'module', ...address })
+    } else if (!(await this.existingModule(module, organization))) {
+      await modules.create(this.caller, organization, { registryName: 'private', name: module.name, provider: module.provider })
+      await journal.wrote({ kind: 'module', ...address })
+    }
     const view = (await this.existingModule(module, organization))!
     if (findVersion(view.module, module.version)) return 'present'
     const archive = await store.archives.put(this.bundle.open(module.archive), maxArchiveBytes)
     const unpin = archives.pin(archive.sha256)
     try {
       await modules.addStoredVersion(view, module.version, archive, module.registry === 'public' ? 'mirror' : 'bundle')
+      await journal.wrote({ kind: 'module-version', ...address, version: module.version })
     } finally {
       unpin()
       await archives.release([archive.sha256])
@@ -187,9 +259,10 @@ export class BundleImporter {
   }
 
   /** A public provider, into the mirror as a signed release (the same path as `homeport import-providers` of a release folder). */
-  private async importMirrored({ provider, shasums, signature, key }: Verified): Promise<ImportOutcome> {
+  private async importMirrored({ provider, shasums, signature, key }: Verified, journal: ImportJournal): Promise<ImportOutcome> {
     const { hostname, namespace, type, version } = provider
     const mirror = this.services.providerMirror
+    const before = (await mirror.localVersions(namespace, type, { unsigned: true }).catch(missing))?.find((candidate) => candidate.version === version)
     const release = await mirror.importRelease(this.caller, {
       hostname,
       namespace,
@@ -201,27 +274,44 @@ export class BundleImporter {
       protocols: provider.protocols,
       keyDetails: { trustSignature: key.trustSignature, source: key.source, sourceUrl: key.sourceUrl }
     })
+    if (!before) await journal.wrote({ kind: 'mirrored-version', namespace, type, version })
     let present = release.present
     for (const found of provider.packages) {
       const target = { hostname, namespace, type, version, os: found.os, arch: found.arch, hashes: [`zh:${found.file.sha256}`] }
-      present = (await mirror.importPackage(this.caller, target, this.bundle.open(found.file))).present && present
+      const imported = await mirror.importPackage(this.caller, target, this.bundle.open(found.file))
+      if (before && !imported.present) await journal.wrote({ kind: 'mirrored-platform', namespace, type, version, platform: `${found.os}_${found.arch}` })
+      present = imported.present && present
     }
     return present ? 'present' : 'added'
   }
 
   /** A private provider, into its organization's registry: its key, version, SHA256SUMS, signature and zips, as a publish adds them. */
-  private async importPrivate({ provider, shasums, signature, key }: Verified, report: ImportReport): Promise<ImportOutcome> {
+  private async importPrivate({ provider, shasums, signature, key }: Verified, report: ImportReport, journal: ImportJournal): Promise<ImportOutcome> {
     const { providers, gpgKeys, providerUploads } = this.services
-    await this.ensureOrganization(provider.namespace, report)
+    await this.ensureOrganization(provider.namespace, report, journal)
     const address = { organization: provider.namespace, registryName: 'private', namespace: provider.namespace, name: provider.type }
-    if (!(await this.existingProvider(provider))) await providers.create(this.caller, provider.namespace, { name: provider.type, registryName: 'private' })
+    const named = { organization: provider.namespace, name: provider.type }
+    if (!(await this.existingProvider(provider))) {
+      await providers.create(this.caller, provider.namespace, { name: provider.type, registryName: 'private' })
+      await journal.wrote({ kind: 'provider', ...named })
+    }
     const keyId = key.keyId || undefined
     const known = keyId ? await gpgKeys.read(this.caller, provider.namespace, keyId).catch(missing) : undefined
-    const keyView = known ?? (await gpgKeys.create(this.caller, provider.namespace, key.asciiArmor))
+    let keyView = known
+    if (!keyView) {
+      keyView = await gpgKeys.create(this.caller, provider.namespace, key.asciiArmor)
+      await journal.wrote({ kind: 'gpg-key', namespace: provider.namespace, keyId: keyView.key.keyId })
+    }
     let view = (await this.existingProvider(provider))!
     let version = findProviderVersion(view.provider, provider.version)
     let added = false
-    if (!version) ({ view, version } = await providers.createVersion(this.caller, address, { version: provider.version, keyId: keyView.key.keyId, protocols: provider.protocols }))
+    const versionIsNew = !version
+    if (!version) {
+      const created = await providers.createVersion(this.caller, address, { version: provider.version, keyId: keyView.key.keyId, protocols: provider.protocols })
+      view = created.view
+      version = created.version
+      await journal.wrote({ kind: 'provider-version', ...named, version: provider.version })
+    }
     const upload = async (targetId: string, file: 'shasums' | 'shasums-sig' | 'binary', body: Readable) => {
       await providerUploads.receive(providers.uploadObjectId(this.caller, view, targetId, file, false)!, body, undefined)
       added = true
@@ -231,7 +321,11 @@ export class BundleImporter {
     for (const found of provider.packages) {
       let platform = version.platforms.find((candidate) => candidate.os === found.os && candidate.arch === found.arch)
       if (platform?.binary) continue
-      if (!platform) ({ platform } = await providers.createPlatform(this.caller, address, provider.version, { os: found.os, arch: found.arch, filename: found.filename, shasum: found.file.sha256 }))
+      if (!platform) {
+        platform = (await providers.createPlatform(this.caller, address, provider.version, { os: found.os, arch: found.arch, filename: found.filename, shasum: found.file.sha256 })).platform
+        // A new version takes its platforms with it; on a version that was here, the platform goes alone.
+        if (!versionIsNew) await journal.wrote({ kind: 'provider-platform', ...named, version: provider.version, os: found.os, arch: found.arch })
+      }
       await upload(platform.id, 'binary', this.bundle.open(found.file))
     }
     return added ? 'added' : 'present'

@@ -14,6 +14,7 @@ import type { BundleProblem, BundleStatus } from '../../../shared/wire/bundles.j
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION } from './bundle-format.js'
 import { openBundle, writeBundle, type StagedFile } from './bundle-files.js'
 import { BundleImporter, type ImportReport, type ImportServices } from './bundle-import.js'
+import { rollBackInterruptedImports } from './import-journal.js'
 import { BundlePlanner, type BundleRequest, type PlanSources } from './bundle-plan.js'
 
 /** A bundle being made, or made: what the API and the GUI show of it while it runs. */
@@ -71,10 +72,11 @@ export class BundleService {
     private readonly options: BundleOptions
   ) {}
 
-  /** Clears what an earlier run left (bundles are not kept across restarts). */
+  /** Clears what an earlier run left (bundles are not kept across restarts), and takes back an import it did not finish. */
   async start(): Promise<void> {
     await rm(this.options.dir, { recursive: true, force: true })
     await makeFolder(this.options.dir, undefined, 0o700)
+    await rollBackInterruptedImports(this.importing)
   }
 
   /** Starts making a bundle from `organization`'s registry, for a caller who may manage its modules. */

@@ -48,7 +48,7 @@ const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
 /** What Terraform accepts as a provider namespace: letters, digits and single dashes (no `_`). */
 const TERRAFORM_NAMESPACE = /^[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]$|^[a-z0-9]$/i
 const PLATFORM_PART = /^[a-z0-9_]{1,32}$/
-const PROTOCOLS = ['4.0', '5.0', '6.0']
+export const PROTOCOLS = ['4.0', '5.0', '6.0']
 /** Versions of one provider waiting for their files, at most (as for modules). */
 export const MAX_INCOMPLETE_VERSIONS = 100
 
