@@ -7,6 +7,8 @@ import { HttpError, errorsByPath, jsonApiErrors } from './http/errors.js'
 import { guardDoors } from './http/doors.js'
 import { unmatched } from './http/unmatched.js'
 import { refuseUnstorableBody, refuseUnstorablePath } from './http/text-guard.js'
+import { recordWrites } from './http/audit.js'
+import { auditTrailRoutes } from './api/audit-trail.js'
 import { serveGui } from './http/gui.js'
 import { baseUrlResolver } from './api/base-url.js'
 import { adminRoutes, providerImportRouter } from './api/admin.js'
@@ -101,6 +103,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(refuseUnstorablePath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
   app.use(identify(services.authenticator))
+  app.use(recordWrites(services.auditTrail, services.store))
 
   const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
   const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)
@@ -112,6 +115,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   vcsConnectionRoutes(api, services)
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
+  auditTrailRoutes(api, services)
   api.all('/{*rest}', unmatched(api, 'There is no such API endpoint.'))
   // HCP's GPG keys live beside the registry protocol, in the management API's conventions.
   const privateRegistry = jsonApiRouter('/api/registry/private/v2', services, rateLimit, options.jsonLimit)

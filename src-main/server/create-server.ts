@@ -30,6 +30,8 @@ export type ServerOptions = Partial<ServeOptions> & {
   upstreamMaxAgeMs?: number
   /** PostgreSQL only: how long an archive stays after it was last stored (tests shorten it; see pg-archives.ts). */
   archiveGraceMs?: number
+  /** The time, for time-based rules (the audit trail's retention); tests move it instead of waiting. */
+  clock?: () => number
 }
 
 export interface RunningServer {
@@ -52,6 +54,8 @@ const DOWNLOAD_FLUSH_MS = 2000
 const INGEST_TAKEOVER_MS = 10_000
 /** How often archives nothing refers to are removed (besides at start, and as versions go). */
 const ARCHIVE_SWEEP_MS = 60 * 60 * 1000
+/** How often events older than the audit trail's retention are removed. */
+const AUDIT_SWEEP_MS = 60 * 60 * 1000
 
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
@@ -115,6 +119,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     if (!store.writesRefused) {
       background.every('ingest takeover', INGEST_TAKEOVER_MS, () => services.ingest.resumeStalled())
       background.every('archive sweep', ARCHIVE_SWEEP_MS, () => services.sweepArchives())
+      background.every('audit trail retention', AUDIT_SWEEP_MS, () => services.auditTrail.sweep().then(() => undefined))
     }
     if (!store.writesRefused) await services.vcsBuilds.start() // the git poll, and builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`

@@ -32,6 +32,7 @@ import { VersionComparer } from './domain/version-compare.js'
 import { TerraformLogin } from './domain/terraform-login.js'
 import { TeamService } from './domain/teams.js'
 import { UploadService } from './domain/uploads.js'
+import { AuditTrailService } from './domain/audit-trail.js'
 import type { Store } from './store/store.js'
 
 /** The domain services, shared by the management API, the registry protocol and the GUI. */
@@ -63,6 +64,7 @@ export interface Services {
   providerRegistry: ProviderRegistryService
   providerMirror: ProviderMirror
   bundles: BundleService
+  auditTrail: AuditTrailService
   recover(): Promise<void>
   /** Removes archives nothing refers to (one replica at a time, under a lease). */
   sweepArchives(): Promise<void>
@@ -77,6 +79,8 @@ export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | '
   bundlesDir: string
   /** How long an upstream answer is served without asking again (default five minutes). */
   upstreamMaxAgeMs?: number
+  /** The time, for time-based rules (the audit trail's retention). */
+  clock?: () => number
 }
 
 /**
@@ -158,6 +162,7 @@ export function createServices(store: Store, background: Background, options: Se
     providerRegistry,
     providerMirror,
     bundles,
+    auditTrail: new AuditTrailService(store, options.clock),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),
     async sweepArchives() {

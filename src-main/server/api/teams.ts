@@ -5,6 +5,9 @@ import type { Services } from '../services.js'
 import { isOwner } from '../domain/access.js'
 import { callerOf } from '../http/auth.js'
 import { readResource, sendDocument } from '../http/jsonapi.js'
+import { HttpError } from '../http/errors.js'
+import { queryString } from '../http/query.js'
+import { ORGANIZATION_TOKEN_TYPES, type OrganizationTokenType } from '../domain/organization-tokens.js'
 import type { AuthenticationTokenRecord } from '../store/records.js'
 import { pageRequest, paginate } from '../http/pagination.js'
 import { organizationPath } from './organization-resources.js'
@@ -57,20 +60,29 @@ export function teamRoutes(router: Router, services: Services, baseUrl: BaseUrl)
     ctx.status = 204
   })
 
-  // The organization token (HCP's organization API token): generate (replacing the previous one), show, delete.
+  // The organization's tokens, by HCP's `?token=` type (the organization token unless told): generate (replacing the previous one of that type), show, delete.
   const orgToken = '/organizations/:org/authentication-token'
   router.post(orgToken, async (ctx) => {
-    const { org, token, record } = await services.organizationTokens.generate(callerOf(ctx), ctx.params.org!, tokenInput(ctx).expiredAt)
+    const { org, token, record } = await services.organizationTokens.generate(callerOf(ctx), ctx.params.org!, tokenInput(ctx).expiredAt, tokenType(ctx))
     sendDocument(ctx, 201, { data: tokenResource(record, organizationRelationship(org.name), token) })
   })
   router.get(orgToken, async (ctx) => {
-    const { org, record } = await services.organizationTokens.read(callerOf(ctx), ctx.params.org!)
+    const { org, record } = await services.organizationTokens.read(callerOf(ctx), ctx.params.org!, tokenType(ctx))
     sendDocument(ctx, 200, { data: tokenResource(record, organizationRelationship(org.name)) })
   })
   router.delete(orgToken, async (ctx) => {
-    await services.organizationTokens.delete(callerOf(ctx), ctx.params.org!)
+    await services.organizationTokens.delete(callerOf(ctx), ctx.params.org!, tokenType(ctx))
     ctx.status = 204
   })
+}
+
+/** HCP's `?token=` on the organization token endpoint: `organization` (the default) or `audit-trails`. */
+function tokenType(ctx: Context): OrganizationTokenType {
+  const type = queryString(ctx, 'token') ?? 'organization'
+  if (!(ORGANIZATION_TOKEN_TYPES as readonly string[]).includes(type)) {
+    throw new HttpError(422, 'invalid attribute', `"${type}" is not an organization token type: ${ORGANIZATION_TOKEN_TYPES.join(' or ')}.`, { parameter: 'token' })
+  }
+  return type as OrganizationTokenType
 }
 
 /** The optional body of a token's creation: `description` (team tokens) and `expired-at`. */

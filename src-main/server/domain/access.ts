@@ -11,18 +11,22 @@ export type Caller =
   | { kind: 'site-admin' }
   | { kind: 'team'; organizationId: string; teamId: string; expiresAt?: number }
   | { kind: 'organization'; organizationId: string; expiresAt?: number }
+  /** HCP's audit-trails token: it reads its organization's audit trail, and nothing else. */
+  | { kind: 'audit-trails'; organizationId: string; expiresAt?: number }
 
 const SITE_ADMIN: Caller = { kind: 'site-admin' }
 
 /** A short name for a caller, the same for every request it makes, whatever its headers look like. */
 export function callerKey(caller: Caller): string {
-  return caller.kind === 'site-admin' ? 'site-admin' : caller.kind === 'team' ? `team:${caller.teamId}` : `organization:${caller.organizationId}`
+  if (caller.kind === 'site-admin') return 'site-admin'
+  return caller.kind === 'team' ? `team:${caller.teamId}` : `${caller.kind}:${caller.organizationId}`
 }
 
 /** Who a caller is, in words, for records of who did what ("team publishers"). */
 export function describeCaller(caller: Caller, org: OrganizationRecord): string {
   if (caller.kind === 'site-admin') return 'the site admin'
   if (caller.kind === 'organization') return 'the organization token'
+  if (caller.kind === 'audit-trails') return 'the audit-trails token'
   return `team ${org.teams.find((team) => team.id === caller.teamId)?.name ?? caller.teamId}`
 }
 
@@ -71,6 +75,8 @@ export class Authenticator {
     const usable = (record: AuthenticationTokenRecord | null): record is AuthenticationTokenRecord => record !== null && hashesEqual(record.hash, hash) && !hasExpired(record, now)
     const until = (record: AuthenticationTokenRecord) => (record.expiredAt === null ? {} : { expiresAt: Date.parse(record.expiredAt) })
     if (usable(org.token)) return { kind: 'organization', organizationId: org.id, ...until(org.token) }
+    const auditTrails = org.auditTrailsToken ?? null
+    if (usable(auditTrails)) return { kind: 'audit-trails', organizationId: org.id, ...until(auditTrails) }
     const team = org.teams.find((candidate) => usable(candidate.token))
     if (team) return { kind: 'team', organizationId: org.id, teamId: team.id, ...until(team.token!) }
     // A token terraform login obtained acts as the team it was approved for.

@@ -8,9 +8,21 @@ import type { OrganizationService } from './organizations.js'
 import { hashToken, newToken, tokenExpiry } from './tokens.js'
 
 /**
- * The organization token (HCP's organization API token): one per organization, for pipelines that
- * publish modules and providers (access.ts says what it may do). As on HCP, the owners and the token
- * itself manage it; generating one replaces the previous one at once. Only its hash is kept.
+ * HCP's two organization token types (`?token=` on its endpoint): the organization token, for
+ * pipelines that publish, and the audit-trails token, which reads the audit trail alone.
+ */
+export type OrganizationTokenType = 'organization' | 'audit-trails'
+
+export const ORGANIZATION_TOKEN_TYPES: readonly OrganizationTokenType[] = ['organization', 'audit-trails']
+
+/** Where each type is kept in the organization's record. */
+const FIELD = { organization: 'token', 'audit-trails': 'auditTrailsToken' } as const
+
+/**
+ * An organization's tokens (HCP's organization API token, and its audit-trails token): one of each
+ * type per organization, each generated, read and deleted on its own (access.ts says what each may
+ * do). As on HCP, the owners and the organization token manage them; generating one replaces the
+ * previous one of its type at once, and never one of the other. Only their hashes are kept.
  */
 export class OrganizationTokenService {
   constructor(
@@ -18,13 +30,13 @@ export class OrganizationTokenService {
     private readonly organizations: OrganizationService
   ) {}
 
-  async generate(caller: Caller, orgName: string, expiredAt: string | null | undefined): Promise<{ org: OrganizationRecord; token: string; record: AuthenticationTokenRecord }> {
+  async generate(caller: Caller, orgName: string, expiredAt: string | null | undefined, type: OrganizationTokenType = 'organization'): Promise<{ org: OrganizationRecord; token: string; record: AuthenticationTokenRecord }> {
     const org = await this.manageable(caller, orgName)
     const token = newToken()
     const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: null, expiredAt: tokenExpiry(expiredAt) }
     try {
       const { record: updated } = await this.store.organizations.update(org.id, (draft) => {
-        draft.token = record
+        draft[FIELD[type]] = record
       })
       return { org: updated, token, record }
     } catch (error) {
@@ -35,16 +47,17 @@ export class OrganizationTokenService {
   }
 
   /** The token's description (never the token itself); 404 when the organization has none. */
-  async read(caller: Caller, orgName: string): Promise<{ org: OrganizationRecord; record: AuthenticationTokenRecord }> {
+  async read(caller: Caller, orgName: string, type: OrganizationTokenType = 'organization'): Promise<{ org: OrganizationRecord; record: AuthenticationTokenRecord }> {
     const org = await this.manageable(caller, orgName)
-    if (!org.token) throw new NotFoundError(`organization "${orgName}" has no organization token`)
-    return { org, record: org.token }
+    const record = org[FIELD[type]]
+    if (!record) throw new NotFoundError(`organization "${orgName}" has no ${type} token`)
+    return { org, record }
   }
 
-  async delete(caller: Caller, orgName: string): Promise<void> {
-    const { org } = await this.read(caller, orgName)
+  async delete(caller: Caller, orgName: string, type: OrganizationTokenType = 'organization'): Promise<void> {
+    const { org } = await this.read(caller, orgName, type)
     await this.store.organizations.update(org.id, (draft) => {
-      draft.token = null
+      draft[FIELD[type]] = null
     })
   }
 

@@ -150,6 +150,7 @@ export class TerraformLogin {
     const org = await this.store.organizations.get(caller.organizationId)
     if (!org) throw new NotFoundError('account not found')
     if (caller.kind === 'organization') return { id: `user-${org.id.replace(/^org-/, 'org')}`, username: `api-org-${org.name}`, serviceAccount: true, siteAdmin: false }
+    if (caller.kind === 'audit-trails') return { id: `user-${org.id.replace(/^org-/, 'audit')}`, username: `api-audit-trails-${org.name}`, serviceAccount: true, siteAdmin: false }
     const team = org.teams.find((candidate) => candidate.id === caller.teamId)
     return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
   }

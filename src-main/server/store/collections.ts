@@ -3,10 +3,12 @@ import { Collection, type CollectionOptions, type Identified } from './collectio
 import { LocalLeases } from './local-leases.js'
 import type { WritesRefusedError } from './errors.js'
 import type { RecordBackend } from './record-backends.js'
-import { checkDownloads, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
-import type { DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
+import { checkAuditEvent, checkDownloads, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
+import type { AuditEventRecord, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
 import { SCHEMAS } from './schema.js'
 import {
+  AUDIT_SCOPE,
+  INSTALLATION_SCOPE,
   BY_ARCHIVE,
   BY_MODULE_NAME,
   BY_ORGANIZATION,
@@ -63,7 +65,12 @@ export function collectionSpecs() {
       check: checkOrganization,
       unique: {
         [ORGANIZATION_NAME]: (org) => organizationNameKey(org.name),
-        [TOKEN_HASH]: (org) => [...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])), ...(org.token ? [org.token.hash] : []), ...org.cliTokens.map((token) => token.hash)],
+        [TOKEN_HASH]: (org) => [
+          ...org.teams.flatMap((team) => (team.token ? [team.token.hash] : [])),
+          ...(org.token ? [org.token.hash] : []),
+          ...(org.auditTrailsToken ? [org.auditTrailsToken.hash] : []),
+          ...org.cliTokens.map((token) => token.hash)
+        ],
         [TEAM_ID]: (org) => org.teams.map((team) => team.id),
         [TOKEN_ID]: (org) => org.cliTokens.map((token) => token.id),
         [LOGIN_CODE]: (org) => org.loginCodes.map((code) => code.codeHash),
@@ -117,6 +124,11 @@ export function collectionSpecs() {
         [MIRRORED_FILE_ID]: (provider) => provider.versions.flatMap((version) => [version.id, ...version.platforms.map((platform) => platform.id)])
       },
       groups: { [BY_ARCHIVE]: mirroredFiles }
+    }),
+    auditTrail: spec<AuditEventRecord>('audit-trail', {
+      schema: SCHEMAS.auditTrail,
+      check: checkAuditEvent,
+      groups: { [AUDIT_SCOPE]: (event) => event.organizationId ?? INSTALLATION_SCOPE }
     })
   }
 }
@@ -135,7 +147,8 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
     upstreamCache: make(specs.upstreamCache),
     providers: make(specs.providers),
     gpgKeys: make(specs.gpgKeys),
-    providerMirror: make(specs.providerMirror)
+    providerMirror: make(specs.providerMirror),
+    auditTrail: make(specs.auditTrail)
   }
 }
 
@@ -186,11 +199,11 @@ export async function storeOver(
 }
 
 /** The collections of records the Store port names (every one but the installation record, which it wraps). */
-export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror'>
+export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail'>
 
 /** A store's collections of records, as the port names them. */
-export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror }: RecordStores): RecordStores {
-  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror }
+export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail }: RecordStores): RecordStores {
+  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail }
 }
 
 /** Runs `task` while no collection is being written (writes wait): one consistent state to read. */

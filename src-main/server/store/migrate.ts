@@ -4,7 +4,7 @@ import { collectionSpecs, type CollectionSpec } from './collections.js'
 import type { RecordStore, Store } from './store.js'
 
 /** The collections a migration copies, by their name in the Store (the installation record goes on its own). */
-const COPIED = ['organizations', 'modules', 'downloads', 'upstreamCache', 'providers', 'gpgKeys', 'providerMirror'] as const
+const COPIED = ['organizations', 'modules', 'downloads', 'upstreamCache', 'providers', 'gpgKeys', 'providerMirror', 'auditTrail'] as const
 
 export class MigrationError extends Error {}
 

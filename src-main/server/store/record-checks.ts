@@ -1,4 +1,4 @@
-import type { DownloadRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from './records.js'
+import type { AuditEventRecord, DownloadRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from './records.js'
 
 /**
  * What a record must look like to be loaded: the ids, hashes and paths that other code builds
@@ -102,4 +102,14 @@ export const checkMirroredProvider: RecordCheck<MirroredProviderRecord> = (provi
         !(platform.binary as StoredFile | undefined) && `platform ${platform.id} has no zip`
       ])
     ])
+  )
+
+const AUDIT_ID = id('audit')
+
+export const checkAuditEvent: RecordCheck<AuditEventRecord> = (event) =>
+  first(
+    !AUDIT_ID.test(event.id) && 'its id is not an audit event id',
+    event.organizationId !== null && !ORG_ID.test(event.organizationId) && 'its organization id is not one',
+    Number.isNaN(Date.parse(event.timestamp)) && 'it has no time',
+    (typeof event.action !== 'string' || typeof event.resource?.type !== 'string') && 'it says no action or resource'
   )

@@ -60,6 +60,8 @@ export interface OrganizationRecord {
   vcsConnections: VcsConnectionRecord[]
   /** The organization token (HCP's organization API token), for pipelines that publish; null when none. */
   token: AuthenticationTokenRecord | null
+  /** HCP's audit-trails token, which reads the organization's audit trail and nothing else; absent or null when none. */
+  auditTrailsToken?: AuthenticationTokenRecord | null
   /** Tokens `terraform login` obtained, each acting as one of the organization's teams. */
   cliTokens: CliTokenRecord[]
   /**
@@ -126,6 +128,8 @@ export interface InstallationRecord {
    * fails, or at start if the process stopped before it finished (domain/bundles/import-journal.ts).
    */
   importsUnderway?: Record<string, ImportUndoStep[]>
+  /** How many days the audit trail keeps an event; absent or null: forever. */
+  auditRetentionDays?: number | null
 }
 
 /** One write of a bundle import, named so that it can be taken back. */
@@ -361,4 +365,32 @@ export interface MirroredProviderPlatform {
   binary: StoredFile
   /** Set when upstream's signed SHA256SUMS does not vouch for this zip (imported, not pulled): the network mirror alone serves it. */
   unsigned?: true
+}
+
+/** Who made a write the audit trail records. */
+export interface AuditActor {
+  /** The kind of credential: the site admin's token, a team's, an organization's, a token terraform login obtained, an upload or webhook link, or Homeport itself. */
+  kind: 'site-admin' | 'team' | 'organization-token' | 'link' | 'system'
+  /** The team's id, the organization's for its token, or null. */
+  id: string | null
+  /** In words, for people: "team publishers", "the organization token". */
+  description: string
+}
+
+/**
+ * One write, as the audit trail keeps it: append-only, never changed, removed only when older than
+ * the retention the site admin set (none by default).
+ */
+export interface AuditEventRecord {
+  id: string
+  /** The organization it belongs to; null for installation-wide writes (mirrors, imports, settings). */
+  organizationId: string | null
+  timestamp: string
+  actor: AuditActor
+  /** HCP's words: create, update, destroy, or the action a route names (deprecate, revoke, approve…). */
+  action: string
+  /** What was written: its kind (registry-module, team, authentication-token…), and its address or id. */
+  resource: { type: string; id: string }
+  /** The request that made it: its method and path, where it came from, and the HTTP status it got. */
+  request: { id: string; method: string; path: string; ip: string; status: number }
 }

@@ -76,5 +76,6 @@ export const SCHEMAS = {
   upstreamCache: UNCHANGED,
   providers: UNCHANGED,
   gpgKeys: UNCHANGED,
-  providerMirror: UNCHANGED
+  providerMirror: UNCHANGED,
+  auditTrail: UNCHANGED
 } satisfies Record<string, Schema>

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
+import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -72,6 +72,8 @@ export interface Store {
   readonly gpgKeys: RecordStore<GpgKeyRecord>
   /** Public providers mirrored from the upstream registry, installation-wide. */
   readonly providerMirror: RecordStore<MirroredProviderRecord>
+  /** Every write, append-only (domain/audit-trail.ts). */
+  readonly auditTrail: RecordStore<AuditEventRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
   readonly leases: Leases
@@ -117,6 +119,10 @@ export const PROVIDER_PLATFORM_ID = 'provider-platform-id'
 
 /** The unique index of the GPG keys store: one key id per organization (BY_ORGANIZATION too). */
 export const GPG_KEY = 'gpg-key'
+
+/** The audit trail's group of events by organization (`installation` for installation-wide ones). */
+export const AUDIT_SCOPE = 'audit-scope'
+export const INSTALLATION_SCOPE = 'installation'
 
 /** Indexes of the provider mirror: `hostname/namespace/type`, and the ids of versions and platforms (BY_ARCHIVE too). */
 export const MIRRORED_PROVIDER = 'mirrored-provider'

@@ -37,7 +37,8 @@ export class ProviderUploadService {
     return objectId.startsWith('provver-') || objectId.startsWith('provpltfrm-')
   }
 
-  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<void> {
+  /** Takes a file through its upload link; says whose provider it was, and which file, for the audit trail. */
+  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ organizationId: string; file: string }> {
     const link = parseObjectId(objectId)
     const [targetId, file] = (link?.versionId ?? '').split('+') as [string, ProviderFile | undefined]
     const provider =
@@ -47,10 +48,13 @@ export class ProviderUploadService {
     if (state === 'expired') throw new ExpiredError('This upload link has expired. Read the version (or platform) again for a fresh link.')
     const limit = file === 'binary' ? MAX_PROVIDER_ZIP_BYTES : MAX_SMALL_FILE_BYTES
     if (declaredLength !== undefined && declaredLength > limit) throw new LimitExceededError(`The file is ${formatBytes(declaredLength)}; Homeport accepts at most ${formatBytes(limit)} here.`)
-    if (file === 'binary') return this.receiveZip(provider, targetId, body)
-    const bytes = await readSmall(body, limit)
-    if (file === 'shasums') return this.receiveShasums(provider, targetId, bytes)
-    return this.receiveSignature(provider, targetId, bytes)
+    if (file === 'binary') await this.receiveZip(provider, targetId, body)
+    else {
+      const bytes = await readSmall(body, limit)
+      if (file === 'shasums') await this.receiveShasums(provider, targetId, bytes)
+      else await this.receiveSignature(provider, targetId, bytes)
+    }
+    return { organizationId: provider.organizationId, file: `${provider.name}/${targetId}/${file}` }
   }
 
   private async receiveShasums(provider: ProviderRecord, versionId: string, bytes: Buffer): Promise<void> {

@@ -55,7 +55,8 @@ export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_
       upstreamCache: collection(specs.upstreamCache),
       providers: collection(specs.providers),
       gpgKeys: collection(specs.gpgKeys),
-      providerMirror: collection(specs.providerMirror)
+      providerMirror: collection(specs.providerMirror),
+      auditTrail: collection(specs.auditTrail)
     }
     await prepare(pool, Object.values(collections))
     const { installation } = collections
@@ -64,6 +65,8 @@ export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_
     // Another replica's write: what was computed before it may be stale, and the installation may have changed.
     listener = await pool.connect()
     listener.on('notification', (message) => {
+      // The audit trail changes no answer a replica computed.
+      if (message.payload === 'audit-trail') return
       revision++
       if (message.payload === 'installation') void installation.get(INSTALLATION_ID).then((record) => record && (current = record))
     })
