@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Outlet } from '@tanstack/react-router'
 import { useSession } from '../lib/session'
 import { AppLink } from './link'
-import { hrefOf, useRoute, type Route } from './router'
+import { hrefOf, ORG_TAB_LABELS, useRoute, type Route } from './router'
 
 /** The window's title for a route: what is shown first, Homeport last. */
 function titleOf(route: Route): string {
@@ -10,7 +10,7 @@ function titleOf(route: Route): string {
     case 'organizations':
       return 'Organizations'
     case 'organization':
-      return `${route.org} · ${route.tab}`
+      return `${route.org} · ${ORG_TAB_LABELS[route.tab]}`
     case 'module':
       return `${route.namespace}/${route.name}/${route.provider}${route.version ? ` ${route.version}` : ''}`
     case 'terraform':

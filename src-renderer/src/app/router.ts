@@ -19,8 +19,20 @@ export type Route =
   /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
   | { page: 'authorize'; query: string }
 
-export const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs'] as const
+export const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs', 'audit'] as const
 export type OrgTab = (typeof ORG_TABS)[number]
+/** What each section of an organization is called, in its tab and the window's title. */
+export const ORG_TAB_LABELS: Record<OrgTab, string> = {
+  modules: 'Modules',
+  providers: 'Providers',
+  publish: 'Publish',
+  teams: 'Teams',
+  settings: 'Settings',
+  vcs: 'Git',
+  audit: 'Audit trail'
+}
+/** An organization's search parameters: the module list's filters and the audit trail's. */
+export const ORG_SEARCH = ['q', 'registry', 'provider', 'action', 'type'] as const
 
 /** Path segments encoded, but for `+` (a version's build metadata), which a path may hold as it is. */
 const path = (...segments: string[]) => `/${segments.map((segment) => encodeURIComponent(segment).replace(/%2B/g, '+')).join('/')}`
@@ -99,7 +111,7 @@ export function useRoute(): Route {
     case '/authorize':
       return { page: 'authorize', query: queryOf(search, Object.keys(search)) ?? '' }
     case '/orgs/$org/$tab':
-      return { page: 'organization', org: params.org!, tab: params.tab as OrgTab, query: queryOf(search, ['q', 'registry', 'provider']) }
+      return { page: 'organization', org: params.org!, tab: params.tab as OrgTab, query: queryOf(search, ORG_SEARCH) }
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider':
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider/$version': {
       const { org = '', registry = '', namespace = '', name = '', provider = '', version } = params

@@ -9,7 +9,7 @@ import { MirrorPage } from '../features/mirror/MirrorPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { App } from './App'
-import { bindRouter, ORG_TABS, queryOf, type OrgTab } from './router'
+import { bindRouter, ORG_SEARCH, ORG_TABS, queryOf, type OrgTab } from './router'
 
 /** Search parameters kept as the strings they are (the router's default would read `1.0` as a number). */
 type Search = Record<string, string>
@@ -43,10 +43,10 @@ const organizationRoute = createRoute({
     parse: ({ org, tab }: { org: string; tab: string }) => ({ org, tab: ((ORG_TABS as readonly string[]).includes(tab) ? tab : 'modules') as OrgTab }),
     stringify: ({ org, tab }: { org: string; tab: OrgTab }) => ({ org, tab })
   },
-  validateSearch: (search: Record<string, unknown>): Search => strings(search, ['q', 'registry', 'provider']),
+  validateSearch: (search: Record<string, unknown>): Search => strings(search, ORG_SEARCH),
   component: function Organization() {
     const { org, tab } = organizationRoute.useParams()
-    const query = queryOf(organizationRoute.useSearch(), ['q', 'registry', 'provider'])
+    const query = queryOf(organizationRoute.useSearch(), ORG_SEARCH)
     return <OrganizationPage key={org} org={org} tab={tab} query={query} />
   }
 })

@@ -14,6 +14,8 @@ import { GpgKeys } from '../providers/GpgKeys'
 import { ProvidersPage } from '../providers/ProvidersPage'
 import { serverInfoOptions } from '../terraform/api'
 import { AppLink } from '../../app/link'
+import { ORG_TAB_LABELS } from '../../app/router'
+import { AuditTrail } from '../audit/AuditTrail'
 
 type OrgTab = Extract<Route, { page: 'organization' }>['tab']
 
@@ -26,13 +28,8 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
   if (organization.isError) return <ErrorMessage error={organization.error} action={`Could not open ${org}`} />
   const permissions = organization.data.data.attributes.permissions
   const canPublish = permissions['can-create-module']
-  const tabs: Array<Tab<OrgTab>> = [
-    { id: 'modules', label: 'Modules' },
-    { id: 'providers', label: 'Providers' },
-    ...(canPublish ? [{ id: 'publish' as const, label: 'Publish' }, { id: 'vcs' as const, label: 'Git' }] : []),
-    { id: 'teams', label: 'Teams' },
-    { id: 'settings', label: 'Settings' }
-  ]
+  const shown: OrgTab[] = ['modules', 'providers', ...(canPublish ? (['publish', 'vcs'] as const) : []), 'teams', ...(permissions['can-update'] ? (['audit'] as const) : []), 'settings']
+  const tabs: Array<Tab<OrgTab>> = shown.map((id) => ({ id, label: ORG_TAB_LABELS[id] }))
   return (
     <div className="stack">
       <header>
@@ -54,6 +51,7 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
           <CliTokens org={org} />
         </>
       )}
+      {tab === 'audit' && <AuditTrail org={org} query={query} />}
       {tab === 'settings' && (
         <OrganizationSettings key={org} organization={organization.data.data}>
           <GpgKeys org={org} canManage={canPublish} />

@@ -3,6 +3,7 @@ import type { DesktopSettings } from '../../../../src-main/shared/bridge'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 import { downloadBackup } from './api'
+import { AuditRetention } from '../audit/AuditRetention'
 
 /**
  * The desktop app's settings: port, data folder, edition, TLS. Saving restarts the embedded
@@ -27,6 +28,7 @@ export function AppSettings() {
           <code>--edition</code>, <code>--tls</code>). The desktop app changes them here.
         </p>
         <Backups />
+        <AuditRetention />
       </section>
     )
   }
@@ -103,6 +105,7 @@ export function AppSettings() {
         </div>
       </form>
       <Backups />
+      <AuditRetention />
     </section>
   )
 }
