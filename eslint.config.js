@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import { defineConfig, globalIgnores } from 'eslint/config'
+import importX from 'eslint-plugin-import-x'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
 
 /** Node's calls that create or replace files and folders: only server/files/folder-writes.ts imports them. */
 const WRITE_CALLS = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'rename', 'renameSync', 'link', 'linkSync', 'symlink', 'copyFile', 'cp', 'open', 'mkdir', 'mkdirSync']
@@ -11,6 +13,27 @@ const FILE_WRITES = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises'].map((na
   importNames: WRITE_CALLS,
   message: 'Write files through server/files/folder-writes.ts: it refuses a path outside its folder.'
 }))
+
+const server = (folder) => `./src-main/server/${folder}`
+const PORT_ONLY = 'A store adapter reaches the others only through the port (store/port.ts) and the shared engine.'
+
+/**
+ * The layers, enforced: HTTP (http/, api/) → domain → the store port. The domain never reaches
+ * up into HTTP, the API, the boot or the commands; the store never reaches the domain; each store
+ * adapter stands alone; the GUI reaches the main process only for the shared wire types; and no
+ * module imports itself back through others (no cycle).
+ */
+const LAYERS = [
+  { target: server('domain'), from: [server('http'), server('api'), server('boot'), server('commands'), server('cli.ts')], message: 'The domain knows nothing of HTTP, the API, the boot or the commands.' },
+  { target: server('store'), from: [server('domain'), server('http'), server('api'), server('boot'), server('commands')], message: 'The store knows nothing of the domain or what is above it.' },
+  { target: server('store/file'), from: [server('store/memory'), server('store/postgres')], message: PORT_ONLY },
+  { target: server('store/memory'), from: [server('store/file'), server('store/postgres')], message: PORT_ONLY },
+  { target: server('store/postgres'), from: [server('store/file'), server('store/memory')], message: PORT_ONLY },
+  { target: server('http'), from: [server('boot'), server('commands')], message: 'HTTP is built by the boot, not the other way round.' },
+  { target: server('api'), from: [server('boot'), server('commands')], message: 'The API is built by the boot, not the other way round.' },
+  { target: './src-main/shared', from: ['./src-main/server', './src-main/desktop', './src-renderer'], message: 'Shared types import nothing of either side.' },
+  { target: './src-renderer', from: './src-main', except: ['./shared'], message: 'The GUI reaches the main process only for the shared wire types.' }
+]
 
 export default defineConfig([
   globalIgnores(['out/**', 'node_modules/**', 'test-results/**', 'playwright-report/**']),
@@ -47,6 +70,20 @@ export default defineConfig([
   {
     files: ['src-main/server/files/folder-writes.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] }
+  },
+  {
+    files: ['src-main/**/*.ts', 'src-renderer/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Where and how to read the modules an import names (TypeScript, with `.js` specifiers), so the cycle check can follow them.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: ['tsconfig.node.json', 'tsconfig.web.json'], noWarnOnMultipleProjects: true })]
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: LAYERS }]
+    }
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],

@@ -12,7 +12,7 @@ import {
   type TestServer
 } from '../helpers/server.js'
 import { moduleArchive } from '../helpers/archives.js'
-import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules.js'
+import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules/modules.js'
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 

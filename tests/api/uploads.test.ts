@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { ModuleDocs } from '../../src-main/server/domain/ingest/terraform-docs.js'
-import { objectIdFor } from '../../src-main/server/domain/upload-links.js'
+import { objectIdFor } from '../../src-main/server/domain/modules/upload-links.js'
 import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
 import {
   createModule,

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { ArchiveKeeper } from '../../src-main/server/domain/archive-keeper.js'
-import { openMemoryStore } from '../../src-main/server/store/memory-store.js'
+import { ArchiveKeeper } from '../../src-main/server/domain/archives/archive-keeper.js'
+import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 
 describe('the archive keeper', () => {
   it('keeps a file two writes pinned until both have let go of it', async () => {

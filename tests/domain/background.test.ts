@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Background } from '../../src-main/server/domain/background.js'
+import { Background } from '../../src-main/server/domain/core/background.js'
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

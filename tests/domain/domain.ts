@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream'
-import type { Caller } from '../../src-main/server/domain/access.js'
-import { Background } from '../../src-main/server/domain/background.js'
-import { parseServeOptions } from '../../src-main/server/options.js'
-import { createServices, type Services } from '../../src-main/server/services.js'
-import { openMemoryStore } from '../../src-main/server/store/memory-store.js'
+import type { Caller } from '../../src-main/server/domain/core/access.js'
+import { Background } from '../../src-main/server/domain/core/background.js'
+import { parseServeOptions } from '../../src-main/server/boot/options.js'
+import { createServices } from '../../src-main/server/boot/services.js'
+import type { Services } from '../../src-main/server/domain/services.js'
+import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import { moduleArchive } from '../helpers/archives.js'
 
 export const ADMIN: Caller = { kind: 'site-admin' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffInterfaces } from '../../src-main/server/domain/interface-diff.js'
+import { diffInterfaces } from '../../src-main/server/domain/modules/versions/interface-diff.js'
 import type { ModuleDocs, ModuleInput, ModulePart } from '../../src-main/server/domain/ingest/terraform-docs.js'
 
 const input = (name: string, fields: Partial<ModuleInput> = {}): ModuleInput => ({ name, type: 'string', description: '', default: '', required: true, sensitive: false, ...fields })

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../src-main/server/domain/errors.js'
-import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules.js'
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../src-main/server/domain/core/errors.js'
+import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules/modules.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
 let d: Domain

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { InvalidInputError, NotFoundError } from '../../src-main/server/domain/errors.js'
+import { InvalidInputError, NotFoundError } from '../../src-main/server/domain/core/errors.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
 let d: Domain

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { zipSync } from 'fflate'
 import { archiveHash1 } from '../../src-main/server/domain/providers/release-files.js'
-import { readMirrorFolder } from '../../src-main/server/mirror-folder.js'
+import { readMirrorFolder } from '../../src-main/server/commands/lib/mirror-folder.js'
 import { dirHash } from '../helpers/terraform-client.js'
 
 const hashOf = (zip: Uint8Array) => archiveHash1(zip.length, (start, end) => Readable.from([Buffer.from(zip.subarray(start, end + 1))]))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { InvalidInputError } from '../../src-main/server/domain/errors.js'
-import { terraformConstraint } from '../../src-main/server/domain/version-constraints.js'
+import { InvalidInputError } from '../../src-main/server/domain/core/errors.js'
+import { terraformConstraint } from '../../src-main/server/domain/modules/versions/constraints.js'
 
 const VERSIONS = ['0.9.0', '1.0.0', '1.2.0', '1.2.9', '1.3.0', '2.0.0', '5.0.0', '5.46.0', '6.0.0', '2.1.0-beta1']
 const matching = (constraint: string) => VERSIONS.filter(terraformConstraint(constraint))

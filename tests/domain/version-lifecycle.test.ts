@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Caller } from '../../src-main/server/domain/access.js'
-import { InvalidInputError, NotFoundError } from '../../src-main/server/domain/errors.js'
-import { offeredTo } from '../../src-main/server/domain/version-lifecycle.js'
+import type { Caller } from '../../src-main/server/domain/core/access.js'
+import { InvalidInputError, NotFoundError } from '../../src-main/server/domain/core/errors.js'
+import { offeredTo } from '../../src-main/server/domain/modules/versions/lifecycle.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
 let d: Domain

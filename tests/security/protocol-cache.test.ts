@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import Koa from 'koa'
-import type { Caller } from '../../src-main/server/domain/access.js'
+import type { Caller } from '../../src-main/server/domain/core/access.js'
 import { ProtocolCache, type Cacheable } from '../../src-main/server/http/protocol-cache.js'
 
 const app = new Koa()

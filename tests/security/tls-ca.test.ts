@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as x509 from '@peculiar/x509'
-import { resolveTls } from '../../src-main/server/tls.js'
+import { resolveTls } from '../../src-main/server/data-dir/tls.js'
 
 x509.cryptoProvider.set(webcrypto as Crypto)
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RecordFiles } from '../../src-main/server/store/record-backends.js'
-import { Collection } from '../../src-main/server/store/collection.js'
+import { RecordFiles } from '../../src-main/server/store/file/record-files.js'
+import { Collection } from '../../src-main/server/store/engine/collection.js'
 import { StoreLoadError, UniqueConstraintError } from '../../src-main/server/store/errors.js'
 
 interface Thing {

@@ -5,8 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServer } from '../../src-main/server/create-server.js'
-import { DataDirInUseError } from '../../src-main/server/store/data-dir-lock.js'
+import { startServer } from '../../src-main/server/boot/start-server.js'
+import { DataDirInUseError } from '../../src-main/server/data-dir/lock.js'
 import { StoreLoadError } from '../../src-main/server/store/errors.js'
 import { moduleArchive } from '../helpers/archives.js'
 import { createOrganization, createTeamWithToken, startTestServer, upload, type TestServer } from '../helpers/server.js'
@@ -75,7 +75,7 @@ describe('the data directory', () => {
   it('gives a stale lock to exactly one of many Homeports starting at the same moment', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'homeport-lock-race-'))
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
-    const lockModule = pathToFileURL(join(ROOT, 'src-main/server/store/data-dir-lock.ts')).toString()
+    const lockModule = pathToFileURL(join(ROOT, 'src-main/server/data-dir/lock.ts')).toString()
     // Each contender waits for the same instant, takes the lock (or is refused), says which, and holds it a while.
     const contender = (at: number) => `import { lockDataDir } from ${JSON.stringify(lockModule)}
       while (Date.now() < ${at}) await new Promise((r) => setImmediate(r))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { defaultDataDir } from '../../src-main/server/data-dir.js'
+import { defaultDataDir } from '../../src-main/server/data-dir/default-dir.js'
 import { readFile } from 'node:fs/promises'
-import { parseServeOptions, SETTINGS, settingsUsage, UsageError } from '../../src-main/server/options.js'
+import { parseServeOptions, SETTINGS, settingsUsage, UsageError } from '../../src-main/server/boot/options.js'
 
 describe('serve options', () => {
   it('defaults to loopback, port 4780, the hosted edition and the desktop app’s folder', () => {

@@ -1,6 +1,6 @@
-import type { Store } from '../store/store.js'
-import type { ArchiveKeeper } from './archive-keeper.js'
-import type { DomainEvents } from './events.js'
+import type { Store } from '../store/port.js'
+import type { ArchiveKeeper } from './archives/archive-keeper.js'
+import type { DomainEvents } from './core/events.js'
 
 /**
  * Brings the store back to a consistent state after a crash, at start: modules of an

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { Context, Next } from 'koa'
-import { auditActor, type AuditTrailService } from '../domain/audit-trail.js'
+import { auditActor, type AuditTrailService } from '../domain/organizations/audit-trail.js'
 import type { OrganizationRecord } from '../store/records.js'
-import { ORGANIZATION_NAME, organizationNameKey, TEAM_ID, TOKEN_ID, VCS_CONNECTION_ID, VCS_TOKEN_ID, type Store } from '../store/store.js'
+import { ORGANIZATION_NAME, organizationNameKey, TEAM_ID, TOKEN_ID, VCS_CONNECTION_ID, VCS_TOKEN_ID, type Store } from '../store/port.js'
 import { identifiedCaller } from './auth.js'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa'
-import type { Authenticator, Caller } from '../domain/access.js'
+import type { Authenticator, Caller } from '../domain/core/access.js'
 import { HttpError } from './errors.js'
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i

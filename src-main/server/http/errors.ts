@@ -9,7 +9,7 @@ import {
   LimitExceededError,
   NotFoundError,
   UnauthenticatedError
-} from '../domain/errors.js'
+} from '../domain/core/errors.js'
 import { RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa'
-import { callerKey, type Caller } from '../domain/access.js'
+import { callerKey, type Caller } from '../domain/core/access.js'
 import { identifiedCaller } from './auth.js'
 import { HttpError } from './errors.js'
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Readable } from 'node:stream'
-import { parseDownloadToken, type DownloadToken } from '../domain/download-links.js'
+import { parseDownloadToken, type DownloadToken } from '../domain/archives/download-links.js'
 import { HttpError, protocolErrors } from './errors.js'
 import { pathParams } from './query.js'
 

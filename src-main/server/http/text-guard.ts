@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa'
-import { isStorableText, unstorableTextIn } from '../domain/stored-text.js'
+import { isStorableText, unstorableTextIn } from '../domain/core/stored-text.js'
 import { HttpError } from './errors.js'
 
 const refusal = (where: string) =>

@@ -54,3 +54,11 @@ export function unwritableCause(error: unknown): 'disk-full' | 'read-only' | und
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'read-only'
   return undefined
 }
+
+/** The body of an upload was larger than allowed; nothing was stored. */
+export class TooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the archive is larger than ${limit} bytes`)
+    this.name = 'TooLargeError'
+  }
+}

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { Identified } from './collection.js'
-import { collectionSpecs, type CollectionSpec } from './collections.js'
-import type { RecordStore, Store } from './store.js'
+import type { Identified } from './engine/collection.js'
+import { collectionSpecs, type CollectionSpec } from './engine/collections.js'
+import type { RecordStore, Store } from './port.js'
 
 /** The collections a migration copies, by their name in the Store (the installation record goes on its own). */
 const COPIED = ['organizations', 'modules', 'downloads', 'upstreamCache', 'providers', 'gpgKeys', 'providerMirror', 'auditTrail'] as const

@@ -1,4 +1,4 @@
-import type { Migration } from './collection.js'
+import type { Migration } from './engine/collection.js'
 
 /**
  * Each collection's schema version and its migrations. To change a record's shape: bump the

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import { create, extract } from 'tar'
 import { makeFolder, moveInside, pathInside, writeInside } from '../../files/folder-writes.js'
 import type { ArchiveRef } from '../../store/records.js'
-import { InvalidInputError } from '../errors.js'
+import { InvalidInputError } from '../core/errors.js'
 import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
 import { checkManifest, MANIFEST, manifestFiles } from './bundle-format.js'
 

@@ -1,6 +1,6 @@
 import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
-import { InvalidInputError } from '../errors.js'
-import { unstorableTextIn } from '../stored-text.js'
+import { InvalidInputError } from '../core/errors.js'
+import { unstorableTextIn } from '../core/stored-text.js'
 
 /**
  * A Homeport bundle: an uncompressed tar (its modules and provider zips are compressed already)

@@ -1,13 +1,13 @@
 import { RecordMissingError } from '../../store/errors.js'
-import { INGESTING, type Store } from '../../store/store.js'
-import type { Background } from '../background.js'
-import { now, nowWithMicroseconds } from '../ids.js'
-import type { ArchiveKeeper } from '../archive-keeper.js'
-import type { IngestJob } from '../events.js'
+import { INGESTING, type Store } from '../../store/port.js'
+import type { Background } from '../core/background.js'
+import { now, nowWithMicroseconds } from '../core/ids.js'
+import type { ArchiveKeeper } from '../archives/archive-keeper.js'
+import type { IngestJob } from '../core/events.js'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
 import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, TERRAFORM_FILE, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
-import { storableCopy } from '../stored-text.js'
+import { storableCopy } from '../core/stored-text.js'
 
 /** How long a replica's claim on an ingest lasts unless renewed: a dead replica's ingest is taken over after it. */
 export const INGEST_LEASE_MS = 30_000

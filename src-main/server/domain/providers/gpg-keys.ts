@@ -1,9 +1,9 @@
 import type { GpgKeyRecord, OrganizationRecord } from '../../store/records.js'
 import { UniqueConstraintError } from '../../store/errors.js'
-import { BY_ORGANIZATION, GPG_KEY, ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/store.js'
-import { canManageModules, canRead, type Caller } from '../access.js'
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../errors.js'
-import { newId, now } from '../ids.js'
+import { BY_ORGANIZATION, GPG_KEY, ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
+import { canManageModules, canRead, type Caller } from '../core/access.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
+import { newId, now } from '../core/ids.js'
 import { publicKeyId } from './release-files.js'
 
 /** A key with the organization whose name is its namespace. */

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream'
 import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, StoredFile } from '../../store/records.js'
-import { ORGANIZATION_NAME, PROVIDER_KEY, PROVIDER_PLATFORM_ID, PROVIDER_VERSION_ID, organizationNameKey, providerKey, type Store } from '../../store/store.js'
-import { canRead, type Caller } from '../access.js'
-import { signDownload, verifyDownload, type DownloadToken } from '../download-links.js'
-import { NotFoundError } from '../errors.js'
+import { ORGANIZATION_NAME, PROVIDER_KEY, PROVIDER_PLATFORM_ID, PROVIDER_VERSION_ID, organizationNameKey, providerKey, type Store } from '../../store/port.js'
+import { canRead, type Caller } from '../core/access.js'
+import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
+import { NotFoundError } from '../core/errors.js'
 import type { GpgKeyService } from './gpg-keys.js'
 import { findProviderVersion } from './providers.js'
 

@@ -1,13 +1,13 @@
 import semver from 'semver'
 import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, RegistryName } from '../../store/records.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
-import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/store.js'
-import type { ArchiveKeeper } from '../archive-keeper.js'
-import { canManageModules, type Caller } from '../access.js'
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../errors.js'
-import { newId, now } from '../ids.js'
-import type { OrganizationService } from '../organizations.js'
-import { uploadObjectId } from '../upload-links.js'
+import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/port.js'
+import type { ArchiveKeeper } from '../archives/archive-keeper.js'
+import { canManageModules, type Caller } from '../core/access.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
+import { newId, now } from '../core/ids.js'
+import type { OrganizationService } from '../organizations/organizations.js'
+import { uploadObjectId } from '../modules/upload-links.js'
 
 /** Where a provider sits: the path segments of HCP's provider endpoints. */
 export interface ProviderAddress {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import * as openpgp from 'openpgp'
 import yauzl from 'yauzl'
-import { InvalidInputError } from '../errors.js'
+import { InvalidInputError } from '../core/errors.js'
 
 /**
  * The checks Terraform makes on a provider release (shared/research/providers.md §3.4–3.5),

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Pool } from 'pg'
-import { TooLargeError } from '../archive-store.js'
+import { TooLargeError } from '../errors.js'
 import type { ArchiveRef } from '../records.js'
-import type { Archives } from '../store.js'
+import type { Archives } from '../port.js'
 import { inTransaction } from './transactions.js'
 
 /** The size of the chunks an archive is kept in: a read or write holds one chunk, never the archive. */

@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg'
-import { deepFreeze, keyList, type Identified } from '../collection.js'
-import type { CollectionSpec } from '../collections.js'
+import { deepFreeze, keyList, type Identified } from '../engine/collection.js'
+import type { CollectionSpec } from '../engine/collections.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError } from '../errors.js'
-import type { RecordStore } from '../store.js'
+import type { RecordStore } from '../port.js'
 import { inTransaction } from './transactions.js'
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Pool } from 'pg'
-import type { Leases } from '../store.js'
+import type { Leases } from '../port.js'
 
 /**
  * Leases in PostgreSQL (`hp_leases`): one row per job, naming the replica that holds it and until

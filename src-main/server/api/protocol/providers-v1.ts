@@ -1,0 +1,135 @@
+import Router from '@koa/router'
+import type { Middleware } from 'koa'
+import type { Services } from '../../domain/services.js'
+import type { Caller } from '../../domain/core/access.js'
+import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
+import type { ListedProviderVersion, ProviderPackage } from '../../domain/providers/provider-registry.js'
+import type { MirrorArchive } from '../../domain/providers/provider-mirror.js'
+import { callerOf, requireBearer } from '../../http/auth.js'
+import { HttpError, protocolErrors } from '../../http/errors.js'
+import { pathParams } from '../../http/query.js'
+import { signedFileRouter } from '../../http/signed-files.js'
+
+export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
+export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
+export const PUBLIC_PROVIDERS_PREFIX = '/api/registry/public/v1/providers'
+export const NETWORK_MIRROR_PREFIX = '/api/registry/provider-mirror/v1'
+
+/** What the protocol needs of a source of providers: the private registry, or the public mirror. */
+interface ProviderSource {
+  versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]>
+  download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage>
+}
+
+/** What the network mirror needs of a source: the versions, and each zip's name, hash and signed location. */
+interface MirrorSource {
+  versions: ProviderSource['versions']
+  archive(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive>
+}
+
+/**
+ * The provider registry protocol (`providers.v1`, shared/research/providers.md §3), with the same
+ * bearer tokens as the API: over private providers (the namespace is the organization) at
+ * PROVIDERS_PREFIX, and over the public mirror at PUBLIC_PROVIDERS_PREFIX. Errors are
+ * `{"errors": ["…"]}`.
+ */
+export function providerProtocolRouter(prefix: string, source: ProviderSource, rateLimit: Middleware): Router {
+  const router = new Router({ prefix })
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.use(requireBearer)
+  router.get('/:namespace/:type/versions', async (ctx) => {
+    const { namespace, type } = pathParams(ctx, 'namespace', 'type')
+    ctx.body = { versions: await source.versions(callerOf(ctx), namespace, type) }
+  })
+  router.get('/:namespace/:type/:version/download/:os/:arch', async (ctx) => {
+    const { namespace, type, version, os, arch } = pathParams(ctx, 'namespace', 'type', 'version', 'os', 'arch')
+    const found = await source.download(callerOf(ctx), namespace, type, version, os, arch)
+    // Relative to this URL's origin: Terraform resolves them against the URL it called.
+    const file = (token: string, name: string) => `${PROVIDER_FILES_PREFIX}/${token}/${encodeURIComponent(name)}`
+    ctx.body = {
+      protocols: found.protocols,
+      os: found.os,
+      arch: found.arch,
+      filename: found.filename,
+      download_url: file(found.tokens.binary, found.filename),
+      shasums_url: file(found.tokens.shasums, found.shasumsName),
+      shasums_signature_url: file(found.tokens.signature, `${found.shasumsName}.sig`),
+      shasum: found.shasum,
+      signing_keys: {
+        gpg_public_keys: found.keys.map((key) => ({
+          key_id: key.keyId,
+          ascii_armor: key.asciiArmor,
+          trust_signature: key.trustSignature,
+          source: key.source,
+          source_url: key.sourceUrl
+        }))
+      }
+    }
+  })
+  return router
+}
+
+/**
+ * The provider network mirror protocol (shared/research/providers.md §4), for users who configure
+ * `provider_installation { network_mirror { url = "https://…/api/registry/provider-mirror/v1/" } }`
+ * (Terraform allows it over HTTPS only). `:hostname` is the provider's own registry host: the
+ * public registries' names reach the public mirror, the registry hostname the private providers.
+ * The archives' hashes are their `zh:` (Terraform checks them, and records only its own `h1:`).
+ */
+export function networkMirrorRouter(services: Services, rateLimit: Middleware, registryHostname: string): Router {
+  const router = new Router({ prefix: NETWORK_MIRROR_PREFIX })
+  router.use(protocolErrors)
+  router.use(rateLimit)
+  router.use(requireBearer)
+  const sourceFor = (hostname: string): MirrorSource => {
+    if (hostname === registryHostname.toLowerCase()) {
+      const registry = services.providerRegistry
+      return {
+        versions: (caller, namespace, type) => registry.versions(caller, namespace, type),
+        archive: async (...args) => {
+          const { filename, shasum, tokens } = await registry.download(...args)
+          return { filename, shasum, token: tokens.binary }
+        }
+      }
+    }
+    // Only what is mirrored already (imported packages too): a version file lists every platform, and pulling them all through for one request would be too much.
+    if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === services.providerMirror.hostname) {
+      const mirror = services.providerMirror
+      return {
+        versions: (_caller, namespace, type) => mirror.localVersions(namespace, type, { unsigned: true }),
+        archive: (_caller, ...args) => mirror.archive(...args)
+      }
+    }
+    throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...PUBLIC_REGISTRY_HOSTS].join(', ')}, not of ${hostname}.`)
+  }
+  router.get('/:hostname/:namespace/:type/:file', async (ctx) => {
+    const { hostname, namespace, type, file } = pathParams(ctx, 'hostname', 'namespace', 'type', 'file')
+    const source = sourceFor(hostname.toLowerCase())
+    ctx.type = 'application/json'
+    if (file === 'index.json') {
+      const versions = await source.versions(callerOf(ctx), namespace, type)
+      ctx.body = { versions: Object.fromEntries(versions.map((version) => [version.version, {}])) }
+      return
+    }
+    const version = /^(.+)\.json$/.exec(file)?.[1]
+    if (!version) throw new HttpError(404, 'not found', 'A network mirror answers index.json and <version>.json.')
+    const listed = (await source.versions(callerOf(ctx), namespace, type)).find((entry) => entry.version === version)
+    if (!listed) throw new HttpError(404, 'not found', `${hostname}/${namespace}/${type} has no version ${version} here.`)
+    const archives: Record<string, { url: string; hashes: string[] }> = {}
+    for (const { os, arch } of listed.platforms ?? []) {
+      const found = await source.archive(callerOf(ctx), namespace, type, version, os, arch)
+      archives[`${os}_${arch}`] = { url: `${PROVIDER_FILES_PREFIX}/${found.token}/${encodeURIComponent(found.filename)}`, hashes: [`zh:${found.shasum}`] }
+    }
+    ctx.body = { archives }
+  })
+  return router
+}
+
+/** A provider release's files at their signed, short-lived locations (see http/signed-files.ts). */
+export function providerFilesRouter(services: Services, rateLimit: Middleware): Router {
+  return signedFileRouter(PROVIDER_FILES_PREFIX, rateLimit, async (token, name) => {
+    const file = await (token.versionId.startsWith('mirp') ? services.providerMirror : services.providerRegistry).fileFor(token)
+    return file && { ...file, type: name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream' }
+  })
+}

@@ -1,0 +1,138 @@
+import { Authenticator } from '../domain/core/access.js'
+import type { Background } from '../domain/core/background.js'
+import { DataRetentionService } from '../domain/organizations/data-retention.js'
+import type { ServeOptions } from './options.js'
+import { ModuleSharingService } from '../domain/modules/module-sharing.js'
+import { DocsCache } from '../domain/archives/docs-cache.js'
+import { DownloadCounter } from '../domain/modules/downloads.js'
+import { IngestQueue } from '../domain/ingest/ingest-queue.js'
+import { RegistryService } from '../domain/modules/protocol-reads.js'
+import { PackageFetcher } from '../domain/archives/package-fetcher.js'
+import { PublicRegistryService } from '../domain/upstream/public-registry.js'
+import { UpstreamRegistry } from '../domain/upstream/upstream.js'
+import { VcsConnectionService } from '../domain/vcs/connections.js'
+import { VcsPublisher } from '../domain/vcs/publisher.js'
+import { VcsBuilds } from '../domain/vcs/builds.js'
+import { ArchiveKeeper } from '../domain/archives/archive-keeper.js'
+import { DomainEvents } from '../domain/core/events.js'
+import { recover } from '../domain/recovery.js'
+import { GpgKeyService } from '../domain/providers/gpg-keys.js'
+import { ProviderRegistryService } from '../domain/providers/provider-registry.js'
+import { ProviderUploadService } from '../domain/providers/provider-uploads.js'
+import { ProviderService } from '../domain/providers/providers.js'
+import { ProviderMirror } from '../domain/providers/provider-mirror.js'
+import { ModuleService } from '../domain/modules/modules.js'
+import { BundleService } from '../domain/bundles/bundles.js'
+import { SiteService } from '../domain/organizations/site-settings.js'
+import { OrganizationService } from '../domain/organizations/organizations.js'
+import { OrganizationTokenService } from '../domain/organizations/organization-tokens.js'
+import { VersionLifecycle } from '../domain/modules/versions/lifecycle.js'
+import { VersionComparer } from '../domain/modules/versions/compare.js'
+import { TerraformLogin } from '../domain/login/terraform-login.js'
+import { TeamService } from '../domain/organizations/teams.js'
+import { UploadService } from '../domain/modules/uploads.js'
+import { AuditTrailService } from '../domain/organizations/audit-trail.js'
+import type { Store } from '../store/port.js'
+import type { Services } from '../domain/services.js'
+
+
+/** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
+export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> & {
+  adminToken: string
+  /** A local folder for git mirrors of VCS modules (a cache). */
+  mirrorsDir: string
+  /** A local folder for bundles being written and read (emptied at start). */
+  bundlesDir: string
+  /** How long an upstream answer is served without asking again (default five minutes). */
+  upstreamMaxAgeMs?: number
+  /** The time, for time-based rules (the audit trail's retention). */
+  clock?: () => number
+}
+
+/**
+ * The composition root: builds the services over `store`, each given what it needs in its
+ * constructor, and subscribes them to each other's domain events. Every task they run off the
+ * request path goes through `background`.
+ */
+export function createServices(store: Store, background: Background, options: ServiceOptions): Services {
+  const events = new DomainEvents()
+  const archives = new ArchiveKeeper(store)
+  const organizations = new OrganizationService(store, events, options.edition)
+  const downloads = new DownloadCounter(store)
+  const { maxArchiveBytes } = options
+  const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots)
+  const vcsBuilds = new VcsBuilds(store, vcsConnections, archives, events, background, {
+    pollIntervalMs: options.vcsPollIntervalMs,
+    maxArchiveBytes,
+    mirrorsDir: options.mirrorsDir
+  })
+  const modules = new ModuleService(store, organizations, downloads, archives, events, vcsBuilds, {
+    edition: options.edition,
+    publicCuration: options.publicCuration
+  })
+  const ingest = new IngestQueue(store, archives, background)
+  const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
+  const docs = new DocsCache(store.archives)
+  const upstream = new UpstreamRegistry(store, { url: options.upstream, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
+  const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
+  const publicCurationOn = options.edition === 'hosted' && options.publicCuration
+
+  const gpgKeys = new GpgKeyService(store)
+  const providers = new ProviderService(store, organizations, archives, publicCurationOn)
+  const registry = new RegistryService(store, moduleSharing, docs, downloads)
+  const publicRegistry = new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
+  const providerUploads = new ProviderUploadService(store, gpgKeys, archives)
+  const providerRegistry = new ProviderRegistryService(store, gpgKeys)
+  const providerMirror = new ProviderMirror(store, upstream, archives)
+  const bundles = new BundleService(
+    store,
+    organizations,
+    background,
+    { registry, publicRegistry, providerRegistry, providerMirror, ingest, archives },
+    { store, organizations, modules, publicRegistry, providerMirror, providers, gpgKeys, providerUploads, archives, maxArchiveBytes },
+    { dir: options.bundlesDir, registryHostname: options.registryHostname }
+  )
+
+  // Who reacts to what.
+  events.on('archiveStored', (job) => ingest.schedule(job))
+  events.on('moduleRemoved', (module) => vcsBuilds.forget(module))
+  events.on('organizationDestroyed', (org) => modules.removeOrganization(org))
+  events.on('organizationDestroyed', (org) => providers.removeOrganization(org))
+  events.on('organizationDestroyed', (org) => gpgKeys.removeOrganization(org))
+
+  return {
+    store,
+    edition: options.edition,
+    authenticator: new Authenticator(store, options.adminToken),
+    organizations,
+    teams: new TeamService(store, organizations),
+    organizationTokens: new OrganizationTokenService(store, organizations),
+    versionLifecycle: new VersionLifecycle(store, modules, downloads),
+    versionComparer: new VersionComparer(store, modules, docs, ingest, archives, maxArchiveBytes),
+    terraformLogin: new TerraformLogin(store, organizations),
+    moduleSharing,
+    dataRetention: new DataRetentionService(store, organizations, options.edition),
+    modules,
+    uploads: new UploadService(store, archives, events, maxArchiveBytes),
+    ingest,
+    registry,
+    publicRegistry,
+    downloads,
+    vcsConnections,
+    vcsBuilds,
+    vcsPublisher: new VcsPublisher(store, organizations, modules, vcsConnections, vcsBuilds),
+    site: new SiteService(store),
+    providers,
+    gpgKeys,
+    providerUploads,
+    providerRegistry,
+    providerMirror,
+    bundles,
+    auditTrail: new AuditTrailService(store, options.clock),
+    /** Brings the store back to a consistent state after a crash (run once, at start). */
+    recover: () => recover(store, archives, events),
+    async sweepArchives() {
+      if (await store.leases.acquire('archive-sweep', 30 * 60 * 1000)) await archives.release(await store.archives.list())
+    }
+  }
+}

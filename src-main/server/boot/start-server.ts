@@ -1,0 +1,158 @@
+import { rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import { makeFolder, writeInside } from '../files/folder-writes.js'
+import { createServer as createHttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { createApp } from '../http/app.js'
+import { gracefulServer } from '../http/graceful-close.js'
+import { isClientGone } from '../http/errors.js'
+import { allowedHosts } from '../http/doors.js'
+import { ProtocolCache, serveFromCache } from '../http/protocol-cache.js'
+import { RateLimiter } from '../http/rate-limit.js'
+import { parseServeOptions, type ServeOptions } from './options.js'
+import { resolveAdminToken, type AdminToken } from '../data-dir/admin-token.js'
+import { createServices } from './services.js'
+import type { Services } from '../domain/services.js'
+import { Background } from '../domain/core/background.js'
+import { openFileStore } from '../store/file/file-store.js'
+import { openPostgresStore } from '../store/postgres/pg-store.js'
+import { resolveTls, type TlsMaterial } from '../data-dir/tls.js'
+import { BUNDLES_DIR, MIRRORS_DIR, SERVER_FILE } from '../data-dir/layout.js'
+
+/**
+ * What startServer takes: any of the serve options (options.ts, where each has its default),
+ * the data directory, and what only the desktop app and the tests set.
+ */
+export type ServerOptions = Partial<ServeOptions> & {
+  dataDir: string
+  /** The built GUI to serve at `/`; none: the API only. */
+  rendererDir?: string
+  /** How long an upstream answer is served without asking again (tests shorten it). */
+  upstreamMaxAgeMs?: number
+  /** PostgreSQL only: how long an archive stays after it was last stored (tests shorten it; see pg-archives.ts). */
+  archiveGraceMs?: number
+  /** The time, for time-based rules (the audit trail's retention); tests move it instead of waiting. */
+  clock?: () => number
+}
+
+export interface RunningServer {
+  /** The URL it listens on. */
+  url: string
+  port: number
+  adminToken: AdminToken
+  services: Services
+  /** With TLS: the certificate clients should trust. */
+  tls?: TlsMaterial
+  /** Why the server serves reads only (it could not write its data directory at start), if it does. */
+  writesRefused?: string
+  /** Stops accepting requests, lets those in flight finish, writes everything, releases the data dir. */
+  close(): Promise<void>
+}
+
+/** How often download counts gathered in memory are written. */
+const DOWNLOAD_FLUSH_MS = 2000
+/** How often each replica looks for ingests that stalled (a replica died holding them). */
+const INGEST_TAKEOVER_MS = 10_000
+/** How often archives nothing refers to are removed (besides at start, and as versions go). */
+const ARCHIVE_SWEEP_MS = 60 * 60 * 1000
+/** How often events older than the audit trail's retention are removed. */
+const AUDIT_SWEEP_MS = 60 * 60 * 1000
+
+/** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
+export async function startServer(given: ServerOptions): Promise<RunningServer> {
+  const options = { ...parseServeOptions([], {}), ...given }
+  // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
+  if (options.database) await makeFolder(options.dataDir, undefined, 0o700)
+  const store = options.database ? await openPostgresStore(options.database, { archiveGraceMs: given.archiveGraceMs }) : await openFileStore(options.dataDir)
+  const background = new Background()
+  let server: Server | undefined
+  try {
+    const adminToken = await resolveAdminToken(options.dataDir, options.adminToken)
+    const services = createServices(store, background, { ...options, adminToken: adminToken.token, mirrorsDir: join(options.dataDir, MIRRORS_DIR), bundlesDir: join(options.dataDir, BUNDLES_DIR) })
+    // Recovery writes; a read-only store has nothing it could finish.
+    if (!store.writesRefused) {
+      await background.run('start-up recovery', () => services.recover())
+      await services.bundles.start()
+    }
+    const limiter = new RateLimiter(options.rateLimitPerMinute)
+    const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted)
+    const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
+    const app = createApp(services, {
+      baseUrl: options.baseUrl,
+      rendererDir: options.rendererDir,
+      rateLimiter: limiter,
+      protocolCache,
+      registryHostname: options.registryHostname,
+      allowedHosts: hosts
+    })
+    const fastPath = { cache: protocolCache, limiter, downloads: services.downloads, allowedHosts: hosts }
+    app.on('error', (error: Error) => {
+      if (!isClientGone(error)) console.error(`homeport: ${error.stack ?? error.message}`)
+    })
+    const handle = app.callback()
+    const tls = options.tls
+      ? await resolveTls(options.dataDir, {
+          certPath: options.tlsCert,
+          keyPath: options.tlsKey,
+          hostnames: [
+            ...(options.registryHostname ? [options.registryHostname.split(':')[0]!] : []),
+            ...options.allowedHosts,
+            ...(options.baseUrl ? [new URL(options.baseUrl).hostname.replace(/^\[|\]$/g, '')] : [])
+          ]
+        })
+      : undefined
+    const graceful = gracefulServer(
+      (handler) => (tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)),
+      (req, res) => {
+        if (!serveFromCache(req, res, fastPath, tls ? 'https' : 'http')) void handle(req, res)
+      },
+      tls ? 'secureConnection' : 'connection'
+    )
+    const listening = graceful.server
+    server = listening
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject)
+      listening.listen(options.port, options.host, () => resolve())
+    })
+    const { port } = listening.address() as AddressInfo
+    // The background tasks, besides those the services start on demand (ingest, git syncs and builds).
+    background.every('download-count flush', DOWNLOAD_FLUSH_MS, () => services.downloads.flushPending())
+    if (!store.writesRefused) {
+      background.every('ingest takeover', INGEST_TAKEOVER_MS, () => services.ingest.resumeStalled())
+      background.every('archive sweep', ARCHIVE_SWEEP_MS, () => services.sweepArchives())
+      background.every('audit trail retention', AUDIT_SWEEP_MS, () => services.auditTrail.sweep().then(() => undefined))
+    }
+    if (!store.writesRefused) await services.vcsBuilds.start() // the git poll, and builds a crash interrupted
+    const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
+    // Where this server listens, for `homeport backup` to find it.
+    if (!store.writesRefused) await writeInside(options.dataDir, SERVER_FILE, JSON.stringify({ pid: process.pid, url }), { atomic: true })
+    let closing: Promise<void> | undefined
+    return {
+      url,
+      port,
+      adminToken,
+      services,
+      tls,
+      writesRefused: store.writesRefused?.message,
+      close() {
+        // The order in which Homeport stops, each step waiting for the one before.
+        closing ??= (async () => {
+          await graceful.close() // 1. no new connections; requests in flight are answered
+          await background.close() // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish
+          await services.ingest.close() // 3. the HCL parser's worker thread ends
+          await services.downloads.close() // 4. the last download counts are written, or their loss reported
+          // 5. `homeport backup` stops looking for this server (best effort: a read-only directory must not fail the stop)
+          if (!store.writesRefused) await rm(join(options.dataDir, SERVER_FILE), { force: true }).catch(() => undefined)
+          await store.close() // 6. writes in flight reach the disk; the data directory is released
+        })()
+        return closing
+      }
+    }
+  } catch (error) {
+    server?.close()
+    await background.close()
+    await store.close()
+    throw error
+  }
+}

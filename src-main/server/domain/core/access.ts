@@ -1,0 +1,86 @@
+import type { AuthenticationTokenRecord, OrganizationRecord, TeamRecord } from '../../store/records.js'
+import { TOKEN_HASH, type Store } from '../../store/port.js'
+import { hasExpired, hashToken, hashesEqual } from '../login/tokens.js'
+
+/**
+ * Who is making a request, as established from the bearer token: the site admin, a team, or an
+ * organization's own token (a pipeline that publishes: see canManageModules). `expiresAt` (ms) is
+ * when the token stops working, for whoever remembers a caller past the request (the protocol cache).
+ */
+export type Caller =
+  | { kind: 'site-admin' }
+  | { kind: 'team'; organizationId: string; teamId: string; expiresAt?: number }
+  | { kind: 'organization'; organizationId: string; expiresAt?: number }
+  /** HCP's audit-trails token: it reads its organization's audit trail, and nothing else. */
+  | { kind: 'audit-trails'; organizationId: string; expiresAt?: number }
+
+const SITE_ADMIN: Caller = { kind: 'site-admin' }
+
+/** A short name for a caller, the same for every request it makes, whatever its headers look like. */
+export function callerKey(caller: Caller): string {
+  if (caller.kind === 'site-admin') return 'site-admin'
+  return caller.kind === 'team' ? `team:${caller.teamId}` : `${caller.kind}:${caller.organizationId}`
+}
+
+/** Who a caller is, in words, for records of who did what ("team publishers"). */
+export function describeCaller(caller: Caller, org: OrganizationRecord): string {
+  if (caller.kind === 'site-admin') return 'the site admin'
+  if (caller.kind === 'organization') return 'the organization token'
+  if (caller.kind === 'audit-trails') return 'the audit-trails token'
+  return `team ${org.teams.find((team) => team.id === caller.teamId)?.name ?? caller.teamId}`
+}
+
+/** Whether the caller is `org`'s own organization token. */
+export function isOrganizationToken(caller: Caller, org: OrganizationRecord): boolean {
+  return caller.kind === 'organization' && caller.organizationId === org.id
+}
+
+/** The team a caller acts as in `org`, or undefined when it has no access to it. */
+function teamOf(caller: Caller, org: OrganizationRecord): TeamRecord | undefined {
+  if (caller.kind !== 'team' || caller.organizationId !== org.id) return undefined
+  return org.teams.find((team) => team.id === caller.teamId)
+}
+
+export function canRead(caller: Caller, org: OrganizationRecord): boolean {
+  return caller.kind === 'site-admin' || teamOf(caller, org) !== undefined || isOrganizationToken(caller, org)
+}
+
+/** Owners may change the organization, its teams and its modules' settings. */
+export function isOwner(caller: Caller, org: OrganizationRecord): boolean {
+  return caller.kind === 'site-admin' || teamOf(caller, org)?.owners === true
+}
+
+/** The spec's "Manage modules" permission: publish, create modules and versions (the organization token has it too). */
+export function canManageModules(caller: Caller, org: OrganizationRecord): boolean {
+  const team = teamOf(caller, org)
+  return caller.kind === 'site-admin' || team?.owners === true || team?.manageModules === true || isOrganizationToken(caller, org)
+}
+
+/** Resolves bearer tokens to callers: the site-admin token, an organization token, a team token, or a token terraform login obtained (acting as its team). */
+export class Authenticator {
+  private readonly adminHash: string
+
+  constructor(
+    private readonly store: Store,
+    adminToken: string
+  ) {
+    this.adminHash = hashToken(adminToken)
+  }
+
+  async authenticate(token: string, now = Date.now()): Promise<Caller | undefined> {
+    const hash = hashToken(token)
+    if (hashesEqual(hash, this.adminHash)) return SITE_ADMIN
+    const org = await this.store.organizations.findBy(TOKEN_HASH, hash)
+    if (!org) return undefined
+    const usable = (record: AuthenticationTokenRecord | null): record is AuthenticationTokenRecord => record !== null && hashesEqual(record.hash, hash) && !hasExpired(record, now)
+    const until = (record: AuthenticationTokenRecord) => (record.expiredAt === null ? {} : { expiresAt: Date.parse(record.expiredAt) })
+    if (usable(org.token)) return { kind: 'organization', organizationId: org.id, ...until(org.token) }
+    const auditTrails = org.auditTrailsToken ?? null
+    if (usable(auditTrails)) return { kind: 'audit-trails', organizationId: org.id, ...until(auditTrails) }
+    const team = org.teams.find((candidate) => usable(candidate.token))
+    if (team) return { kind: 'team', organizationId: org.id, teamId: team.id, ...until(team.token!) }
+    // A token terraform login obtained acts as the team it was approved for.
+    const cli = org.cliTokens.find((candidate) => usable(candidate))
+    return cli && org.teams.some((candidate) => candidate.id === cli.teamId) ? { kind: 'team', organizationId: org.id, teamId: cli.teamId, ...until(cli) } : undefined
+  }
+}

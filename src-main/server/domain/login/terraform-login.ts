@@ -1,0 +1,179 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { CliTokenRecord, LoginCodeRecord, OrganizationRecord } from '../../store/records.js'
+import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
+import { LOGIN_CODE, TOKEN_ID, type Store } from '../../store/port.js'
+import { describeCaller, isOwner, type Caller } from '../core/access.js'
+import { InvalidInputError, NotFoundError } from '../core/errors.js'
+import { newId, now } from '../core/ids.js'
+import type { OrganizationService } from '../organizations/organizations.js'
+import { hashToken, newToken, tokenExpiry } from './tokens.js'
+
+/** The client id Terraform's `login.v1` sends, as Homeport's discovery names it. */
+export const TERRAFORM_CLIENT_ID = 'terraform-cli'
+/** How long an authorization code may wait for its exchange. */
+const CODE_TTL_MS = 5 * 60 * 1000
+
+/** What Terraform asks for on the authorization page (its query), and what the user chose there. */
+export interface AuthorizationRequest {
+  clientId: string
+  redirectUri: string
+  codeChallenge: string
+  codeChallengeMethod: string
+  state: string
+  organization: string
+  teamId: string
+  expiredAt?: string | null
+}
+
+/** An OAuth error, as the token endpoint answers it (RFC 6749 §5.2). */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type' | 'invalid_client',
+    description: string
+  ) {
+    super(description)
+  }
+}
+
+/**
+ * `terraform login` (login.v1: OAuth 2.0 authorization code with PKCE, as Terraform's client does it).
+ * Homeport has no user accounts: the person approving is whoever is signed in to the GUI (with the site
+ * admin's token, or a team's), and the token it issues acts as one of the organization's teams, chosen
+ * there. Authorization codes are single-use and short-lived, kept (as hashes) with the organization until
+ * exchanged, so any replica takes the exchange and only one can; the tokens are kept as hashes beside the
+ * organization too, listed and revoked like any other.
+ */
+export class TerraformLogin {
+  constructor(
+    private readonly store: Store,
+    private readonly organizations: OrganizationService
+  ) {}
+
+  /** The approval: checks the request and the approver's right to hand out the team's rights; the URL Terraform waits on, with a code. */
+  async authorize(caller: Caller, request: AuthorizationRequest): Promise<string> {
+    if (request.clientId !== TERRAFORM_CLIENT_ID) throw new InvalidInputError(`Unknown client "${request.clientId}": only the Terraform CLI (${TERRAFORM_CLIENT_ID}) logs in here.`, 'clientId')
+    const redirect = loopbackRedirect(request.redirectUri)
+    if (request.codeChallengeMethod !== 'S256') throw new InvalidInputError('Only the S256 code challenge is accepted (as Terraform sends it).', 'codeChallengeMethod')
+    if (!/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge)) throw new InvalidInputError('The code challenge is not a base64url SHA-256.', 'codeChallenge')
+    if (!request.state || request.state.length > 200) throw new InvalidInputError('The request has no state to return.', 'state')
+    const org = await this.organizations.read(caller, request.organization)
+    const team = org.teams.find((candidate) => candidate.id === request.teamId)
+    // Owners hand out any team's rights; a team, its own.
+    const mayIssue = isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === request.teamId)
+    if (!team || !mayIssue) throw new NotFoundError(`team "${request.teamId}" of ${org.name} not found`)
+    const code = randomBytes(32).toString('base64url')
+    const pending: LoginCodeRecord = {
+      codeHash: hashToken(code),
+      teamId: team.id,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      approvedBy: describeCaller(caller, org),
+      tokenExpiredAt: tokenExpiry(request.expiredAt),
+      expiresAt: new Date(Date.now() + CODE_TTL_MS).toISOString()
+    }
+    await this.store.organizations.update(org.id, (draft) => {
+      draft.loginCodes = [...unexpired(draft.loginCodes), pending]
+    })
+    redirect.searchParams.set('code', code)
+    redirect.searchParams.set('state', request.state)
+    return redirect.toString()
+  }
+
+  /** The token endpoint: a code, once, for the client that asked for it and proves it with the PKCE verifier. */
+  async exchange(form: Record<string, string | undefined>): Promise<string> {
+    if (form.grant_type !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported.')
+    if (form.client_id !== TERRAFORM_CLIENT_ID) throw new OAuthError('invalid_client', `Unknown client "${form.client_id ?? ''}".`)
+    const codeHash = form.code ? hashToken(form.code) : undefined
+    const org = codeHash ? await this.store.organizations.findBy(LOGIN_CODE, codeHash) : undefined
+    const unusable = () => new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
+    if (!org || !codeHash) throw unusable()
+    const token = newToken()
+    try {
+      // Used once, whatever happens next: taken out in the same write that checks it, so two exchanges (two replicas) cannot both have it.
+      const { result: problem } = await this.store.organizations.update(org.id, (draft) => {
+        const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
+        draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
+        if (!pending || Date.parse(pending.expiresAt) < Date.now()) return unusable()
+        if (form.redirect_uri !== pending.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
+        const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
+        if (!form.code_verifier || challenge !== pending.codeChallenge) return new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
+        if (!draft.teams.some((team) => team.id === pending.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
+        draft.cliTokens.push({
+          id: newId('at'),
+          hash: hashToken(token),
+          createdAt: now(),
+          description: 'Terraform CLI (terraform login)',
+          expiredAt: pending.tokenExpiredAt,
+          teamId: pending.teamId,
+          approvedBy: pending.approvedBy
+        })
+        return undefined
+      })
+      if (problem) throw problem
+    } catch (error) {
+      if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
+      if (error instanceof RecordMissingError) throw unusable()
+      throw error
+    }
+    return token
+  }
+
+  /** The tokens terraform login obtained in an organization: all of them for owners, a team's own for the team. */
+  async list(caller: Caller, orgName: string): Promise<{ org: OrganizationRecord; tokens: CliTokenRecord[] }> {
+    const org = await this.organizations.read(caller, orgName)
+    const tokens = org.cliTokens.filter((token) => isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === token.teamId))
+    return { org, tokens }
+  }
+
+  async read(caller: Caller, tokenId: string): Promise<{ org: OrganizationRecord; token: CliTokenRecord }> {
+    const org = await this.store.organizations.findBy(TOKEN_ID, tokenId)
+    const token = org?.cliTokens.find((candidate) => candidate.id === tokenId)
+    const visible = org && token && (isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === token.teamId))
+    if (!org || !token || !visible) throw new NotFoundError(`authentication token "${tokenId}" not found`)
+    return { org, token }
+  }
+
+  /** Revokes a token at once (owners, or the team it acts as). */
+  async revoke(caller: Caller, tokenId: string): Promise<void> {
+    const { org } = await this.read(caller, tokenId)
+    await this.store.organizations.update(org.id, (draft) => {
+      draft.cliTokens = draft.cliTokens.filter((token) => token.id !== tokenId)
+    })
+  }
+
+  /**
+   * Who a token is, as HCP's `account/details` says it: the site admin; or, since Homeport has no
+   * user accounts, the service account of the team (HCP's `api-team_…`) or organization it acts as.
+   */
+  async account(caller: Caller): Promise<{ id: string; username: string; serviceAccount: boolean; siteAdmin: boolean }> {
+    if (caller.kind === 'site-admin') return { id: 'user-site-admin', username: 'site-admin', serviceAccount: false, siteAdmin: true }
+    const org = await this.store.organizations.get(caller.organizationId)
+    if (!org) throw new NotFoundError('account not found')
+    if (caller.kind === 'organization') return { id: `user-${org.id.replace(/^org-/, 'org')}`, username: `api-org-${org.name}`, serviceAccount: true, siteAdmin: false }
+    if (caller.kind === 'audit-trails') return { id: `user-${org.id.replace(/^org-/, 'audit')}`, username: `api-audit-trails-${org.name}`, serviceAccount: true, siteAdmin: false }
+    const team = org.teams.find((candidate) => candidate.id === caller.teamId)
+    return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
+  }
+}
+
+/** The approvals still waiting within their code's lifetime (expired ones go at the organization's next write). */
+function unexpired(codes: readonly LoginCodeRecord[]): LoginCodeRecord[] {
+  const now = Date.now()
+  return codes.filter((code) => Date.parse(code.expiresAt) >= now)
+}
+
+/** Terraform's callback: `http://localhost:<port>/login` (or 127.0.0.1). A code goes nowhere else. */
+function loopbackRedirect(value: string): URL {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidInputError('redirect_uri is not a URL.', 'redirectUri')
+  }
+  // Terraform's own listener answers /login alone (internal/command/login.go): any other path or a query of the caller's is not it.
+  const listener = url.pathname === '/login' && url.search === '' && url.hash === '' && !url.username && !url.password
+  if (url.protocol !== 'http:' || !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.port === '' || !listener) {
+    throw new InvalidInputError(`redirect_uri must be Terraform's own listener on this machine (http://localhost:<port>/login), not ${value}.`, 'redirectUri')
+  }
+  return url
+}

@@ -1,0 +1,429 @@
+import semver from 'semver'
+import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VcsRepoRecord, VersionRecord } from '../../store/records.js'
+import { BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../../store/port.js'
+import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
+import { canManageModules, canRead, isOwner, type Caller } from '../core/access.js'
+import type { Edition } from '../organizations/edition.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
+import { newId, now } from '../core/ids.js'
+import type { DownloadCounter } from './downloads.js'
+import type { OrganizationService } from '../organizations/organizations.js'
+import type { ArchiveKeeper } from '../archives/archive-keeper.js'
+import type { DomainEvents } from '../core/events.js'
+import { acceptsUpload, checkName, checkProvider, findVersion, label, moduleNotFound, namespaceOf, newVersion, normalizeVersion, type ModuleAddress, type ModuleView } from './module-rules.js'
+import { uploadObjectId } from './upload-links.js'
+
+export interface ModuleCreateInput {
+  name?: string
+  provider?: string
+  namespace?: string
+  registryName?: string
+  noCode?: boolean
+  /** For modules published from a repository (endpoint 2); the VCS publisher fills it in. */
+  vcsRepo?: VcsRepoRecord
+  testsEnabled?: boolean
+}
+
+export interface ModuleFilter {
+  q?: string
+  registryName?: string
+  provider?: string
+  organizationName?: string
+}
+
+/** An organization's modules as listed: those that match, and how many match each provider (the GUI's facets). */
+export interface ModuleListing {
+  views: ModuleView[]
+  /** Every provider among the modules that match all but the provider filter, with how many there are; by name. */
+  providers: Array<{ provider: string; count: number }>
+}
+
+export interface VersionCreateInput {
+  version?: string
+  commitSha?: string | null
+}
+
+export interface ModuleUpdateInput {
+  noCode?: boolean
+  testsEnabled?: boolean
+  /** The VCS half of endpoint 7: only for modules published from a repository. */
+  vcsRepo?: { branch?: string; tags?: boolean; sourceDirectory?: string; tagPrefix?: string }
+}
+
+/** What publishing from git adds to modules (implemented by the VCS builds, vcs/builds.ts). */
+export interface VcsBuilder {
+  /** The full commit a branch-based version is built from: `commitSha` when given (it must be in the repository), else the branch head. */
+  resolveCommit(module: ModuleRecord, commitSha: string | null): Promise<string>
+  /** Refuses a branch the repository does not have. */
+  checkBranch(module: ModuleRecord, branch: string): Promise<void>
+  /** Builds a version (status `cloning`) from its commit, off the request path. */
+  build(moduleId: string, versionId: string): void
+  /** Reads the repository's tags again, off the request path. */
+  resync(moduleId: string): void
+}
+
+export interface ModuleOptions {
+  edition: Edition
+  /** Whether organizations may keep records of public modules (hosted edition only). */
+  publicCuration: boolean
+}
+
+/** A commit or an abbreviation of one, as git accepts them: 4 to 64 hexadecimal digits (SHA-1 or SHA-256). */
+const COMMIT_SHA = /^[0-9a-fA-F]{4,64}$/
+
+/**
+ * How many versions of one module may wait for their archive (or their git build) at once. Far
+ * above what a publisher needs (one, briefly), and low enough that nobody can pile up thousands
+ * that every later write to the module must carry.
+ */
+export const MAX_WAITING_VERSIONS = 100
+const REGISTRY_NAMES: readonly RegistryName[] = ['private', 'public']
+
+/** Registry modules and their versions: endpoints 1 and 3–8 of the spec. */
+export class ModuleService {
+  constructor(
+    private readonly store: Store,
+    private readonly organizations: OrganizationService,
+    private readonly downloads: DownloadCounter,
+    private readonly archives: ArchiveKeeper,
+    private readonly events: DomainEvents,
+    private readonly vcs: VcsBuilder,
+    private readonly options: ModuleOptions
+  ) {}
+
+  async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleListing> {
+    const org = await this.organizations.read(caller, orgName)
+    const search = filter.q?.toLowerCase()
+    const views = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).map((module) => ({ org, module }))
+    const matching = views.filter((view) => {
+      const namespace = namespaceOf(view)
+      const { module } = view
+      if (filter.registryName !== undefined && module.registryName !== filter.registryName) return false
+      if (filter.organizationName !== undefined && namespace !== filter.organizationName) return false
+      if (search && ![module.name, namespace, module.provider].some((field) => field.toLowerCase().includes(search))) {
+        return false
+      }
+      return true
+    })
+    const counts = new Map<string, number>()
+    for (const { module } of matching) counts.set(module.provider, (counts.get(module.provider) ?? 0) + 1)
+    return {
+      views: matching
+        .filter((view) => filter.provider === undefined || view.module.provider === filter.provider)
+        .sort(
+          (a, b) =>
+            namespaceOf(a).localeCompare(namespaceOf(b)) ||
+            a.module.name.localeCompare(b.module.name) ||
+            a.module.provider.localeCompare(b.module.provider)
+        ),
+      providers: [...counts].map(([provider, count]) => ({ provider, count })).sort((a, b) => a.provider.localeCompare(b.provider))
+    }
+  }
+
+  async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {
+    const org = await this.organizations.read(caller, orgName)
+    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const registryName = this.registryNameForCreate(input.registryName)
+    const name = checkName(input.name, 'name')
+    const provider = checkProvider(input.provider)
+    let namespace: string | null = null
+    if (registryName === 'private') {
+      if (input.namespace !== undefined && input.namespace !== org.name) {
+        throw new InvalidInputError(
+          'A private module’s namespace is its organization; leave namespace out for private modules.',
+          'namespace'
+        )
+      }
+    } else {
+      if (input.namespace === undefined) throw new InvalidInputError('A public module needs the namespace it is published under.', 'namespace')
+      namespace = checkName(input.namespace, 'namespace')
+    }
+    const timestamp = now()
+    const module: ModuleRecord = {
+      id: newId('mod'),
+      organizationId: org.id,
+      registryName,
+      namespace,
+      name,
+      provider,
+      noCode: input.noCode ?? false,
+      status: 'pending',
+      testConfig: input.testsEnabled === undefined ? null : { id: newId('tc'), testsEnabled: input.testsEnabled },
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      versions: [],
+      vcsRepo: input.vcsRepo ?? null
+    }
+    try {
+      await this.store.modules.create(module)
+    } catch (error) {
+      if (error instanceof UniqueConstraintError && error.index === MODULE_KEY) {
+        const label = `${registryName === 'private' ? org.name : namespace}/${name}/${provider}`
+        throw new InvalidInputError(`The ${registryName} module ${label} already exists in this organization.`, 'name')
+      }
+      throw error
+    }
+    return { org, module }
+  }
+
+  /** The module at `address`, when the caller may see it. */
+  async read(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
+    const org = await this.organizations.read(caller, address.organization)
+    const registryName = this.registryNameForRead(address.registryName)
+    if (registryName === 'private' && address.namespace !== org.name) throw moduleNotFound(address)
+    const module = await this.store.modules.findBy(
+      MODULE_KEY,
+      moduleKey({ organizationId: org.id, registryName, namespace: address.namespace, name: address.name, provider: address.provider })
+    )
+    if (!module || module.name !== address.name) throw moduleNotFound(address)
+    return { org, module }
+  }
+
+  async readById(caller: Caller, moduleId: string): Promise<ModuleView> {
+    const module = await this.store.modules.get(moduleId)
+    const org = module && (await this.store.organizations.get(module.organizationId))
+    if (!module || !org || !canRead(caller, org)) throw new NotFoundError(`registry module "${moduleId}" not found`)
+    if (module.registryName === 'public') this.requireCuration()
+    return { org, module }
+  }
+
+  async update(caller: Caller, address: ModuleAddress, input: ModuleUpdateInput): Promise<ModuleView> {
+    const view = await this.read(caller, address)
+    if (!isOwner(caller, view.org)) throw moduleNotFound(address)
+    const vcsRepo = input.vcsRepo
+    if (vcsRepo) {
+      if (vcsRepo.branch !== undefined && vcsRepo.tags !== undefined) {
+        throw new InvalidInputError('vcs-repo.branch and vcs-repo.tags cannot be given together.', 'vcsRepo')
+      }
+      if (!view.module.vcsRepo) {
+        throw new InvalidInputError(`${label(address)} is not published from a VCS repository; it has no vcs-repo to change.`, 'vcsRepo')
+      }
+      if (vcsRepo.tags === false) throw new InvalidInputError('To publish from a branch, give vcs-repo.branch.', 'vcsRepo.tags')
+      if (vcsRepo.branch) await this.vcs.checkBranch(view.module, vcsRepo.branch)
+    }
+    const { record } = await this.store.modules.update(view.module.id, (draft) => {
+      if (input.noCode !== undefined) draft.noCode = input.noCode
+      if (input.testsEnabled !== undefined) {
+        draft.testConfig = { id: draft.testConfig?.id ?? newId('tc'), testsEnabled: input.testsEnabled }
+      }
+      if (vcsRepo && draft.vcsRepo) {
+        if (vcsRepo.tags === true) draft.vcsRepo.branch = ''
+        if (vcsRepo.branch !== undefined) draft.vcsRepo.branch = vcsRepo.branch
+        if (vcsRepo.sourceDirectory !== undefined) draft.vcsRepo.sourceDirectory = vcsRepo.sourceDirectory
+        if (vcsRepo.tagPrefix !== undefined) draft.vcsRepo.tagPrefix = vcsRepo.tagPrefix
+      }
+      draft.updatedAt = now()
+    })
+    if (record.vcsRepo && record.vcsRepo.branch === '' && vcsRepo) this.vcs.resync(record.id)
+    return { org: view.org, module: record }
+  }
+
+  /** Deletes every provider of the module `namespace/name` (endpoint 8, shortest form). */
+  async deleteModule(caller: Caller, address: Omit<ModuleAddress, 'provider'>): Promise<void> {
+    const org = await this.organizations.read(caller, address.organization)
+    const registryName = this.registryNameForRead(address.registryName)
+    if (registryName === 'private' && address.namespace !== org.name) throw moduleNotFound(address)
+    const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
+      (module) =>
+        module.registryName === registryName &&
+        module.name === address.name &&
+        (registryName === 'private' || module.namespace?.toLowerCase() === address.namespace.toLowerCase())
+    )
+    if (matches.length === 0 || !isOwner(caller, org)) throw moduleNotFound(address)
+    for (const module of matches) await this.remove(module)
+  }
+
+  /**
+   * The deprecated `POST /registry-modules/actions/delete/:org/:name`: every module of the
+   * organization with that name, its private ones and its curated public ones alike (go-tfe's
+   * cleanup deletes public records with it).
+   */
+  async deleteNamed(caller: Caller, orgName: string, name: string): Promise<void> {
+    const org = await this.organizations.read(caller, orgName)
+    const publicToo = this.options.edition === 'hosted' && this.options.publicCuration
+    const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
+      (module) => module.name === name && (module.registryName === 'private' || publicToo)
+    )
+    if (matches.length === 0 || !isOwner(caller, org)) throw moduleNotFound({ namespace: org.name, name })
+    for (const module of matches) await this.remove(module)
+  }
+
+  /** Deletes one provider of a module with all its versions. Public modules have only the short form. */
+  async deleteProvider(caller: Caller, address: ModuleAddress): Promise<void> {
+    const view = await this.readForDelete(caller, address)
+    await this.remove(view.module)
+  }
+
+  /** Deletes one version; the last version takes its provider with it (decided in the write, so two deletes cannot leave none). */
+  async deleteVersion(caller: Caller, address: ModuleAddress, version: string): Promise<void> {
+    const view = await this.readForDelete(caller, address)
+    const target = findVersion(view.module, version)
+    if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    const isLast = (module: ModuleRecord) => module.versions.length === 1 && module.versions[0]!.id === target.id
+    for (;;) {
+      const { result } = await this.store.modules
+        .update(view.module.id, (draft) => {
+          if (!draft.versions.some((candidate) => candidate.id === target.id)) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+          // The last version goes with its module record, below: never a module with no version.
+          if (isLast(draft)) return 'last' as const
+          draft.versions = draft.versions.filter((candidate) => candidate.id !== target.id)
+          draft.updatedAt = now()
+          return 'deleted' as const
+        })
+        .catch((error: unknown) => {
+          if (error instanceof RecordMissingError) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+          throw error
+        })
+      if (result === 'deleted') break
+      // Still the last version when the delete is done (a version added meanwhile makes it not): then the module goes.
+      if (await this.store.modules.deleteWhere(view.module.id, isLast)) {
+        await this.afterRemoval(view.module)
+        return
+      }
+    }
+    await this.archives.release(target.archive ? [target.archive.sha256] : [])
+  }
+
+  async createVersion(caller: Caller, address: ModuleAddress, input: VersionCreateInput): Promise<{ view: ModuleView; version: VersionRecord }> {
+    const view = await this.read(caller, address)
+    if (!canManageModules(caller, view.org)) throw moduleNotFound(address)
+    if (view.module.registryName === 'public') {
+      throw new ForbiddenError('Versions of a public module are published by its maintainers, not created here.')
+    }
+    if (input.version === undefined) throw new InvalidInputError('A version needs its semantic version.', 'version')
+    const version = normalizeVersion(input.version)
+    if (!version) {
+      throw new InvalidInputError(`"${input.version}" is not a semantic version (MAJOR.MINOR.PATCH, optionally v-prefixed).`, 'version')
+    }
+    if (input.commitSha !== undefined && input.commitSha !== null && !COMMIT_SHA.test(input.commitSha)) {
+      throw new InvalidInputError(`"${input.commitSha}" is not a commit SHA (4 to 64 hexadecimal digits, as git abbreviates them).`, 'commitSha')
+    }
+    let record: VersionRecord
+    const vcsRepo = view.module.vcsRepo
+    if (vcsRepo) {
+      if (vcsRepo.branch === '') {
+        throw new InvalidInputError('This module publishes a version for every tag of its repository; push a tag instead.', 'version')
+      }
+      const commit = await this.vcs.resolveCommit(view.module, input.commitSha ?? null)
+      record = newVersion(version, { source: 'git', status: 'cloning', commitSha: commit })
+    } else {
+      record = newVersion(version, { source: 'tfe-api', status: 'pending', commitSha: input.commitSha ?? null })
+    }
+    const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
+      if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
+        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
+      }
+      const waiting = draft.versions.filter((existing) => existing.status === 'pending' || existing.status === 'cloning').length
+      if (waiting >= MAX_WAITING_VERSIONS) {
+        throw new InvalidInputError(
+          `${label(address)} has ${waiting} versions still waiting for their archive, the most Homeport keeps; upload their archives or delete some before creating more.`,
+          'version'
+        )
+      }
+      draft.versions.push(record)
+      draft.updatedAt = record.createdAt
+    })
+    if (record.status === 'cloning') this.vcs.build(module.id, record.id)
+    return { view: { org: view.org, module }, version: record }
+  }
+
+  /**
+   * Adds a version from an archive stored already: one mirrored from the upstream registry into a
+   * public module record (`mirror`), or one a bundle carried (`bundle`). It goes to ingest like an
+   * upload. The archive must be pinned by the caller.
+   */
+  async addStoredVersion(view: ModuleView, requested: string, archive: ArchiveRef, source: 'mirror' | 'bundle' = 'mirror'): Promise<{ view: ModuleView; version: VersionRecord }> {
+    const version = normalizeVersion(requested)
+    if (!version) throw new InvalidInputError(`"${requested}" is not a semantic version.`, 'version')
+    const record = newVersion(version, { source, status: 'reg_ingressing', archive })
+    const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
+      if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
+        throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
+      }
+      draft.versions.push(record)
+      draft.updatedAt = record.createdAt
+    })
+    await this.events.emit('archiveStored', { organizationId: module.organizationId, moduleId: module.id, versionId: record.id })
+    return { view: { org: view.org, module }, version: record }
+  }
+
+  async readVersion(caller: Caller, address: ModuleAddress, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
+    const view = await this.read(caller, address)
+    const target = findVersion(view.module, version)
+    if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    return { view, version: target }
+  }
+
+  /**
+   * The upload link's object id of a version that accepts an archive, for a caller who may
+   * publish to the module; undefined for anyone else, and for a version that takes no more
+   * uploads. Links are derived (upload-links.ts), so showing one writes nothing.
+   */
+  uploadObjectId(caller: Caller, view: ModuleView, version: VersionRecord): string | undefined {
+    if (!canManageModules(caller, view.org) || !acceptsUpload(version)) return undefined
+    return uploadObjectId(this.store.installation().signingKey, version.id)
+  }
+
+  /** Drops an organization's modules and the archives only they used (it is being destroyed). */
+  async removeOrganization(org: OrganizationRecord): Promise<void> {
+    for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) await this.remove(module)
+  }
+
+  private async readForDelete(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
+    // A public module is deleted only whole: the provider and version forms answer 404.
+    if (address.registryName === 'public') {
+      this.requireCuration()
+      await this.organizations.read(caller, address.organization)
+      throw moduleNotFound(address)
+    }
+    const view = await this.read(caller, address)
+    if (!isOwner(caller, view.org)) throw moduleNotFound(address)
+    return view
+  }
+
+  private async remove(module: ModuleRecord): Promise<void> {
+    try {
+      await this.store.modules.delete(module.id)
+    } catch (error) {
+      if (!(error instanceof RecordMissingError)) throw error
+    }
+    await this.afterRemoval(module)
+  }
+
+  /** What goes with a deleted module record: its counts, what other services keep for it, its archives. */
+  private async afterRemoval(module: ModuleRecord): Promise<void> {
+    await this.downloads.forget(module.id)
+    await this.events.emit('moduleRemoved', module)
+    await this.archives.release(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
+  }
+
+  private registryNameForCreate(value: string | undefined): RegistryName {
+    const registryName = value ?? 'private'
+    if (!(REGISTRY_NAMES as readonly string[]).includes(registryName)) {
+      throw new InvalidInputError('registry-name must be "private" or "public".', 'registryName')
+    }
+    if (registryName === 'public') {
+      if (this.options.edition === 'self-hosted') {
+        throw new InvalidInputError('The self-hosted edition keeps private modules only: registry-name must be "private".', 'registryName')
+      }
+      this.requireCuration()
+    }
+    return registryName as RegistryName
+  }
+
+  private registryNameForRead(value: string): RegistryName {
+    if (value === 'private') return 'private'
+    if (value === 'public' && this.options.edition === 'hosted') {
+      this.requireCuration()
+      return 'public'
+    }
+    throw new NotFoundError(`there is no "${value}" registry${this.options.edition === 'self-hosted' ? ' in the self-hosted edition' : ''}`)
+  }
+
+  private requireCuration(): void {
+    if (!this.options.publicCuration) {
+      throw new ForbiddenError('Public module curation is disabled on this Homeport installation.')
+    }
+  }
+}
+

@@ -1,0 +1,36 @@
+import type { Writable } from 'node:stream'
+import type { Store } from '../../store/port.js'
+import type { Caller } from '../core/access.js'
+import { ForbiddenError, NotFoundError } from '../core/errors.js'
+
+/** Installation-wide settings and operations, for the site admin only (anyone else: 404). */
+export class SiteService {
+  constructor(private readonly store: Store) {}
+
+  /** The site-level switch that self-hosted organizations need before enabling cost estimation. */
+  costEstimation(caller: Caller): boolean {
+    requireSiteAdmin(caller, 'no such setting')
+    return this.store.installation().costEstimationEnabled
+  }
+
+  async setCostEstimation(caller: Caller, enabled: boolean | undefined): Promise<boolean> {
+    requireSiteAdmin(caller, 'no such setting')
+    if (enabled === undefined) return this.store.installation().costEstimationEnabled
+    return (
+      await this.store.updateInstallation((draft) => {
+        draft.costEstimationEnabled = enabled
+      })
+    ).costEstimationEnabled
+  }
+
+  /** A consistent backup of everything, written to `destination` while the server runs. */
+  backup(caller: Caller, destination: Writable): Promise<void> {
+    requireSiteAdmin(caller, 'Only a site admin can take a backup')
+    if (this.store.backupRefusal) throw new ForbiddenError(this.store.backupRefusal)
+    return this.store.backup(destination)
+  }
+}
+
+function requireSiteAdmin(caller: Caller, message: string): void {
+  if (caller.kind !== 'site-admin') throw new NotFoundError(message, false)
+}

@@ -1,0 +1,66 @@
+import type { Authenticator } from './core/access.js'
+import type { DataRetentionService } from './organizations/data-retention.js'
+import type { Edition } from './organizations/edition.js'
+import type { ModuleSharingService } from './modules/module-sharing.js'
+import type { DownloadCounter } from './modules/downloads.js'
+import type { IngestQueue } from './ingest/ingest-queue.js'
+import type { RegistryService } from './modules/protocol-reads.js'
+import type { PublicRegistryService } from './upstream/public-registry.js'
+import type { VcsConnectionService } from './vcs/connections.js'
+import type { VcsPublisher } from './vcs/publisher.js'
+import type { VcsBuilds } from './vcs/builds.js'
+import type { GpgKeyService } from './providers/gpg-keys.js'
+import type { ProviderRegistryService } from './providers/provider-registry.js'
+import type { ProviderUploadService } from './providers/provider-uploads.js'
+import type { ProviderService } from './providers/providers.js'
+import type { ProviderMirror } from './providers/provider-mirror.js'
+import type { ModuleService } from './modules/modules.js'
+import type { BundleService } from './bundles/bundles.js'
+import type { SiteService } from './organizations/site-settings.js'
+import type { OrganizationService } from './organizations/organizations.js'
+import type { OrganizationTokenService } from './organizations/organization-tokens.js'
+import type { VersionLifecycle } from './modules/versions/lifecycle.js'
+import type { VersionComparer } from './modules/versions/compare.js'
+import type { TerraformLogin } from './login/terraform-login.js'
+import type { TeamService } from './organizations/teams.js'
+import type { UploadService } from './modules/uploads.js'
+import type { AuditTrailService } from './organizations/audit-trail.js'
+import type { Store } from '../store/port.js'
+
+/**
+ * The domain services, shared by every face (the management API, the registry protocols, the GUI):
+ * what the HTTP layer is given. They are built and wired in boot/services.ts.
+ */
+export interface Services {
+  store: Store
+  edition: Edition
+  authenticator: Authenticator
+  organizations: OrganizationService
+  teams: TeamService
+  organizationTokens: OrganizationTokenService
+  versionLifecycle: VersionLifecycle
+  versionComparer: VersionComparer
+  terraformLogin: TerraformLogin
+  moduleSharing: ModuleSharingService
+  dataRetention: DataRetentionService
+  modules: ModuleService
+  uploads: UploadService
+  ingest: IngestQueue
+  registry: RegistryService
+  publicRegistry: PublicRegistryService
+  downloads: DownloadCounter
+  vcsConnections: VcsConnectionService
+  vcsBuilds: VcsBuilds
+  vcsPublisher: VcsPublisher
+  site: SiteService
+  providers: ProviderService
+  gpgKeys: GpgKeyService
+  providerUploads: ProviderUploadService
+  providerRegistry: ProviderRegistryService
+  providerMirror: ProviderMirror
+  bundles: BundleService
+  auditTrail: AuditTrailService
+  recover(): Promise<void>
+  /** Removes archives nothing refers to (one replica at a time, under a lease). */
+  sweepArchives(): Promise<void>
+}

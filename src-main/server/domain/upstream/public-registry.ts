@@ -1,0 +1,219 @@
+import type { OrganizationRecord, VersionRecord } from '../../store/records.js'
+import { MODULE_KEY, moduleKey, type Store } from '../../store/port.js'
+import { canManageModules, canRead, type Caller } from '../core/access.js'
+import type { DocsCache } from '../archives/docs-cache.js'
+import { signDownload } from '../archives/download-links.js'
+import type { DownloadCounter } from '../modules/downloads.js'
+import { InvalidInputError, NotFoundError } from '../core/errors.js'
+import type { ArchiveKeeper } from '../archives/archive-keeper.js'
+import { findVersion, type ModuleView } from '../modules/module-rules.js'
+import type { ModuleService } from '../modules/modules.js'
+import type { PackageFetcher } from '../archives/package-fetcher.js'
+import { latest, published, type Detail, type Published } from '../modules/protocol-reads.js'
+import { UpstreamUnavailableError, type UpstreamRegistry } from './upstream.js'
+import { nameSegment, namespaceSegment, providerSegment, upstreamPath, versionSegment, type Segment } from './upstream-path.js'
+
+/** What the upstream answered, passed through as it is. */
+export interface UpstreamPassThrough {
+  kind: 'upstream'
+  status: number
+  body: unknown
+  stale: boolean
+}
+
+/** An answer Homeport built from versions mirrored into it (the upstream being out of reach). */
+export interface MirroredVersions {
+  kind: 'mirrored'
+  view: ModuleView
+  versions: Published[]
+}
+
+export interface MirroredDetail {
+  kind: 'mirrored'
+  detail: Detail
+}
+
+/** How long a pull-through waits for the version's ingest before answering. */
+const PULL_WAIT_MS = 30_000
+
+/**
+ * Public modules in the hosted edition. An organization's curation records (public
+ * registry-modules) are pointers to modules maintained elsewhere; for them Homeport proxies
+ * the three protocol operations the spec names (list versions, a version, the latest for a
+ * provider) to the upstream registry through an offline cache, and serves the versions a user
+ * mirrored into it, archive and all, for air-gapped use.
+ */
+export class PublicRegistryService {
+  constructor(
+    private readonly store: Store,
+    private readonly modules: ModuleService,
+    private readonly archives: ArchiveKeeper,
+    private readonly upstream: UpstreamRegistry,
+    private readonly fetcher: PackageFetcher,
+    private readonly docs: DocsCache,
+    private readonly downloads: DownloadCounter,
+    private readonly enabled: boolean
+  ) {}
+
+  /** Whether organizations here keep public modules (the hosted edition, with curation on). */
+  get curating(): boolean {
+    return this.enabled
+  }
+
+  /**
+   * Online, the upstream's versions (any of them installs: a version not mirrored yet is pulled through
+   * at its download). Offline, only what is mirrored here, so Terraform never picks a version it cannot
+   * install; with nothing mirrored, why.
+   */
+  async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<UpstreamPassThrough | MirroredVersions> {
+    const view = await this.curated(caller, namespace, name, provider)
+    const mirrored = published(view.module)
+    const answer = await this.upstream.get(upstreamPath(...moduleSegments(namespace, name, provider), 'versions')).catch((error: unknown) => {
+      if (error instanceof UpstreamUnavailableError && mirrored.length > 0) return undefined
+      throw error
+    })
+    if (answer && !answer.stale) return { kind: 'upstream', ...answer }
+    if (mirrored.length === 0) {
+      throw new UpstreamUnavailableError(`The public registry cannot be reached, and no version of ${namespace}/${name}/${provider} is mirrored here: mirror one while online.`)
+    }
+    const versions: Published[] = []
+    for (const version of mirrored) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
+    return { kind: 'mirrored', view, versions }
+  }
+
+  /** A version's detail, or the latest version's when `version` is undefined. */
+  async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<UpstreamPassThrough | MirroredDetail> {
+    const view = await this.curated(caller, namespace, name, provider)
+    const path = upstreamPath(...moduleSegments(namespace, name, provider), ...(version === undefined ? [] : [versionSegment(version)]))
+    try {
+      return { kind: 'upstream', ...(await this.upstream.get(path)) }
+    } catch (error) {
+      const target = version === undefined ? latest(view.module) : findVersion(view.module, version)
+      if (!(error instanceof UpstreamUnavailableError) || target?.status !== 'ok') throw error
+      return {
+        kind: 'mirrored',
+        detail: {
+          view,
+          version: target,
+          docs: await this.docs.get(target.archive?.sha256),
+          providers: [view.module.provider],
+          versions: published(view.module).map((candidate) => candidate.version)
+        }
+      }
+    }
+  }
+
+  /**
+   * A signed location for a mirrored version. A version not mirrored yet is pulled through: while the
+   * upstream answers, Homeport mirrors it on the spot (fetched, stored, documented, as the explicit
+   * mirror does), so the same request works offline later; offline, the error says what is here.
+   * This is the one read of public modules that writes, on purpose, like the provider mirror's pull.
+   */
+  async downloadToken(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<string> {
+    const { view, version: target } = await this.mirroredVersion(caller, namespace, name, provider, version)
+    this.downloads.count(view.module.id)
+    return signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256)
+  }
+
+  /** A published version, mirrored here (pulled through first when need be, as `downloadToken` does), with its archive. */
+  async mirroredVersion(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
+    let view = await this.curated(caller, namespace, name, provider)
+    let target = findVersion(view.module, version)
+    if (target?.status !== 'ok') {
+      view = await this.pull(view, version)
+      target = findVersion(view.module, version)
+    }
+    if (target?.status !== 'ok') throw new NotFoundError(`${namespace}/${name}/${provider} ${version} could not be mirrored here: ${target?.error || 'its ingest did not finish'}`, false)
+    return { view, version: target }
+  }
+
+  /** The versions a client may install: upstream's while it answers (any of them pulls through), else those mirrored here. */
+  async installableVersions(caller: Caller, namespace: string, name: string, provider: string): Promise<string[]> {
+    const answer = await this.versions(caller, namespace, name, provider)
+    if (answer.kind === 'mirrored') return answer.versions.map((entry) => entry.version.version)
+    if (answer.status !== 200) throw new NotFoundError(`the public registry has no ${namespace}/${name}/${provider} (HTTP ${answer.status})`, false)
+    const listed = (answer.body as { modules?: Array<{ versions?: Array<{ version?: unknown }> }> }).modules?.[0]?.versions ?? []
+    return listed.flatMap((entry) => (typeof entry.version === 'string' ? [entry.version] : []))
+  }
+
+  /**
+   * Makes sure `orgName` curates the public module (as an owner does by adding it), so its versions
+   * can be pulled through; whether this added the record.
+   */
+  async curate(caller: Caller, orgName: string, namespace: string, name: string, provider: string): Promise<boolean> {
+    const existing = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider }).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined
+      throw error
+    })
+    if (existing) return false
+    await this.modules.create(caller, orgName, { registryName: 'public', namespace, name, provider })
+    return true
+  }
+
+  /** Copies a version of a curated public module (its archive and documentation) into Homeport. */
+  async mirror(caller: Caller, orgName: string, namespace: string, name: string, provider: string, version: string) {
+    const view = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider })
+    if (!canManageModules(caller, view.org)) throw new NotFoundError(`registry module ${namespace}/${name}/${provider} not found`)
+    if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
+    return this.fetchInto(view, version)
+  }
+
+  private async fetchInto(view: ModuleView, version: string) {
+    const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
+    const location = await this.upstream.downloadLocation(upstreamPath(...moduleSegments(namespace, name, provider), versionSegment(version), 'download'))
+    const archive = await this.fetcher.fetch(location)
+    const unpin = this.archives.pin(archive.sha256)
+    try {
+      return await this.modules.addStoredVersion(view, version, archive)
+    } finally {
+      unpin()
+      await this.archives.release([archive.sha256])
+    }
+  }
+
+  /**
+   * Pulls a version through from the upstream and waits for its ingest (seconds at most), so that
+   * Terraform's download, which follows at once, finds it published. A pull another request started
+   * meanwhile is waited for too. Offline, says which versions are here.
+   */
+  private async pull(view: ModuleView, version: string): Promise<ModuleView> {
+    const label = `${view.module.namespace}/${view.module.name}/${view.module.provider}`
+    if (!findVersion(view.module, version)) {
+      await this.fetchInto(view, version).catch((error: unknown) => {
+        // Another request pulled it first: its ingest is waited for below.
+        if (error instanceof InvalidInputError) return
+        if (error instanceof UpstreamUnavailableError) {
+          const here = published(view.module).map((candidate) => candidate.version)
+          throw new NotFoundError(`${label} ${version} is not mirrored here, and the public registry cannot mirror it now (${error.message}). Available here: ${here.join(', ') || 'none'}`, false)
+        }
+        throw error
+      })
+    }
+    for (let waited = 0; waited < PULL_WAIT_MS; waited += 100) {
+      const module = await this.store.modules.get(view.module.id)
+      const found = module && findVersion(module, version)
+      if (!module || !found || found.status !== 'reg_ingressing') return { org: view.org, module: module ?? view.module }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    return view
+  }
+
+  /** The caller's organization's curation record of the module (any organization's for a site admin). */
+  private async curated(caller: Caller, namespace: string, name: string, provider: string): Promise<ModuleView> {
+    if (this.enabled) {
+      for (const org of await this.organizations(caller)) {
+        const module = await this.store.modules.findBy(MODULE_KEY, moduleKey({ organizationId: org.id, registryName: 'public', namespace, name, provider }))
+        if (module && module.name === name) return { org, module }
+      }
+    }
+    throw new NotFoundError(`public module ${namespace}/${name}/${provider} is not curated by your organization`)
+  }
+
+  private async organizations(caller: Caller): Promise<OrganizationRecord[]> {
+    return (await this.store.organizations.all()).filter((org) => canRead(caller, org))
+  }
+}
+
+function moduleSegments(namespace: string, name: string, provider: string): Segment[] {
+  return [namespaceSegment(namespace), nameSegment(name), providerSegment(provider)]
+}

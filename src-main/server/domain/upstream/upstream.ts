@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto'
+import type { Store } from '../../store/port.js'
+import { BadGatewayError, UnavailableError } from '../core/errors.js'
+import { now } from '../core/ids.js'
+import { resolveUnder, type UpstreamPath } from './upstream-path.js'
+import { unstorableTextIn } from '../core/stored-text.js'
+
+/** The public registry is out of reach and nothing was cached for this question. */
+export class UpstreamUnavailableError extends UnavailableError {}
+
+export interface UpstreamOptions {
+  /** The registry's address (`https://registry.terraform.io`), found through its service discovery. */
+  url: string
+  /** A token for an upstream that wants one (another Homeport, say); never sent elsewhere. */
+  token?: string
+  /** Answers younger than this are served without asking the upstream again. */
+  maxAgeMs?: number
+  timeoutMs?: number
+}
+
+export interface UpstreamAnswer {
+  status: number
+  body: unknown
+  /** True when the upstream could not be reached and this is what it said last time. */
+  stale: boolean
+  fetchedAt: string
+}
+
+export const DEFAULT_UPSTREAM = 'https://registry.terraform.io'
+const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
+/**
+ * The most of a JSON answer Homeport reads from the upstream. The largest real ones (every version
+ * and platform of hashicorp/aws) are about a megabyte; past this, the answer is refused unread.
+ */
+export const MAX_UPSTREAM_JSON_BYTES = 8 * 1024 * 1024
+
+/**
+ * The upstream public registry, seen through a cache in the data directory: every answer is
+ * kept, so a demo that ran once online keeps working offline. Online, answers are refreshed
+ * after `maxAgeMs`; offline, the last answer is served, marked stale.
+ */
+/** The services of the upstream Homeport follows. */
+export type UpstreamService = 'modules.v1' | 'providers.v1'
+
+export class UpstreamRegistry {
+  private readonly bases = new Map<UpstreamService, Promise<URL>>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: UpstreamOptions
+  ) {}
+
+  get address(): string {
+    return this.options.url
+  }
+
+  /** A protocol path under one of the upstream's services (`hashicorp/consul/aws/versions` under `modules.v1`). */
+  async get(path: UpstreamPath, service: UpstreamService = 'modules.v1'): Promise<UpstreamAnswer> {
+    const key = `${this.options.url.replace(/\/+$/, '')}|${service}|${path}`
+    const id = `up-${createHash('sha256').update(key).digest('hex')}`
+    const cached = await this.store.upstreamCache.get(id)
+    const maxAge = this.options.maxAgeMs ?? DEFAULT_MAX_AGE_MS
+    if (cached && Date.now() - Date.parse(cached.fetchedAt) < maxAge) {
+      return { status: cached.status, body: cached.body, stale: false, fetchedAt: cached.fetchedAt }
+    }
+    let fresh: { status: number; body: unknown }
+    try {
+      fresh = await this.request(await this.urlOf(path, service))
+    } catch (error) {
+      if (error instanceof BadGatewayError) throw error
+      if (cached) return { status: cached.status, body: cached.body, stale: true, fetchedAt: cached.fetchedAt }
+      const what = service === 'modules.v1' ? 'module' : 'provider'
+      throw new UpstreamUnavailableError(
+        `The public registry at ${this.options.url} cannot be reached (${(error as Error).message}), and Homeport has no earlier answer for this ${what}. It is offline: try again when connected, or mirror the ${what} while online.`
+      )
+    }
+    const record = { id, url: key, fetchedAt: now(), status: fresh.status, body: fresh.body }
+    await this.remember(record)
+    return { ...fresh, stale: false, fetchedAt: record.fetchedAt }
+  }
+
+  /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
+  async downloadLocation(path: UpstreamPath): Promise<string> {
+    let url: URL
+    let response: Response
+    try {
+      url = await this.urlOf(path, 'modules.v1')
+      response = await this.fetch(url)
+      await response.body?.cancel()
+    } catch (error) {
+      throw new UpstreamUnavailableError(`The public registry at ${this.options.url} cannot be reached (${(error as Error).message}).`)
+    }
+    if (response.status === 404) throw new UpstreamUnavailableError(`The public registry has no ${path.replace(/\/download$/, '')}.`)
+    const location = response.headers.get('x-terraform-get')
+    if ((response.status !== 200 && response.status !== 204) || !location) {
+      throw new UpstreamUnavailableError(`The public registry gave no download location for ${path} (HTTP ${response.status}).`)
+    }
+    return /^(\/|\.\/|\.\.\/)/.test(location) ? new URL(location, url).toString() : location
+  }
+
+  /** The URL of `path` under one of the upstream's services: on that service's origin, below its path. */
+  async urlOf(path: UpstreamPath, service: UpstreamService): Promise<URL> {
+    return resolveUnder(await this.base(service), path)
+  }
+
+  /**
+   * Fetches a file the upstream pointed at (an archive, a provider's SHA256SUMS), over HTTP(S) only;
+   * the caller bounds what it reads (see `readBounded`).
+   */
+  async fetchArchive(location: string): Promise<Response> {
+    const url = new URL(location)
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadGatewayError(`The upstream registry pointed at ${url.protocol} ${url.pathname}; Homeport fetches packages over HTTP(S) only.`)
+    const response = await this.fetch(url)
+    if (response.status !== 200 || !response.body) {
+      await response.body?.cancel()
+      throw new UpstreamUnavailableError(`Fetching ${url.origin}${url.pathname} answered HTTP ${response.status}.`)
+    }
+    return response
+  }
+
+  /** A small file the upstream pointed at, read whole up to `maxBytes` (past that, refused). */
+  async fetchSmall(location: string, maxBytes: number): Promise<Buffer> {
+    const url = new URL(location)
+    return readBounded(await this.fetchArchive(location), maxBytes, `${url.origin}${url.pathname}`)
+  }
+
+  /** The base URL of one of the upstream's services, from its discovery document (asked once). */
+  base(service: UpstreamService): Promise<URL> {
+    let base = this.bases.get(service)
+    if (!base) {
+      base = this.discover(service).catch((error: unknown) => {
+        this.bases.delete(service)
+        throw error
+      })
+      this.bases.set(service, base)
+    }
+    return base
+  }
+
+  private async discover(service: UpstreamService): Promise<URL> {
+    const discovery = new URL('/.well-known/terraform.json', this.options.url)
+    const { status, body } = await this.request(discovery)
+    const value = (body as Record<string, unknown> | undefined)?.[service]
+    if (status !== 200 || typeof value !== 'string') throw new Error(`${this.options.url} names no ${service} service`)
+    const base = new URL(value, discovery)
+    if (!base.pathname.endsWith('/')) base.pathname += '/'
+    return base
+  }
+
+  private async request(url: URL): Promise<{ status: number; body: unknown }> {
+    const response = await this.fetch(url)
+    if (response.status >= 500) {
+      await response.body?.cancel()
+      throw new Error(`HTTP ${response.status}`)
+    }
+    const text = (await readBounded(response, MAX_UPSTREAM_JSON_BYTES, `${url.origin}${url.pathname}`)).toString('utf8')
+    let body: unknown
+    try {
+      body = text ? (JSON.parse(text) as unknown) : null
+    } catch {
+      throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} is not JSON.`)
+    }
+    // Kept in the answer cache: text a store cannot keep is refused here, not when it is written.
+    if (unstorableTextIn(body) !== undefined) throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} holds a NUL character or a lone surrogate.`)
+    return { status: response.status, body }
+  }
+
+  /** Every request to the upstream; its token goes only to the upstream's own origin, never where an answer points. */
+  private fetch(url: URL): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'Homeport' }
+    if (this.options.token && url.origin === new URL(this.options.url).origin) headers.Authorization = `Bearer ${this.options.token}`
+    return fetch(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) })
+  }
+
+  private async remember(record: { id: string; url: string; fetchedAt: string; status: number; body: unknown }): Promise<void> {
+    await this.store.upstreamCache.upsert(record.id, () => ({ ...record }), (draft) => Object.assign(draft, record))
+  }
+}
+
+/**
+ * A response's body, read up to `maxBytes`: a longer one (by its Content-Length, or as it streams)
+ * is cancelled and refused, so one answer cannot take the server's memory.
+ */
+export async function readBounded(response: Response, maxBytes: number, what: string): Promise<Buffer> {
+  const tooLarge = () => new BadGatewayError(`The upstream's answer for ${what} is larger than ${maxBytes} bytes, the most Homeport reads of it; it was not taken.`)
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel()
+    throw tooLarge()
+  }
+  const chunks: Uint8Array[] = []
+  let size = 0
+  if (!response.body) return Buffer.alloc(0)
+  const reader = response.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel()
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks)
+}

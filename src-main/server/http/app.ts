@@ -1,0 +1,151 @@
+import Koa, { type Middleware } from 'koa'
+import Router from '@koa/router'
+import { bodyParser } from '@koa/bodyparser'
+import type { Services } from '../domain/services.js'
+import { identify, requireBearer } from './auth.js'
+import { HttpError, errorsByPath, jsonApiErrors } from './errors.js'
+import { guardDoors } from './doors.js'
+import { unmatched } from './unmatched.js'
+import { refuseUnstorableBody, refuseUnstorablePath } from './text-guard.js'
+import { recordWrites } from './audit.js'
+import { auditTrailRoutes } from '../api/management/audit-trail.js'
+import { serveGui } from './gui.js'
+import { baseUrlResolver } from './base-url.js'
+import { adminRoutes, providerImportRouter } from '../api/management/admin.js'
+import { BUNDLE_REQUEST_LIMIT, bundleImportRouter, bundleRoutes } from '../api/management/bundles.js'
+import { gpgKeyRoutes } from '../api/management/gpg-keys.js'
+import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from '../api/protocol/providers-v1.js'
+import { registryProviderRoutes } from '../api/management/registry-providers.js'
+import { organizationRoutes } from '../api/management/organizations.js'
+import { comparePreviewRouter, registryModuleRoutes } from '../api/management/registry-modules.js'
+import { loginRouter, loginRoutes } from '../api/management/login.js'
+import { uploadRoutes } from '../api/homeport/uploads.js'
+import { archiveDownloadRouter, registryProtocolRouter } from '../api/protocol/modules-v1.js'
+import { discoveryRouter } from '../api/protocol/discovery.js'
+import { publicRegistryRouter } from '../api/protocol/public-registry.js'
+import { serverInfoRouter } from '../api/homeport/server-info.js'
+import { DEFAULT_REGISTRY_HOSTNAME } from '../../shared/terraform-config.js'
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from './rate-limit.js'
+import type { ProtocolCache } from './protocol-cache.js'
+import { selfHostedRoutes } from '../api/management/self-hosted.js'
+import { teamRoutes } from '../api/management/teams.js'
+import { vcsConnectionRoutes } from '../api/management/vcs-connections.js'
+import { webhookRouter } from '../api/homeport/webhooks.js'
+
+export interface AppOptions {
+  /** The public URL used in links; by default, the URL the client called. */
+  baseUrl?: string
+  /** The built GUI to serve at `/`; none in tests that need only the API. */
+  rendererDir?: string
+  /** Largest JSON body accepted on /api/v2. */
+  jsonLimit?: string
+  /** The rate limiter (shared with the cached fast path); by default 6000 requests a minute. */
+  rateLimiter?: RateLimiter
+  /** Where the registry protocol's answers are kept for the fast path, and the store revision they are valid at; none: not kept. */
+  protocolCache?: ProtocolCache
+  /** The host Terraform sources name for this registry. */
+  registryHostname?: string
+  /** Host names the server answers to (see http/doors.ts); by default any. */
+  allowedHosts?: ReadonlySet<string> | 'any'
+}
+
+export const API_VERSION = '2.6'
+
+/**
+ * A router in the management API's conventions: JSON:API errors, the rate limit, a bearer token,
+ * JSON bodies up to a limit, and the media type checked. `/api/v2/ping` alone needs no token.
+ */
+function jsonApiRouter(prefix: string, services: Services, rateLimit: Middleware, jsonLimit = '1mb'): Router {
+  const router = new Router({ prefix })
+  router.use(jsonApiErrors)
+  router.use(rateLimit)
+  if (prefix === '/api/v2') {
+    // Readiness, and what go-tfe reads first from a new server; it needs no token.
+    router.get('/ping', (ctx) => {
+      ctx.set('TFP-API-Version', API_VERSION)
+      ctx.set('TFP-AppName', 'Homeport')
+      ctx.status = 204
+    })
+  }
+  router.use(requireBearer)
+  router.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit,
+      onError: (error) => {
+        const status = (error as { status?: number }).status
+        if (status === 413) throw new HttpError(413, 'payload too large', `The request body is larger than ${jsonLimit}.`)
+        throw new HttpError(400, 'bad request', `The request body is not valid JSON: ${error.message}`)
+      }
+    })
+  )
+  router.use(refuseUnstorableBody)
+  router.use(async (ctx, next) => {
+    if (['POST', 'PATCH', 'PUT'].includes(ctx.method) && ctx.request.length && !ctx.is('application/vnd.api+json', 'application/json')) {
+      throw new HttpError(415, 'unsupported media type', 'Send the request body as application/vnd.api+json.')
+    }
+    await next()
+  })
+  return router
+}
+
+/** The Koa application: the management API under /api/v2, and the GUI at `/`. */
+export function createApp(services: Services, options: AppOptions = {}): Koa {
+  const app = new Koa()
+  const baseUrl = baseUrlResolver(options.baseUrl)
+
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff')
+    ctx.set('Referrer-Policy', 'no-referrer')
+    await next()
+  })
+  app.use(errorsByPath)
+  app.use(refuseUnstorablePath)
+  app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
+  app.use(identify(services.authenticator))
+  app.use(recordWrites(services.auditTrail, services.store))
+
+  const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
+  const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)
+  organizationRoutes(api, services, baseUrl)
+  teamRoutes(api, services, baseUrl)
+  loginRoutes(api, services)
+  registryModuleRoutes(api, services, baseUrl)
+  registryProviderRoutes(api, services, baseUrl)
+  vcsConnectionRoutes(api, services)
+  selfHostedRoutes(api, services, baseUrl)
+  adminRoutes(api, services, baseUrl)
+  auditTrailRoutes(api, services)
+  api.all('/{*rest}', unmatched(api, 'There is no such API endpoint.'))
+  // HCP's GPG keys live beside the registry protocol, in the management API's conventions.
+  const privateRegistry = jsonApiRouter('/api/registry/private/v2', services, rateLimit, options.jsonLimit)
+  gpgKeyRoutes(privateRegistry, services, baseUrl)
+
+  // Bundle requests carry a configuration's files: a larger body than the rest of the API takes.
+  const bundles = jsonApiRouter('/api/v2/bundles', services, rateLimit, BUNDLE_REQUEST_LIMIT)
+  bundleRoutes(bundles, services)
+  bundles.all('/{*rest}', unmatched(bundles, 'There is no such API endpoint.'))
+
+  const uploads = uploadRoutes(services, rateLimit)
+  app.use(uploads.routes())
+  app.use(providerImportRouter(services, rateLimit).routes())
+  app.use(bundleImportRouter(services, rateLimit).routes())
+  app.use(bundles.routes())
+  app.use(comparePreviewRouter(services, rateLimit).routes())
+  app.use(discoveryRouter().routes())
+  app.use(loginRouter(services.terraformLogin, rateLimit).routes())
+  app.use(webhookRouter(services, rateLimit).routes())
+  app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
+  // Downloads first: they need no token, and the modules protocol router answers all of /api/registry.
+  app.use(archiveDownloadRouter(services, rateLimit).routes())
+  app.use(providerFilesRouter(services, rateLimit).routes())
+  app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit).routes())
+  app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit).routes())
+  app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
+  app.use(privateRegistry.routes())
+  app.use(publicRegistryRouter(services, rateLimit).routes())
+  app.use(registryProtocolRouter(services, rateLimit, options.protocolCache).routes())
+  app.use(api.routes())
+  app.use(serveGui(options.rendererDir))
+  return app
+}

@@ -1,0 +1,312 @@
+import { Low } from 'lowdb'
+import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesRefusedError } from '../errors.js'
+import type { RecordCheck } from './record-checks.js'
+import type { RecordBackend, RecordFile } from './record-backend.js'
+import { WriteQueue } from './write-queue.js'
+import type { RecordStore } from '../port.js'
+
+export interface Identified {
+  id: string
+}
+
+/** Derives the keys a record is found by; each key maps to at most one record. */
+export type KeyFunction<T> = (record: T) => string | readonly string[] | undefined
+
+/** Derives the groups a record belongs to (many records per key). */
+export type GroupFunction<T> = (record: T) => string | readonly string[]
+
+/** Upgrades a record written by an older schema version to the current one. */
+export type Migration = (record: Record<string, unknown>) => Record<string, unknown>
+
+export interface CollectionOptions<T> {
+  /** Unique indexes: a write that would make two records share a key fails. */
+  unique?: Record<string, KeyFunction<T>>
+  /** Non-unique indexes for listing records by a key (for example, by organization). */
+  groups?: Record<string, GroupFunction<T>>
+  /** The version records are written with, and migrations[n] from version n to n + 1. */
+  schema: { version: number; migrations: Record<number, Migration> }
+  /** What a loaded record must satisfy (see record-checks.ts). */
+  check?: RecordCheck<T>
+  /** Set when the data directory cannot be written: loads change no file, and writes fail with it. */
+  writesRefused?: WritesRefusedError
+}
+
+const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
+
+/**
+ * A set of JSON documents, one per record (a lowdb file, or a document in memory: see
+ * record-backends.ts), all held in memory for reads. One write costs in proportion to the record
+ * it touches, whatever the size of the collection.
+ *
+ * Writes are serialized and copy-on-write: an update works on a clone, the clone is written
+ * atomically, and only then does it replace the record in memory. Readers therefore never see a
+ * change that is not on disk, and a failed write (full disk, read-only folder) leaves both the
+ * file and the memory as they were. Records are frozen once stored: what a read returns cannot
+ * be changed behind the store's back.
+ */
+export class Collection<T extends Identified> implements RecordStore<T> {
+  private readonly records = new Map<string, Low<RecordFile>>()
+  private readonly uniqueIndexes = new Map<string, Map<string, string>>()
+  private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
+  private readonly queue = new WriteQueue()
+  /** Grows with every write that reached the disk: whatever was computed from an older value is stale. */
+  revision = 0
+
+  constructor(
+    readonly name: string,
+    private readonly backend: RecordBackend,
+    private readonly options: CollectionOptions<T>
+  ) {
+    for (const index of Object.keys(options.unique ?? {})) this.uniqueIndexes.set(index, new Map())
+    for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new Map())
+  }
+
+  /** Reads every record, migrating old ones; refuses documents it cannot understand. */
+  async load(): Promise<void> {
+    for (const entry of await this.backend.names()) {
+      const path = this.backend.describe(entry)
+      const file = new Low<RecordFile>(this.backend.document(entry), { schemaVersion: 0, record: {} })
+      try {
+        await file.read()
+      } catch (error) {
+        throw new StoreLoadError(path, (error as Error).message)
+      }
+      const upgraded = this.upgrade(file, path)
+      const record = file.data.record as unknown as T
+      if (typeof record.id !== 'string' || `${record.id}.json` !== entry) {
+        throw new StoreLoadError(path, `the record's id does not match the file name`)
+      }
+      const problem = this.options.check?.(record)
+      if (problem) throw new StoreLoadError(path, problem)
+      // Saved upgraded only once it is known to be sound.
+      if (upgraded && !this.options.writesRefused) await file.write()
+      this.checkUnique(record)
+      deepFreeze(record)
+      this.records.set(record.id, file)
+      this.index(record)
+    }
+  }
+
+  /** Migrates a record of an older schema in memory; says whether it did. */
+  private upgrade(file: Low<RecordFile>, path: string): boolean {
+    const { schemaVersion, record } = file.data
+    if (!Number.isInteger(schemaVersion) || typeof record !== 'object' || record === null) {
+      throw new StoreLoadError(path, 'it is not a Homeport record')
+    }
+    if (schemaVersion > this.options.schema.version) {
+      throw new StoreLoadError(
+        path,
+        `it was written by a newer Homeport (schema ${schemaVersion}, this one reads up to ${this.options.schema.version})`
+      )
+    }
+    if (schemaVersion === this.options.schema.version) return false
+    let upgraded = record
+    for (let version = schemaVersion; version < this.options.schema.version; version++) {
+      const migration = this.options.schema.migrations[version]
+      if (!migration) throw new StoreLoadError(path, `no migration from schema ${version}`)
+      upgraded = migration(upgraded)
+    }
+    file.data = { schemaVersion: this.options.schema.version, record: upgraded }
+    return true
+  }
+
+  get size(): number {
+    return this.records.size
+  }
+
+  all(): Promise<T[]> {
+    return Promise.resolve([...this.records.values()].map((file) => file.data.record as unknown as T))
+  }
+
+  get(id: string): Promise<T | undefined> {
+    return Promise.resolve(this.peek(id))
+  }
+
+  private peek(id: string): T | undefined {
+    return this.records.get(id)?.data.record as T | undefined
+  }
+
+  /** The record whose unique index `index` holds `key`. */
+  findBy(index: string, key: string): Promise<T | undefined> {
+    const id = this.uniqueIndex(index).get(key)
+    return Promise.resolve(id === undefined ? undefined : this.peek(id))
+  }
+
+  /** The records whose group `group` is `key`. */
+  listBy(group: string, key: string): Promise<T[]> {
+    const ids = this.groupIndex(group).get(key) ?? new Set<string>()
+    return Promise.resolve([...ids].map((id) => this.peek(id) as T))
+  }
+
+  create(record: T): Promise<T> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      await this.insert(record)
+      return record
+    })
+  }
+
+  private async insert(record: T): Promise<void> {
+    if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
+    if (this.records.has(record.id)) throw new UniqueConstraintError('id', record.id)
+    this.checkUnique(record)
+    const file = new Low<RecordFile>(this.backend.document(`${record.id}.json`), this.fileOf(record))
+    await file.write()
+    deepFreeze(record)
+    this.records.set(record.id, file)
+    this.index(record)
+    this.revision++
+  }
+
+  /** Changes the record, or creates it from `initial` first when there is none: one step, inside the write queue. */
+  upsert(id: string, initial: () => T, change: (draft: T) => void): Promise<T> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      if (this.records.has(id)) return (await this.replace(id, change)).record
+      const record = initial()
+      change(record)
+      await this.insert(record)
+      return record
+    })
+  }
+
+  /**
+   * Applies `change` to a copy of the record and stores the copy. `change` runs inside the write
+   * queue, so checks made in it (read-check-write) cannot race another update. It may throw to
+   * abort; nothing is written then.
+   */
+  update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      return this.replace(id, change)
+    })
+  }
+
+  private async replace<R>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    const file = this.records.get(id)
+    if (!file) throw new RecordMissingError(id)
+    const previous = file.data.record as unknown as T
+    const draft = structuredClone(previous)
+    const result = change(draft)
+    if (draft.id !== id) throw new Error('a record id cannot change')
+    this.checkUnique(draft)
+    const next = this.fileOf(draft)
+    await file.adapter.write(next)
+    deepFreeze(draft)
+    file.data = next
+    this.unindex(previous)
+    this.index(draft)
+    this.revision++
+    return { record: draft, result }
+  }
+
+  delete(id: string): Promise<void> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      if (!this.records.has(id)) throw new RecordMissingError(id)
+      await this.remove(id)
+    })
+  }
+
+  /** Deletes the record if `check` (run inside the write queue, on the current record) says so; says whether it did. */
+  deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean> {
+    return this.queue.run(async () => {
+      if (this.options.writesRefused) throw this.options.writesRefused
+      const record = this.peek(id)
+      if (!record || !check(record)) return false
+      await this.remove(id)
+      return true
+    })
+  }
+
+  private async remove(id: string): Promise<void> {
+    const file = this.records.get(id)!
+    await this.backend.remove(`${id}.json`)
+    this.records.delete(id)
+    this.unindex(file.data.record as unknown as T)
+    this.revision++
+  }
+
+  /** Runs `task` with no write of this collection in flight, and none starting until it is done. */
+  hold<R>(task: () => Promise<R>): Promise<R> {
+    return this.queue.run(task)
+  }
+
+  /** Waits for every queued write to reach the disk. */
+  drain(): Promise<void> {
+    return this.queue.drain()
+  }
+
+  private fileOf(record: T): RecordFile {
+    return { schemaVersion: this.options.schema.version, record: record as unknown as Record<string, unknown> }
+  }
+
+  private uniqueIndex(index: string): Map<string, string> {
+    const map = this.uniqueIndexes.get(index)
+    if (!map) throw new Error(`${this.name} has no unique index ${index}`)
+    return map
+  }
+
+  private groupIndex(group: string): Map<string, Set<string>> {
+    const map = this.groupIndexes.get(group)
+    if (!map) throw new Error(`${this.name} has no group ${group}`)
+    return map
+  }
+
+  private checkUnique(record: T): void {
+    for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
+      const map = this.uniqueIndex(index)
+      const seen = new Set<string>()
+      for (const key of keyList(keysOf(record))) {
+        const owner = map.get(key)
+        if ((owner !== undefined && owner !== record.id) || seen.has(key)) {
+          throw new UniqueConstraintError(index, key)
+        }
+        seen.add(key)
+      }
+    }
+  }
+
+  private index(record: T): void {
+    for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
+      const map = this.uniqueIndex(index)
+      for (const key of keyList(keysOf(record))) map.set(key, record.id)
+    }
+    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
+      const map = this.groupIndex(group)
+      for (const key of keyList(groupOf(record))) {
+        let ids = map.get(key)
+        if (!ids) map.set(key, (ids = new Set()))
+        ids.add(record.id)
+      }
+    }
+  }
+
+  private unindex(record: T): void {
+    for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
+      const map = this.uniqueIndex(index)
+      for (const key of keyList(keysOf(record))) if (map.get(key) === record.id) map.delete(key)
+    }
+    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
+      const map = this.groupIndex(group)
+      for (const key of keyList(groupOf(record))) {
+        const ids = map.get(key)
+        ids?.delete(record.id)
+        if (ids?.size === 0) map.delete(key)
+      }
+    }
+  }
+}
+
+/** Freezes a record and everything in it, so that no reader can change what the store holds. */
+/** Freezes a record and everything in it: what a store returns cannot be changed behind its back. */
+export function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return
+  Object.freeze(value)
+  for (const child of Object.values(value)) deepFreeze(child)
+}
+
+export function keyList(keys: string | readonly string[] | undefined): readonly string[] {
+  if (keys === undefined) return []
+  return typeof keys === 'string' ? [keys] : keys
+}
