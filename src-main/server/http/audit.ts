@@ -20,6 +20,17 @@ const BY_ID = [
   [/^\/api\/v2\/oauth-tokens\/([^/]+)/, VCS_TOKEN_ID]
 ] as const
 
+/** What a route says of its own write where the request alone cannot (an upload link knows its version and organization). */
+export interface AuditSubject {
+  organizationId: string
+  id: string
+}
+
+/** Called by such a route once its write is done. */
+export function describeWrite(ctx: Context, subject: AuditSubject): void {
+  ;(ctx.state as { auditSubject?: AuditSubject }).auditSubject = subject
+}
+
 /**
  * In front of every route, so that no write escapes it: every request that writes (POST, PUT,
  * PATCH, DELETE) and succeeds is recorded in the audit trail, whichever face it came through (the
@@ -28,16 +39,6 @@ const BY_ID = [
  * address. A failed write wrote nothing, so it is not recorded; a trail that cannot be written is
  * logged, and never turns a write that succeeded into an error.
  */
-/** What a route says of its own write, where the request alone cannot (an upload link knows its version and organization). */
-export interface AuditSubject {
-  organizationId: string
-  id: string
-}
-
-export function describeWrite(ctx: Context, subject: AuditSubject): void {
-  ;(ctx.state as { auditSubject?: AuditSubject }).auditSubject = subject
-}
-
 export function recordWrites(audit: AuditTrailService, store: Store) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (!WRITES.has(ctx.method)) {
@@ -70,7 +71,8 @@ export function recordWrites(audit: AuditTrailService, store: Store) {
         request: { id: randomUUID(), method: ctx.method, path: secret ? template : ctx.path, ip: ctx.ip, status: ctx.status }
       })
     } catch (error) {
-      console.error(`homeport: the audit trail could not record ${ctx.method} ${ctx.path}: ${(error as Error).message}`)
+      // The route's template, not its path: a link's path is a credential, and none goes to the log.
+      console.error(`homeport: the audit trail could not record ${ctx.method} ${template}: ${(error as Error).message}`)
     }
   }
 }
