@@ -144,6 +144,8 @@ describe('create an organization (endpoint 11)', () => {
       expect(response.status).toBe(422)
       expect(response.body.errors[0].source).toEqual({ pointer: '/data/attributes/name' })
       expect(response.body.errors[0].detail).toMatch(/already exists/)
+      // The stable code a client decides on, whatever the words say.
+      expect(response.body.errors[0].code).toBe('name-taken')
     }
   })
 

@@ -184,8 +184,8 @@ describe('what HashiCorp’s client sends, and what teams may do', () => {
     const blank = await test.api('POST', PROVIDERS, { body: doc('registry-providers', { name: 'x', namespace: 'acme' }) })
     // go-tfe's tests expect HCP's two errors for a blank name, and only the second for another.
     expect(blank.body.errors).toEqual([
-      { status: '422', title: 'invalid attribute', detail: "Registry name can't be blank", source: { pointer: '/data/attributes/registry-name' } },
-      { status: '422', title: 'invalid attribute', detail: 'Registry name is not included in the list', source: { pointer: '/data/attributes/registry-name' } }
+      { status: '422', code: 'invalid-attribute', title: 'invalid attribute', detail: "Registry name can't be blank", source: { pointer: '/data/attributes/registry-name' } },
+      { status: '422', code: 'invalid-attribute', title: 'invalid attribute', detail: 'Registry name is not included in the list', source: { pointer: '/data/attributes/registry-name' } }
     ])
     const invalid = await test.api('POST', PROVIDERS, { body: doc('registry-providers', { name: 'x', namespace: 'acme', 'registry-name': 'invalid' }) })
     expect(invalid.body.errors.map((error: { detail: string }) => error.detail)).toEqual(['Registry name is not included in the list'])

@@ -98,6 +98,7 @@ describe('create a module without VCS (endpoint 3)', () => {
     const again = await test.api('POST', base, { body: doc('registry-modules', { name: 'dup', provider: 'aws' }) })
     expect(again.status).toBe(422)
     expect(again.body.errors[0].detail).toMatch(/already exists/)
+    expect(again.body.errors[0].code).toBe('module-exists')
     const wrongType = await test.api('POST', base, { body: doc('registry-module-versions', { name: 'x', provider: 'aws' }) })
     expect(wrongType.status).toBe(422)
     expect(wrongType.body.errors[0].source.pointer).toBe('/data/type')
@@ -229,6 +230,7 @@ describe('versions (endpoint 4)', () => {
       const response = await test.api('POST', versions, { body: doc('registry-module-versions', { version }) })
       expect(response.status).toBe(422)
       expect(response.body.errors[0].detail).toMatch(/already exists/)
+      expect(response.body.errors[0].code).toBe('version-exists')
     }
     for (const version of ['1.2', 'latest', '01.2.3', '']) {
       const response = await test.api('POST', versions, { body: doc('registry-module-versions', { version }) })

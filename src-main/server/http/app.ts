@@ -3,7 +3,7 @@ import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import type { Services } from '../domain/services.js'
 import { identify, requireBearer } from './auth.js'
-import { HttpError, errorsByPath, jsonApiErrors } from './errors.js'
+import { HttpError, errorsByPath } from './errors.js'
 import { guardDoors } from './doors.js'
 import { unmatched } from './unmatched.js'
 import { refuseUnstorableBody, refuseUnstorablePath } from './text-guard.js'
@@ -52,12 +52,11 @@ export interface AppOptions {
 export const API_VERSION = '2.6'
 
 /**
- * A router in the management API's conventions: JSON:API errors, the rate limit, a bearer token,
+ * A router in the management API's conventions (its errors are JSON:API's): the rate limit, a bearer token,
  * JSON bodies up to a limit, and the media type checked. `/api/v2/ping` alone needs no token.
  */
 function jsonApiRouter(prefix: string, services: Services, rateLimit: Middleware, jsonLimit = '1mb'): Router {
   const router = new Router({ prefix })
-  router.use(jsonApiErrors)
   router.use(rateLimit)
   if (prefix === '/api/v2') {
     // Readiness, and what go-tfe reads first from a new server; it needs no token.

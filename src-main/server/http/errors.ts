@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa'
 import {
   BadGatewayError,
+  DomainError,
   ConflictError,
   ExpiredError,
   ForbiddenError,
@@ -15,8 +16,11 @@ import { RecordMissingError, UniqueConstraintError, WritesRefusedError } from '.
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
 
-/** An error with the HTTP status and words to answer it with. */
+/** An error with the HTTP status and words to answer it with, and a stable code (domain/core/errors.ts). */
 export class HttpError extends Error {
+  /** What went wrong, stably: a domain error's own code, else the title's words (`bad-request`). */
+  code: string
+
   constructor(
     readonly status: number,
     readonly title: string,
@@ -28,6 +32,7 @@ export class HttpError extends Error {
   ) {
     super(detail)
     this.name = 'HttpError'
+    this.code = title.replace(/ /g, '-')
   }
 }
 
@@ -38,6 +43,12 @@ export const JSON_API = 'application/vnd.api+json'
  * the log, never in the response.
  */
 export function toHttpError(error: unknown): HttpError {
+  const mapped = httpErrorOf(error)
+  if (error instanceof DomainError) mapped.code = error.code
+  return mapped
+}
+
+function httpErrorOf(error: unknown): HttpError {
   if (error instanceof HttpError) return error
   if (error instanceof NotFoundError) {
     return new HttpError(404, 'not found', error.forCallers ? `${error.message}, or you are not authorized to see it` : `${error.message}.`)
@@ -53,19 +64,19 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof BadGatewayError) return new HttpError(502, 'bad gateway', error.message)
   if (error instanceof UnauthenticatedError) return new HttpError(401, 'unauthorized', error.message)
   // A write that lost a race: the record went away, or another write took the key first.
-  if (error instanceof RecordMissingError) return new HttpError(404, 'not found', 'The resource was deleted while this request ran.')
-  if (error instanceof UniqueConstraintError) return new HttpError(409, 'conflict', 'Another request made the same resource at the same time; read it again.')
+  if (error instanceof RecordMissingError) return coded(new HttpError(404, 'not found', 'The resource was deleted while this request ran.'), 'deleted-meanwhile')
+  if (error instanceof UniqueConstraintError) return coded(new HttpError(409, 'conflict', 'Another request made the same resource at the same time; read it again.'), 'made-meanwhile')
   if (error instanceof WritesRefusedError) {
     return error.reason === 'disk-full'
-      ? new HttpError(507, 'insufficient storage', error.message)
-      : new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '300' })
+      ? coded(new HttpError(507, 'insufficient storage', error.message), 'disk-full')
+      : coded(new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '300' }), 'read-only')
   }
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new HttpError(507, 'insufficient storage', 'The disk that holds Homeport’s data directory is full: nothing was written. Free some space and try again.')
+    return coded(new HttpError(507, 'insufficient storage', 'The disk that holds Homeport’s data directory is full: nothing was written. Free some space and try again.'), 'disk-full')
   }
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
-    return new HttpError(503, 'service unavailable', 'Homeport cannot write to its data directory (it is read-only, or not its own): nothing was written.')
+    return coded(new HttpError(503, 'service unavailable', 'Homeport cannot write to its data directory (it is read-only, or not its own): nothing was written.'), 'read-only')
   }
   // Errors from Koa and its body parser (http-errors) carry an explicit status.
   const status = (error as { status?: unknown }).status
@@ -73,6 +84,11 @@ export function toHttpError(error: unknown): HttpError {
     return new HttpError(status, statusTitle(status), (error as Error).message)
   }
   return new HttpError(500, 'internal error', 'Homeport failed to handle this request; the server log has the details.')
+}
+
+function coded(error: HttpError, code: string): HttpError {
+  error.code = code
+  return error
 }
 
 /** A domain attribute path (`vcsRepo.branch`) as a JSON pointer; paths starting with `/` are pointers already. */
@@ -132,15 +148,22 @@ function renderingErrors(type: string, render: (error: HttpError) => unknown) {
 }
 
 /** Renders any error below it as a JSON:API error document (the management API's format). */
-export const jsonApiErrors = renderingErrors(JSON_API, (error) => ({
-  errors: [error.message, ...error.further].map((detail) => ({ status: String(error.status), title: error.title, detail, ...(error.source ? { source: error.source } : {}) }))
+const jsonApiErrors = renderingErrors(JSON_API, (error) => ({
+  errors: [error.message, ...error.further].map((detail) => ({ status: String(error.status), code: error.code, title: error.title, detail, ...(error.source ? { source: error.source } : {}) }))
 }))
 
 /** Renders any error below it as `{"errors": ["…"]}` (the registry protocol's format). */
-export const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message, ...error.further] }))
+const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message, ...error.further] }))
 
-/** For middleware in front of every route: the registry protocol's format under /api/registry, JSON:API elsewhere. */
+/** HCP's GPG keys live under the registry's prefix, in the management API's conventions: the one exception. */
+const JSON_API_UNDER_REGISTRY = '/api/registry/private/v2/'
+
+/**
+ * The one error handler, first in the app: every error below it, from any route or middleware, is
+ * answered in the format of the face it was meant for: the registry protocol's under /api/registry,
+ * JSON:API everywhere else (and for HCP's GPG keys).
+ */
 export async function errorsByPath(ctx: Context, next: Next): Promise<void> {
-  const render = ctx.path.startsWith('/api/registry/') ? protocolErrors : jsonApiErrors
-  await render(ctx, next)
+  const protocol = ctx.path.startsWith('/api/registry/') && !ctx.path.startsWith(JSON_API_UNDER_REGISTRY)
+  await (protocol ? protocolErrors : jsonApiErrors)(ctx, next)
 }

@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Readable } from 'node:stream'
 import { parseDownloadToken, type DownloadToken } from '../domain/archives/download-links.js'
-import { HttpError, protocolErrors } from './errors.js'
+import { HttpError } from './errors.js'
 import { pathParams } from './query.js'
 
 /** A file a signed location names: its size, how to read it (or a byte range of it), and how to label it. */
@@ -21,7 +21,6 @@ export interface SignedFile {
  */
 export function signedFileRouter(prefix: string, rateLimit: Middleware, find: (token: DownloadToken, name: string) => Promise<SignedFile | undefined>): Router {
   const router = new Router({ prefix })
-  router.use(protocolErrors)
   router.use(rateLimit)
   router.get('/:token/:file', async (ctx) => {
     const { token: raw, file: name } = pathParams(ctx, 'token', 'file')

@@ -6,6 +6,10 @@ import type { Middleware } from 'koa'
  * so the connection cannot serve another request.
  */
 export const closeUnreadBodies: Middleware = async (ctx, next) => {
-  await next()
-  if (!ctx.req.complete) ctx.set('Connection', 'close')
+  try {
+    await next()
+  } finally {
+    // Answered or refused (the error is answered by the one handler further out, keeping this header).
+    if (!ctx.req.complete) ctx.set('Connection', 'close')
+  }
 }

@@ -3,7 +3,9 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly pointer?: string
+    readonly pointer?: string,
+    /** The server's stable code for what went wrong (`name-taken`): what the GUI decides on, never the words. */
+    readonly code?: string
   ) {
     super(message)
     this.name = 'ApiError'
@@ -11,7 +13,7 @@ export class ApiError extends Error {
 }
 
 interface ErrorDocument {
-  errors?: Array<{ title?: string; detail?: string; source?: { pointer?: string } }>
+  errors?: Array<{ code?: string; title?: string; detail?: string; source?: { pointer?: string } }>
 }
 
 /**
@@ -50,7 +52,7 @@ export class ApiClient {
     })
     if (!response.ok) {
       const [first] = ((await response.json().catch(() => ({}))) as ErrorDocument).errors ?? []
-      throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText)
+      throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText, first?.source?.pointer, first?.code)
     }
     const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download'
     return { blob: await response.blob(), filename }
@@ -77,7 +79,7 @@ export class ApiClient {
     const document = (await response.json().catch(() => ({}))) as T & ErrorDocument
     if (!response.ok) {
       const [first] = document.errors ?? []
-      throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText, first?.source?.pointer)
+      throw new ApiError(response.status, first?.detail ?? first?.title ?? response.statusText, first?.source?.pointer, first?.code)
     }
     return document
   }

@@ -2,7 +2,6 @@ import Router from '@koa/router'
 import type { Services } from '../../domain/services.js'
 import { PassThrough } from 'node:stream'
 import { callerOf, requireBearer } from '../../http/auth.js'
-import { jsonApiErrors } from '../../http/errors.js'
 import type { ServerInfo } from '../../../shared/server-info.js'
 import type { BaseUrl } from '../../http/base-url.js'
 
@@ -12,7 +11,6 @@ import type { BaseUrl } from '../../http/base-url.js'
  */
 export function serverInfoRouter(services: Services, baseUrl: BaseUrl, registryHostname: string): Router {
   const router = new Router({ prefix: '/api/homeport/v1' })
-  router.use(jsonApiErrors)
   router.use(requireBearer)
   router.get('/server-info', (ctx) => {
     const info: ServerInfo = { edition: services.edition, registryHostname, serverUrl: baseUrl(ctx) }

@@ -1,7 +1,6 @@
 import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
-import { jsonApiErrors } from '../../http/errors.js'
 import { closeUnreadBodies } from '../../http/unread-bodies.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { versionResource } from '../management/serializers/module-resources.js'
@@ -16,7 +15,6 @@ import { describeWrite } from '../../http/audit.js'
 export function uploadRoutes(services: Services, rateLimit: Middleware): Router {
   const router = new Router({ prefix: '/archivist/v1/object' })
   router.use(closeUnreadBodies)
-  router.use(jsonApiErrors)
   router.use(rateLimit)
   router.put('/:objectId', async (ctx) => {
     const declared = ctx.get('content-length') ? ctx.request.length : undefined

@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
-import { HttpError, jsonApiErrors } from '../../http/errors.js'
+import { HttpError } from '../../http/errors.js'
 import { pathParams } from '../../http/query.js'
 
 /**
@@ -11,7 +11,6 @@ import { pathParams } from '../../http/query.js'
  */
 export function webhookRouter(services: Services, rateLimit: Middleware): Router {
   const router = new Router({ prefix: '/webhooks/vcs' })
-  router.use(jsonApiErrors)
   router.use(rateLimit)
   router.post('/:id', async (ctx) => {
     if (!(await services.vcsBuilds.webhook(pathParams(ctx, 'id').id))) {

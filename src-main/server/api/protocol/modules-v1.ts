@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
-import { HttpError, protocolErrors } from '../../http/errors.js'
+import { HttpError } from '../../http/errors.js'
 import { unmatched } from '../../http/unmatched.js'
 import { offsetMeta, offsetPage } from '../../http/offset-pagination.js'
 import { pathParams, queryString } from '../../http/query.js'
@@ -25,7 +25,6 @@ export const DOWNLOADS_PREFIX = '/api/registry/downloads'
 export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: ProtocolCache): Router {
   const { registry } = services
   const router = new Router()
-  router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
   router.use(async (ctx, next) => {

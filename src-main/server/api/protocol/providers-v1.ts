@@ -6,7 +6,7 @@ import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { ListedProviderVersion, ProviderPackage } from '../../domain/providers/provider-registry.js'
 import type { MirrorArchive } from '../../domain/providers/provider-mirror.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
-import { HttpError, protocolErrors } from '../../http/errors.js'
+import { HttpError } from '../../http/errors.js'
 import { pathParams } from '../../http/query.js'
 import { signedFileRouter } from '../../http/signed-files.js'
 
@@ -35,7 +35,6 @@ interface MirrorSource {
  */
 export function providerProtocolRouter(prefix: string, source: ProviderSource, rateLimit: Middleware): Router {
   const router = new Router({ prefix })
-  router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
   router.get('/:namespace/:type/versions', async (ctx) => {
@@ -79,7 +78,6 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
  */
 export function networkMirrorRouter(services: Services, rateLimit: Middleware, registryHostname: string): Router {
   const router = new Router({ prefix: NETWORK_MIRROR_PREFIX })
-  router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
   const sourceFor = (hostname: string): MirrorSource => {

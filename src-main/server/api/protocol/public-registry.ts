@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import type { UpstreamPassThrough } from '../../domain/upstream/public-registry.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
-import { HttpError, protocolErrors } from '../../http/errors.js'
+import { HttpError } from '../../http/errors.js'
 import { pathParams } from '../../http/query.js'
 import { detailObject, versionEntry } from './protocol-resources.js'
 import { DOWNLOADS_PREFIX } from './modules-v1.js'
@@ -18,7 +18,6 @@ export const PUBLIC_PREFIX = '/api/registry/public/v1/modules'
 export function publicRegistryRouter(services: Services, rateLimit: Middleware): Router {
   const { publicRegistry } = services
   const router = new Router({ prefix: PUBLIC_PREFIX })
-  router.use(protocolErrors)
   router.use(rateLimit)
   router.use(requireBearer)
 

@@ -159,7 +159,7 @@ export class ModuleService {
     } catch (error) {
       if (error instanceof UniqueConstraintError && error.index === MODULE_KEY) {
         const label = `${registryName === 'private' ? org.name : namespace}/${name}/${provider}`
-        throw new InvalidInputError(`The ${registryName} module ${label} already exists in this organization.`, 'name')
+        throw new InvalidInputError(`The ${registryName} module ${label} already exists in this organization.`, 'name', [], 'module-exists')
       }
       throw error
     }
@@ -311,7 +311,7 @@ export class ModuleService {
     }
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
-        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
+        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version', [], 'version-exists')
       }
       const waiting = draft.versions.filter((existing) => existing.status === 'pending' || existing.status === 'cloning').length
       if (waiting >= MAX_WAITING_VERSIONS) {
@@ -338,7 +338,7 @@ export class ModuleService {
     const record = newVersion(version, { source, status: 'reg_ingressing', archive })
     const { record: module } = await this.store.modules.update(view.module.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
-        throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
+        throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version', [], 'version-exists')
       }
       draft.versions.push(record)
       draft.updatedAt = record.createdAt

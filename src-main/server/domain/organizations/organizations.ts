@@ -241,7 +241,7 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], attribute
 
 function nameTaken(error: unknown, name: string): unknown {
   if (error instanceof UniqueConstraintError && error.index === ORGANIZATION_NAME) {
-    return new InvalidInputError(`An organization named "${name}" already exists.`, 'name')
+    return new InvalidInputError(`An organization named "${name}" already exists.`, 'name', [], 'name-taken')
   }
   return error
 }

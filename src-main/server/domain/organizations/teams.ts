@@ -60,7 +60,7 @@ export class TeamService {
     }
     const { record } = await this.store.organizations.update(org.id, (draft) => {
       if (draft.teams.some((other) => other.name.toLowerCase() === name.toLowerCase())) {
-        throw new InvalidInputError(`A team named "${name}" already exists in this organization.`, 'name')
+        throw new InvalidInputError(`A team named "${name}" already exists in this organization.`, 'name', [], 'name-taken')
       }
       draft.teams.push(team)
     })

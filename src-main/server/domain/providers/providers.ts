@@ -108,7 +108,7 @@ export class ProviderService {
       await this.store.providers.create(provider)
     } catch (error) {
       if (error instanceof UniqueConstraintError && error.index === PROVIDER_KEY) {
-        throw new InvalidInputError(`The ${registryName} provider ${namespace ?? org.name}/${name} already exists in this organization.`, 'name')
+        throw new InvalidInputError(`The ${registryName} provider ${namespace ?? org.name}/${name} already exists in this organization.`, 'name', [], 'provider-exists')
       }
       throw error
     }
@@ -156,7 +156,7 @@ export class ProviderService {
     }
     const { record: provider } = await this.store.providers.update(view.provider.id, (draft) => {
       if (draft.versions.some((existing) => semver.eq(existing.version, version))) {
-        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version')
+        throw new InvalidInputError(`Version ${version} of ${label(address)} already exists.`, 'version', [], 'version-exists')
       }
       if (draft.versions.filter((existing) => !existing.shasums || !existing.shasumsSig).length >= MAX_INCOMPLETE_VERSIONS) {
         throw new InvalidInputError(`${label(address)} has ${MAX_INCOMPLETE_VERSIONS} versions waiting for their files, the most Homeport keeps; upload or delete some first.`, 'version')

@@ -154,7 +154,7 @@ export class PublicRegistryService {
   async mirror(caller: Caller, orgName: string, namespace: string, name: string, provider: string, version: string) {
     const view = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider })
     if (!canManageModules(caller, view.org)) throw new NotFoundError(`registry module ${namespace}/${name}/${provider} not found`)
-    if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version')
+    if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version', [], 'version-exists')
     return this.fetchInto(view, version)
   }
 

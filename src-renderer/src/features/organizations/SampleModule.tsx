@@ -31,7 +31,7 @@ export function SampleModule() {
       setStep('Creating the organization “sample”…')
       await createOrganization(client, { name: SAMPLE.org, email: 'sample@homeport.localhost' }).catch((caught: unknown) => {
         // Made by an earlier try: use it.
-        if (!(caught instanceof ApiError && caught.status === 422 && /already/i.test(caught.message))) throw caught
+        if (!(caught instanceof ApiError && caught.code === 'name-taken')) throw caught
       })
       setStep('Publishing sample/labels/null 1.0.0…')
       const created = await createVersionToUpload(client, SAMPLE, '1.0.0')
