@@ -34,13 +34,16 @@ const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
  */
 export const MAX_UPSTREAM_JSON_BYTES = 8 * 1024 * 1024
 
+/** The services of the upstream Homeport follows. */
+export type UpstreamService = 'modules.v1' | 'providers.v1'
+
 /**
  * The upstream public registry, seen through a cache in the data directory: every answer is
  * kept, so a demo that ran once online keeps working offline. Online, answers are refreshed
- * after `maxAgeMs`; offline, the last answer is served, marked stale.
+ * after `maxAgeMs`; offline, the last answer is served, marked stale. Every request to it goes
+ * through here: paths only as `upstreamPath` builds them, its token to its own origin only, and
+ * every answer read within a bound.
  */
-/** The services of the upstream Homeport follows. */
-export type UpstreamService = 'modules.v1' | 'providers.v1'
 
 export class UpstreamRegistry {
   private readonly bases = new Map<UpstreamService, Promise<URL>>()
@@ -125,7 +128,7 @@ export class UpstreamRegistry {
   }
 
   /** The base URL of one of the upstream's services, from its discovery document (asked once). */
-  base(service: UpstreamService): Promise<URL> {
+  private base(service: UpstreamService): Promise<URL> {
     let base = this.bases.get(service)
     if (!base) {
       base = this.discover(service).catch((error: unknown) => {
