@@ -10,7 +10,7 @@ import { validateOrganizationName, type OrganizationService } from '../organizat
 import type { GpgKeyService } from '../providers/gpg-keys.js'
 import type { ProviderMirror } from '../providers/provider-mirror.js'
 import type { ProviderUploadService } from '../providers/provider-uploads.js'
-import { checkPlatformPart, findProviderVersion, isTerraformProviderPart, PROTOCOLS, type ProviderService, type ProviderView } from '../providers/providers.js'
+import { checkPlatformPart, checkProtocols, findProviderVersion, isTerraformProviderPart, type ProviderService, type ProviderView } from '../providers/providers.js'
 import { binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from '../providers/release-files.js'
 import type { PublicRegistryService } from '../upstream/public-registry.js'
 import type { BundledKey, BundledModule, BundledProvider } from '../../../shared/bundle-manifest.js'
@@ -159,9 +159,7 @@ export class BundleImporter {
       try {
         if (!isTerraformProviderPart(provider.namespace) || !isTerraformProviderPart(provider.type)) throw new InvalidInputError(`"${provider.namespace}/${provider.type}" is not a provider address Terraform accepts.`)
         if (semver.valid(provider.version) !== provider.version) throw new InvalidInputError(`"${provider.version}" is not a semantic version.`)
-        const protocols = provider.registry === 'private' ? PROTOCOLS : undefined
-        const bad = provider.protocols.find((protocol) => (protocols ? !protocols.includes(protocol) : !/^\d+\.\d+$/.test(protocol)))
-        if (bad !== undefined) throw new InvalidInputError(`"${String(bad)}" is not a provider protocol.`)
+        checkProtocols(provider.protocols, provider.registry)
         await publicKeyId(key.asciiArmor, 'key')
         for (const found of provider.packages) {
           checkPlatformPart(found.os, 'os')

@@ -14,7 +14,7 @@ import type { UpstreamRegistry } from '../upstream/upstream.js'
 import { archSegment, namespaceSegment, osSegment, typeSegment, upstreamPath, versionSegment } from '../upstream/upstream-path.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease } from './provider-registry.js'
-import { checkPlatformPart, checkProviderFilename, isTerraformProviderPart } from './providers.js'
+import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -264,8 +264,7 @@ export class ProviderMirror {
     if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
     const { hostname, namespace, type, version, shasums, signature, signingKey, protocols, keyDetails } = checkAddress(target)
     this.checkHostname(hostname)
-    const bad = protocols.find((protocol) => !/^\d+\.\d+$/.test(protocol))
-    if (bad !== undefined) throw new InvalidInputError(`"${bad}" is not a plugin protocol version (like 5.0).`, 'protocols')
+    checkProtocols(protocols, 'mirror')
     const keyId = await publicKeyId(signingKey, 'signingKey')
     const sums = parseShasums(shasums.toString('utf8'))
     const unlisted = [...sums.keys()].find((name) => !name.startsWith(`terraform-provider-${type}_${version}_`))

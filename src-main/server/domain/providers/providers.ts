@@ -48,7 +48,7 @@ const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
 /** What Terraform accepts as a provider namespace: letters, digits and single dashes (no `_`). */
 const TERRAFORM_NAMESPACE = /^[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]$|^[a-z0-9]$/i
 const PLATFORM_PART = /^[a-z0-9_]{1,32}$/
-export const PROTOCOLS = ['4.0', '5.0', '6.0']
+const PROTOCOLS = ['4.0', '5.0', '6.0']
 /** Versions of one provider waiting for their files, at most (as for modules). */
 export const MAX_INCOMPLETE_VERSIONS = 100
 
@@ -140,8 +140,7 @@ export class ProviderService {
     if (!version) throw new InvalidInputError(`"${input.version ?? ''}" is not a semantic version.`, 'version')
     if (!input.keyId) throw new InvalidInputError('A provider version needs the key-id of the GPG key that signs its SHA256SUMS.', 'keyId')
     const protocols = input.protocols ?? []
-    const unknown = protocols.find((protocol) => !PROTOCOLS.includes(protocol))
-    if (unknown !== undefined) throw new InvalidInputError(`"${unknown}" is not a provider protocol (${PROTOCOLS.join(', ')}).`, 'protocols')
+    checkProtocols(protocols, 'private')
     const timestamp = now()
     const record: ProviderVersionRecord = {
       id: newId('provver'),
@@ -299,6 +298,16 @@ export function checkProviderFilename(value: string | undefined, attribute = 'fi
     )
   }
   return value
+}
+
+/**
+ * A release's plugin protocols: for a private provider, the ones Terraform speaks (HCP's rule);
+ * for a mirrored one, any `<major>.<minor>`, as the upstream said it.
+ */
+export function checkProtocols(protocols: readonly string[], registry: 'private' | 'mirror'): void {
+  const bad = protocols.find((protocol) => (registry === 'private' ? !PROTOCOLS.includes(protocol) : !/^\d+\.\d+$/.test(protocol)))
+  if (bad === undefined) return
+  throw new InvalidInputError(registry === 'private' ? `"${bad}" is not a provider protocol (${PROTOCOLS.join(', ')}).` : `"${bad}" is not a plugin protocol version (like 5.0).`, 'protocols')
 }
 
 /** Whether Terraform accepts `value` as a provider namespace or type (letters, digits, single dashes). */
