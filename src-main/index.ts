@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import { startServer, type RunningServer } from './server/boot/start-server.js'
 import { restoreBackup, UnverifiedBackupError } from './server/store/file/restore.js'
-import { defaultDataDir } from './server/data-dir/default-dir.js'
+import { resolveDataDir } from './server/data-dir/default-dir.js'
 import { DEFAULT_HOST, DEFAULT_PORT, parseServeOptions } from './server/boot/options.js'
 import { CHANNELS, type DesktopSettings, type EmbeddedServer } from './shared/bridge.js'
 import { checkSettings, loadSettings, loadWindowState, saveJson } from './desktop/settings.js'
@@ -20,7 +20,7 @@ const settingsPath = () => join(app.getPath('userData'), 'settings.json')
 const windowStatePath = () => join(app.getPath('userData'), 'window-state.json')
 const defaults: DesktopSettings = {
   port: Number(process.env.HOMEPORT_PORT ?? DEFAULT_PORT),
-  dataDir: process.env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
+  dataDir: resolveDataDir(undefined),
   edition: 'hosted',
   tls: false
 }

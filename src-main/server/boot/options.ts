@@ -1,7 +1,7 @@
 import { delimiter, isAbsolute } from 'node:path'
 import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from '../domain/organizations/edition.js'
-import { defaultDataDir } from '../data-dir/default-dir.js'
+import { resolveDataDir } from '../data-dir/default-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from '../domain/modules/uploads.js'
 import { DEFAULT_UPSTREAM } from '../domain/upstream/upstream.js'
 import { DEFAULT_POLL_INTERVAL_MS } from '../domain/vcs/builds.js'
@@ -75,7 +75,8 @@ export const SETTINGS: readonly Setting[] = [
   setting({ key: 'host', flag: 'host', env: 'HOMEPORT_HOST', takes: '<addr>', shown: DEFAULT_HOST, help: 'address to listen on',
     parse: (text) => text ?? DEFAULT_HOST }),
   setting({ key: 'dataDir', flag: 'data-dir', env: 'HOMEPORT_DATA_DIR', takes: '<path>', shown: 'the desktop app’s folder', help: 'where the registry lives',
-    parse: (text) => text ?? defaultDataDir() }),
+    // The loop below has put the flag or HOMEPORT_DATA_DIR in `text` already.
+    parse: (text) => resolveDataDir(text, {}) }),
   setting({ key: 'edition', flag: 'edition', env: 'HOMEPORT_EDITION', takes: '<name>', shown: 'hosted', help: `${EDITIONS.join(' | ')}`,
     parse(text) {
       const edition = text ?? 'hosted'
@@ -149,13 +150,17 @@ export const SETTINGS: readonly Setting[] = [
  * function gives the desktop app and the tests their defaults (`parseServeOptions([], {})`).
  */
 export function parseServeOptions(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  const flags = SETTINGS.filter((spec) => spec.flag !== undefined)
-  const { values } = parseArgs({
-    args,
-    options: Object.fromEntries(flags.map((spec) => [spec.flag!, { type: spec.takes ? ('string' as const) : ('boolean' as const) }])),
-    strict: true,
-    allowPositionals: false
-  })
+  const { values } = parseArgs({ args, options: SERVE_FLAGS, strict: true, allowPositionals: false })
+  return serveOptionsFrom(values, env)
+}
+
+/** The flags of `homeport serve`, as `parseArgs` takes them: a setting with `takes` is a string, one without a switch. */
+export const SERVE_FLAGS = Object.fromEntries(
+  SETTINGS.filter((spec) => spec.flag !== undefined).map((spec) => [spec.flag!, { type: spec.takes ? ('string' as const) : ('boolean' as const) }])
+)
+
+/** The options from parsed flags over environment variables over defaults. */
+export function serveOptionsFrom(values: Record<string, string | boolean | Array<string | boolean> | undefined>, env: NodeJS.ProcessEnv): ServeOptions {
   const options = {} as Record<keyof ServeOptions, unknown>
   for (const spec of SETTINGS) {
     const flag = spec.flag === undefined ? undefined : values[spec.flag]
@@ -179,48 +184,4 @@ export function settingsUsage(): string {
 /** Whether a listen address is reachable from other machines. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.')
-}
-
-export interface TerraformConfigOptions {
-  url: string
-  hostname: string
-  token?: string
-  dataDir: string
-  output?: string
-  /** Point the public registries' hosts at Homeport too (its mirror). */
-  airGapped: boolean
-  /** For terraform login: no token in the file, written where Terraform reads it with TF_CLI_CONFIG_FILE unset. */
-  login: boolean
-}
-
-/** `homeport terraform-config` options; the URL defaults to where `homeport serve` listens by default. */
-export function parseTerraformConfigOptions(args: string[], env: NodeJS.ProcessEnv = process.env): TerraformConfigOptions {
-  const { values } = parseArgs({
-    args,
-    options: {
-      url: { type: 'string' },
-      hostname: { type: 'string' },
-      token: { type: 'string' },
-      'data-dir': { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      'air-gapped': { type: 'boolean' },
-      login: { type: 'boolean' }
-    },
-    strict: true,
-    allowPositionals: false
-  })
-  const tls = ['1', 'true', 'on'].includes((env.HOMEPORT_TLS ?? '').toLowerCase())
-  const url = values.url ?? `${tls ? 'https' : 'http'}://${env.HOMEPORT_HOST ?? DEFAULT_HOST}:${env.HOMEPORT_PORT ?? DEFAULT_PORT}`
-  if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('--url is the server URL, like http://127.0.0.1:4780.')
-  const hostname = (values.hostname ?? env.HOMEPORT_REGISTRY_HOSTNAME ?? DEFAULT_REGISTRY_HOSTNAME).toLowerCase()
-  if (!isRegistryHostname(hostname)) throw new UsageError('--hostname must contain a dot (Terraform requires it), like homeport.localhost.')
-  return {
-    url,
-    hostname,
-    token: values.token ?? env.HOMEPORT_TOKEN,
-    dataDir: values['data-dir'] ?? env.HOMEPORT_DATA_DIR ?? defaultDataDir(),
-    output: values.output,
-    airGapped: values['air-gapped'] === true,
-    login: values.login === true
-  }
 }

@@ -14,3 +14,12 @@ export function defaultDataDir(platform: NodeJS.Platform = process.platform, env
   else appData = env.XDG_CONFIG_HOME || join(home, '.config')
   return join(appData, 'Homeport', 'registry')
 }
+
+/**
+ * The data directory a command or the desktop app works on: the one named (`--data-dir`), else
+ * HOMEPORT_DATA_DIR, else the desktop app's. Every entry point resolves it here, so the CLI, the
+ * headless server and the desktop app always agree on which registry they mean.
+ */
+export function resolveDataDir(named: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return named || env.HOMEPORT_DATA_DIR || defaultDataDir()
+}

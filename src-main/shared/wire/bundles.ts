@@ -12,6 +12,18 @@ export interface BundleProblem {
   reason: string
 }
 
+/** What a bundle is asked for (`POST /api/v2/bundles`): a configuration's files, or modules and providers named outright. */
+export interface BundleRequestAttributes {
+  organization: string
+  /** `<os>_<arch>` each: the platforms its providers are for. */
+  platforms: string[]
+  /** A configuration's `.tf` files and lock file, by relative path. */
+  configuration?: Record<string, string>
+  /** Each a source, with a version constraint or none for the newest. */
+  modules: Array<{ source: string; version?: string }>
+  providers: Array<{ source: string; version?: string }>
+}
+
 /** A `bundles` resource's attributes; its `links.download` is there once it is ready. */
 export interface BundleAttributes {
   /** The organization whose registry it is made from. */

@@ -74,3 +74,17 @@ export interface ProviderMirrorAttributes {
   /** What was fetched: each version and `<os>_<arch>` platform. */
   mirrored: Array<{ version: string; platform: string }>
 }
+
+/** Homeport's `mirrored-provider-packages`: the answer to importing one provider zip into the mirror. */
+export interface MirroredPackageAttributes {
+  'already-present': boolean
+  /** Whether upstream's signed SHA256SUMS, mirrored already, lists it: the registry protocol serves it then too. */
+  signed: boolean
+}
+
+/** Homeport's `provider-releases`: the answer to importing a release folder's signed SHA256SUMS. */
+export interface ProviderReleaseImportAttributes {
+  'already-present': boolean
+  /** The key that signed it, as the registry protocol names it. */
+  'key-id': string
+}

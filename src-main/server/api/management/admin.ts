@@ -11,7 +11,7 @@ import { organizationReference } from './serializers/organization-resources.js'
 import type { BaseUrl } from '../../http/base-url.js'
 import { mirroredProviderResource } from './serializers/provider-resources.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
-import type { ProviderMirrorAttributes } from '../../../shared/wire/providers.js'
+import type { MirroredPackageAttributes, ProviderMirrorAttributes, ProviderReleaseImportAttributes } from '../../../shared/wire/providers.js'
 
 /**
  * `PUT /api/v2/admin/provider-mirror/packages/<hostname>/<namespace>/<type>/<version>/<os>_<arch>?hash=h1:…`:
@@ -26,9 +26,12 @@ export function providerImportRouter(services: Services, rateLimit: Middleware):
     if (extra !== undefined) throw new HttpError(422, 'invalid attribute', `"${platform}" is not a platform (<os>_<arch>, like linux_amd64).`)
     const hashes = [ctx.query.hash ?? []].flat()
     const { present, signed } = await services.providerMirror.importPackage(callerOf(ctx), { hostname, namespace, type, version, os, arch, hashes }, ctx.req)
-    sendDocument(ctx, present ? 200 : 201, {
-      data: { type: 'mirrored-provider-packages', id: `${hostname}/${namespace}/${type}/${version}/${platform}`.toLowerCase(), attributes: { 'already-present': present, signed } }
-    })
+    const result: Resource<MirroredPackageAttributes, 'mirrored-provider-packages'> = {
+      type: 'mirrored-provider-packages',
+      id: `${hostname}/${namespace}/${type}/${version}/${platform}`.toLowerCase(),
+      attributes: { 'already-present': present, signed }
+    }
+    sendDocument(ctx, present ? 200 : 201, { data: result })
   })
   return router
 }
@@ -94,9 +97,12 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
       signingKey: required('signing-key'),
       protocols: attributes.nullableStringArray('protocols') ?? []
     })
-    sendDocument(ctx, present ? 200 : 201, {
-      data: { type: 'provider-releases', id: `${hostname}/${namespace}/${type}/${version}`.toLowerCase(), attributes: { 'already-present': present, 'key-id': keyId } }
-    })
+    const result: Resource<ProviderReleaseImportAttributes, 'provider-releases'> = {
+      type: 'provider-releases',
+      id: `${hostname}/${namespace}/${type}/${version}`.toLowerCase(),
+      attributes: { 'already-present': present, 'key-id': keyId }
+    }
+    sendDocument(ctx, present ? 200 : 201, { data: result })
   })
   router.delete('/admin/provider-mirror/:namespace/:type/:version', async (ctx) => {
     const { namespace, type, version } = pathParams(ctx, 'namespace', 'type', 'version')

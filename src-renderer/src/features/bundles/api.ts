@@ -2,18 +2,8 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ApiClient } from '../../lib/api-client'
 import { saveFile } from '../../lib/save-file'
 import { upload } from '../../lib/upload'
-import type { BundleAttributes, BundleImportAttributes } from '../../../../src-main/shared/wire/bundles'
+import type { BundleAttributes, BundleImportAttributes, BundleRequestAttributes } from '../../../../src-main/shared/wire/bundles'
 import type { Document } from '../../../../src-main/shared/wire/jsonapi'
-
-/** What a bundle is made of: a configuration's files, or modules and providers named outright, for the platforms. */
-export interface BundleRequest {
-  organization: string
-  platforms: string[]
-  /** Relative paths to their text (main.tf, modules/x/main.tf, .terraform.lock.hcl). */
-  configuration?: Record<string, string>
-  modules: Array<{ source: string; version?: string }>
-  providers: Array<{ source: string; version?: string }>
-}
 
 const bundleKey = (id: string) => ['bundles', id] as const
 const bundlePath = (id: string) => `/bundles/${encodeURIComponent(id)}`
@@ -21,7 +11,7 @@ const bundlePath = (id: string) => `/bundles/${encodeURIComponent(id)}`
 /** Starts making a bundle; resolves with its id, to follow it by. */
 export function useStartBundle(client: ApiClient) {
   return useMutation({
-    mutationFn: (request: BundleRequest) =>
+    mutationFn: (request: BundleRequestAttributes) =>
       client.request<Document<BundleAttributes>>('POST', '/bundles', { data: { type: 'bundles', attributes: request } }).then((document) => document.data.id)
   })
 }

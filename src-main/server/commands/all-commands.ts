@@ -1,0 +1,20 @@
+import { backup } from './backup.js'
+import { bundle } from './bundle.js'
+import type { Command } from './command.js'
+import { importBundle } from './import.js'
+import { importProviders } from './import-providers.js'
+import { migrate } from './migrate.js'
+import { mirrorProvider } from './mirror-provider.js'
+import { restore } from './restore.js'
+import { serve, serveOptionsUsage } from './serve.js'
+import { terraformConfig } from './terraform-config.js'
+
+/** Every subcommand of `homeport`, in the order `homeport --help` lists them. */
+export const COMMANDS: readonly Command[] = [serve, terraformConfig, backup, restore, mirrorProvider, importProviders, bundle, importBundle, migrate]
+
+/** `homeport --help`: each command's usage line, then what each does, then the settings of serve. */
+export function usage(): string {
+  const lines = COMMANDS.map((each, index) => `${index === 0 ? 'Usage: ' : '       '}homeport ${each.name === 'serve' ? '[serve]' : each.name} ${each.synopsis}`)
+  const descriptions = COMMANDS.map((each) => `${each.name}: ${each.description}`)
+  return `${lines.join('\n')}\n\n${descriptions.join('\n')}\n\n${serveOptionsUsage()}`
+}
