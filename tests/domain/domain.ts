@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import type { Caller } from '../../src-main/server/domain/core/access.js'
 import { Background } from '../../src-main/server/domain/core/background.js'
+import { jobTable } from '../../src-main/server/boot/jobs.js'
 import { parseServeOptions } from '../../src-main/server/boot/options.js'
 import { createServices } from '../../src-main/server/boot/services.js'
 import type { Services } from '../../src-main/server/domain/services.js'
@@ -23,7 +24,7 @@ export interface Domain {
 /** The domain services over the memory store: no HTTP, no disk, milliseconds a test. */
 export async function domain(edition: 'hosted' | 'self-hosted' = 'hosted'): Promise<Domain> {
   const store = await openMemoryStore()
-  const background = new Background(() => undefined)
+  const background = new Background({ jobs: jobTable({ vcsPollIntervalMs: 60_000 }), log: () => undefined })
   const services = createServices(store, background, {
     ...parseServeOptions([], {}),
     edition,

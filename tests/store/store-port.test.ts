@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { inject } from 'vitest'
 import { UniqueConstraintError, RecordMissingError } from '../../src-main/server/store/errors.js'
-import { openFileStore } from '../../src-main/server/store/file/file-store.js'
+import { openFileStore, type FileStore } from '../../src-main/server/store/file/file-store.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import { CHUNK_BYTES } from '../../src-main/server/store/postgres/pg-archives.js'
 import { openPostgresStore, type PostgresStore } from '../../src-main/server/store/postgres/pg-store.js'
@@ -150,6 +150,38 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     expect(store.revision()).toBeGreaterThan(revision)
     const reopened = await again()
     expect(reopened.installation()).toMatchObject({ installationId: before.installationId, signingKey: before.signingKey, costEstimationEnabled: true })
+  })
+
+  it('grants its holder a lease, renews it, releases it, and grants it again', async () => {
+    const { store } = await open(kind)
+    expect(await store.leases.acquire('git-poll', 60_000)).toBe(true)
+    expect(await store.leases.acquire('git-poll', 60_000)).toBe(true) // a renewal
+    expect(await store.leases.acquire('archive-sweep', 60_000)).toBe(true) // jobs are leased apart
+    await store.leases.release('git-poll')
+    await store.leases.release('git-poll') // releasing what is not held is no error
+    expect(await store.leases.acquire('git-poll', 60_000)).toBe(true)
+  })
+
+  // A second owner: another replica on the same database; for the file store, another Homeport on
+  // the same data directory, which its lock refuses whole (so one process holds every lease). The
+  // memory store lives in one process: no second owner can exist.
+  it.skipIf(kind === 'memory')('refuses a second owner while a lease is held, and lets it take over once expired or released', async () => {
+    const { store, again } = await open(kind)
+    if (kind === 'file') {
+      await expect(openFileStore((store as FileStore).dataDir)).rejects.toThrow(/already|in use|lock/i)
+      return
+    }
+    const replica = await again()
+    expect(await store.leases.acquire('git-poll', 60_000)).toBe(true)
+    expect(await replica.leases.acquire('git-poll', 60_000)).toBe(false)
+    await replica.leases.release('git-poll') // not its to give up
+    expect(await replica.leases.acquire('git-poll', 60_000)).toBe(false)
+    await store.leases.release('git-poll')
+    expect(await replica.leases.acquire('git-poll', 60_000)).toBe(true)
+    // A lease its holder stopped renewing (here: held for no time at all) is free to take over.
+    expect(await replica.leases.acquire('ingest:v1', 0)).toBe(true)
+    expect(await store.leases.acquire('ingest:v1', 60_000)).toBe(true)
+    expect(await replica.leases.acquire('ingest:v1', 60_000)).toBe(false)
   })
 })
 

@@ -132,7 +132,7 @@ export function createServices(store: Store, background: Background, options: Se
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),
     async sweepArchives() {
-      if (await store.leases.acquire('archive-sweep', 30 * 60 * 1000)) await archives.release(await store.archives.list())
+      await archives.release(await store.archives.list())
     }
   }
 }

@@ -15,6 +15,7 @@ import { resolveAdminToken, type AdminToken } from '../data-dir/admin-token.js'
 import { createServices } from './services.js'
 import type { Services } from '../domain/services.js'
 import { Background } from '../domain/core/background.js'
+import { jobTable, startPeriodicJobs } from './jobs.js'
 import { openFileStore } from '../store/file/file-store.js'
 import { openPostgresStore } from '../store/postgres/pg-store.js'
 import { resolveTls, type TlsMaterial } from '../data-dir/tls.js'
@@ -50,22 +51,13 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** How often download counts gathered in memory are written. */
-const DOWNLOAD_FLUSH_MS = 2000
-/** How often each replica looks for ingests that stalled (a replica died holding them). */
-const INGEST_TAKEOVER_MS = 10_000
-/** How often archives nothing refers to are removed (besides at start, and as versions go). */
-const ARCHIVE_SWEEP_MS = 60 * 60 * 1000
-/** How often events older than the audit trail's retention are removed. */
-const AUDIT_SWEEP_MS = 60 * 60 * 1000
-
 /** Opens the data directory and serves Homeport on it. Used by the CLI, Electron and the tests. */
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
   const options = { ...parseServeOptions([], {}), ...given }
   // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
   if (options.database) await makeFolder(options.dataDir, undefined, 0o700)
   const store = options.database ? await openPostgresStore(options.database, { archiveGraceMs: given.archiveGraceMs }) : await openFileStore(options.dataDir)
-  const background = new Background()
+  const background = new Background({ jobs: jobTable(options), leases: store.leases })
   let server: Server | undefined
   try {
     const adminToken = await resolveAdminToken(options.dataDir, options.adminToken)
@@ -116,14 +108,9 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       listening.listen(options.port, options.host, () => resolve())
     })
     const { port } = listening.address() as AddressInfo
-    // The background tasks, besides those the services start on demand (ingest, git syncs and builds).
-    background.every('download-count flush', DOWNLOAD_FLUSH_MS, () => services.downloads.flushPending())
-    if (!store.writesRefused) {
-      background.every('ingest takeover', INGEST_TAKEOVER_MS, () => services.ingest.resumeStalled())
-      background.every('archive sweep', ARCHIVE_SWEEP_MS, () => services.sweepArchives())
-      background.every('audit trail retention', AUDIT_SWEEP_MS, () => services.auditTrail.sweep().then(() => undefined))
-    }
-    if (!store.writesRefused) await services.vcsBuilds.start() // the git poll, and builds a crash interrupted
+    // The periodic jobs (boot/jobs.ts); the services start the others on demand (ingest, git syncs and builds, bundles).
+    startPeriodicJobs(background, services, !store.writesRefused)
+    if (!store.writesRefused) await services.vcsBuilds.resumeBuilds() // builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
     if (!store.writesRefused) await writeInside(options.dataDir, SERVER_FILE, JSON.stringify({ pid: process.pid, url }), { atomic: true })
@@ -139,7 +126,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
         // The order in which Homeport stops, each step waiting for the one before.
         closing ??= (async () => {
           await graceful.close() // 1. no new connections; requests in flight are answered
-          await background.close() // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish
+          await background.close() // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish, or are cancelled after a grace period
           await services.ingest.close() // 3. the HCL parser's worker thread ends
           await services.downloads.close() // 4. the last download counts are written, or their loss reported
           // 5. `homeport backup` stops looking for this server (best effort: a read-only directory must not fail the stop)

@@ -61,6 +61,6 @@ export interface Services {
   bundles: BundleService
   auditTrail: AuditTrailService
   recover(): Promise<void>
-  /** Removes archives nothing refers to (one replica at a time, under a lease). */
+  /** Removes archives nothing refers to (a periodic job, one replica at a time: boot/jobs.ts). */
   sweepArchives(): Promise<void>
 }

@@ -38,7 +38,7 @@ export class IngestQueue {
     const queue = this.waiting.get(job.organizationId) ?? []
     queue.push(job)
     this.waiting.set(job.organizationId, queue)
-    this.running ??= this.background.run('ingest', () => this.work()).finally(() => {
+    this.running ??= this.background.run('ingest', (signal) => this.work(signal)).finally(() => {
       this.running = undefined
     })
   }
@@ -48,10 +48,11 @@ export class IngestQueue {
     await this.parser.close()
   }
 
-  private async work(): Promise<void> {
-    for (let job = this.nextJob(); job; job = this.nextJob()) {
+  /** Ingests what waits, until nothing does; a shutdown stops it between archives (the rest resume at the next start). */
+  private async work(signal: AbortSignal): Promise<void> {
+    for (let job = signal.aborted ? undefined : this.nextJob(); job; job = signal.aborted ? undefined : this.nextJob()) {
       try {
-        await this.ingest(job.moduleId, job.versionId)
+        await this.ingest(job.moduleId, job.versionId, signal)
       } catch (error) {
         // The version stays reg_ingressing and is ingested again at the next start.
         this.log(`homeport: could not record the ingest of ${job.versionId}: ${(error as Error).message}`)
@@ -88,17 +89,14 @@ export class IngestQueue {
     }
   }
 
-  /** Ingests a version, holding its lease (renewed while it runs); another replica holding it is left to it. */
-  private async ingest(moduleId: string, versionId: string): Promise<void> {
-    const job = `ingest:${versionId}`
-    if (!(await this.store.leases.acquire(job, INGEST_LEASE_MS))) return
-    const renewal = setInterval(() => void this.store.leases.acquire(job, INGEST_LEASE_MS).catch(() => undefined), INGEST_LEASE_MS / 3)
-    try {
-      await this.ingestHeld(moduleId, versionId)
-    } finally {
-      clearInterval(renewal)
-      await this.store.leases.release(job).catch(() => undefined)
-    }
+  /**
+   * Ingests a version holding its lease (renewed while it runs, by the background owner); another
+   * replica holding it is left to it. Should this replica lose the lease midway, its result is
+   * still safe to record: the final update checks the version is still waiting for this very
+   * archive, so two replicas that both read it write the same documentation once.
+   */
+  private async ingest(moduleId: string, versionId: string, signal: AbortSignal): Promise<void> {
+    await this.background.withLease('ingest', versionId, signal, () => this.ingestHeld(moduleId, versionId))
   }
 
   private async ingestHeld(moduleId: string, versionId: string): Promise<void> {

@@ -24,8 +24,6 @@ export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
   /** Module id → version id → the tokens (callerKey) that downloaded it, not yet written. */
   private readonly pendingConsumers = new Map<string, Map<string, Set<string>>>()
-  /** Why the last flush failed, while it keeps failing (said once, not every few seconds). */
-  private failing: string | undefined
   private downloads = 0
 
   constructor(
@@ -61,16 +59,15 @@ export class DownloadCounter {
     return [...new Set([...(record?.consumers[versionId] ?? []), ...(this.pendingConsumers.get(moduleId)?.get(versionId) ?? [])])]
   }
 
-  /** The periodic flush (every few seconds, in the background): a write that fails (a full disk) keeps the counts for the next one, and the server goes on. */
+  /**
+   * The periodic flush (a job in boot/jobs.ts): a write that fails (a full disk) keeps the counts
+   * for the next try, and the server goes on; the jobs' owner logs the failure once, not every try.
+   */
   async flushPending(): Promise<void> {
     if (this.pending.size === 0 && this.pendingConsumers.size === 0) return
-    try {
-      await this.flush()
-    } catch (error) {
-      const reason = (error as Error).message
-      if (this.failing !== reason) this.log(`homeport: download counts could not be written; they are kept in memory and tried again: ${reason}`)
-      this.failing = reason
-    }
+    await this.flush().catch((error: unknown) => {
+      throw new Error(`download counts could not be written; they are kept in memory and tried again: ${(error as Error).message}`)
+    })
   }
 
   /** Week, month and year are the last 7, 30 and 365 days, today included. */
@@ -146,7 +143,6 @@ export class DownloadCounter {
         throw error
       }
     }
-    this.failing = undefined
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../../store/port.js'
+import { jobSignal } from '../core/background.js'
 import { BadGatewayError, UnavailableError } from '../core/errors.js'
 import { now } from '../core/ids.js'
 import { resolveUnder, type UpstreamPath } from './upstream-path.js'
@@ -172,7 +173,10 @@ export class UpstreamRegistry {
   private fetch(url: URL): Promise<Response> {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'Homeport' }
     if (this.options.token && url.origin === new URL(this.options.url).origin) headers.Authorization = `Bearer ${this.options.token}`
-    return fetch(url, { headers, redirect: 'follow', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) })
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
+    // Under a background job (a bundle pulling through), shutdown's cancel ends the fetch too.
+    const job = jobSignal()
+    return fetch(url, { headers, redirect: 'follow', signal: job ? AbortSignal.any([timeout, job]) : timeout })
   }
 
   private async remember(record: { id: string; url: string; fetchedAt: string; status: number; body: unknown }): Promise<void> {

@@ -44,15 +44,11 @@ export class VcsBuilds implements VcsBuilder {
     private readonly options: BuildOptions
   ) {}
 
-  /** Starts watching (a poll every interval, run by the background owner); versions a crash left half-built are built again. */
-  async start(): Promise<void> {
+  /** Builds again the versions a crash left half-built. */
+  async resumeBuilds(): Promise<void> {
     for (const module of await this.store.modules.listBy(VCS_MODULES, 'all')) {
       for (const version of module.versions) if (version.status === 'cloning') this.build(module.id, version.id)
     }
-    // One replica polls (the one holding the lease, renewed at each poll); another takes over if it dies.
-    this.background.every('git poll', this.options.pollIntervalMs, async () => {
-      if (await this.store.leases.acquire('git-poll', this.options.pollIntervalMs * 2)) await this.poll()
-    })
   }
 
 
@@ -112,9 +108,13 @@ export class VcsBuilds implements VcsBuilder {
     if (module.vcsRepo) await rm(this.mirrorOf(module.id), { recursive: true, force: true })
   }
 
-  /** Every tag-based module whose repository has tags Homeport has not seen. */
-  private async poll(): Promise<void> {
+  /**
+   * The git poll (a periodic job, on one replica at a time: boot/jobs.ts): syncs every tag-based
+   * module whose repository has tags Homeport has not seen.
+   */
+  async poll(signal: AbortSignal): Promise<void> {
     for (const module of await this.store.modules.listBy(VCS_MODULES, 'all')) {
+      if (signal.aborted) return
       if (module.vcsRepo?.branch !== '' || this.syncing.has(module.id)) continue
       const url = await this.repositoryUrl(module).catch(() => undefined)
       const tags = url && (await listRemote(url).then((remote) => remote.tags, () => undefined))

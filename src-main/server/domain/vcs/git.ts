@@ -1,6 +1,7 @@
 import { execFile, spawn } from 'node:child_process'
 import { rm, stat } from 'node:fs/promises'
 import { makeFolder } from '../../files/folder-writes.js'
+import { jobSignal } from '../core/background.js'
 import { dirname } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { promisify } from 'node:util'
@@ -65,7 +66,8 @@ const TIMEOUT_MS = 120_000
 /** Runs git; a failure is logged, unless the command only asks a question whose answer may be no (`probe`). */
 async function git(args: string[], cwd?: string, probe = false): Promise<string> {
   try {
-    const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 })
+    // Under a background job, shutdown's cancel ends git too (a slow fetch must not hold SIGTERM).
+    const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, signal: jobSignal() })
     return stdout
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim() || (error as Error).message
@@ -149,7 +151,7 @@ export async function hasFolder(dir: string, commit: string, folder: string): Pr
 export function archive(dir: string, commit: string, folder: string): Readable {
   if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GitError(`not a commit: ${commit}`)
   const tree = folder ? `${commit}:${folder}` : commit
-  const child = spawn('git', ['archive', '--format=tar.gz', tree], { cwd: dir, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('git', ['archive', '--format=tar.gz', tree], { cwd: dir, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], signal: jobSignal() })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
@@ -162,6 +164,8 @@ export function archive(dir: string, commit: string, folder: string): Readable {
     }
   })
   child.stdout.pipe(output)
+  // Cancelled (shutdown), or git could not start: the archive fails, rather than ending short.
+  child.on('error', (error) => output.destroy(error))
   // Refused by its reader (too large, say), the stream is destroyed: git must not be left blocked on a full pipe.
   output.on('close', () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
