@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { TeamRef } from '../../domain/organizations/teams.js'
 import type { Services } from '../../domain/services.js'
-import { isOwner } from '../../domain/core/access.js'
+import { authorize } from '../../domain/core/authorize.js'
 import { callerOf } from '../../http/auth.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { HttpError } from '../../http/errors.js'
@@ -112,7 +112,7 @@ function organizationRelationship(name: string) {
 }
 
 function teamResource(ctx: Context, { org, team }: TeamRef): Resource<TeamAttributes, 'teams'> {
-  const owner = isOwner(callerOf(ctx), org)
+  const owner = authorize(callerOf(ctx), 'manage teams', org)
   return {
     id: team.id,
     type: 'teams',

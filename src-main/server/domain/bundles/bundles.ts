@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import packageJson from '../../../../package.json' with { type: 'json' }
 import type { Store } from '../../store/port.js'
-import { canManageModules, callerKey, type Caller } from '../core/access.js'
+import { callerKey, type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import type { Background } from '../core/background.js'
 import { ForbiddenError, InvalidInputError, LimitExceededError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -82,7 +83,7 @@ export class BundleService {
   /** Starts making a bundle from `organization`'s registry, for a caller who may manage its modules. */
   async create(caller: Caller, organization: string, request: BundleRequest): Promise<BundleJob> {
     const org = await this.organizations.read(caller, organization)
-    if (!canManageModules(caller, org)) throw new ForbiddenError('Making a bundle takes Manage modules in the organization: it curates the public modules it pulls through.')
+    if (!authorize(caller, 'make bundle', org)) throw new ForbiddenError('Making a bundle takes Manage modules in the organization: it curates the public modules it pulls through.')
     if (!request.configuration && !request.modules?.length && !request.providers?.length) {
       throw new InvalidInputError('Give a configuration (its .tf files), or modules or providers to bundle.', 'configuration')
     }
@@ -128,7 +129,7 @@ export class BundleService {
    * folder (at most MAX_BUNDLE_BYTES), checked whole, then imported; see bundle-import.ts.
    */
   async import(caller: Caller, body: Readable, options: { organization?: string } = {}): Promise<ImportReport> {
-    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports bundles: they add public providers and modules for everyone.')
+    if (!authorize(caller, 'import bundle')) throw new ForbiddenError('Only the site admin imports bundles: they add public providers and modules for everyone.')
     const id = newId('import')
     const file = join(this.options.dir, `${id}.hpbundle`)
     const folder = join(this.options.dir, id)

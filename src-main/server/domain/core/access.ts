@@ -1,10 +1,10 @@
-import type { AuthenticationTokenRecord, OrganizationRecord, TeamRecord } from '../../store/records.js'
+import type { AuthenticationTokenRecord, OrganizationRecord } from '../../store/records.js'
 import { TOKEN_HASH, type Store } from '../../store/port.js'
 import { hasExpired, hashToken, hashesEqual } from '../login/tokens.js'
 
 /**
  * Who is making a request, as established from the bearer token: the site admin, a team, or an
- * organization's own token (a pipeline that publishes: see canManageModules). `expiresAt` (ms) is
+ * organization's own token (a pipeline that publishes); what each may do is in authorize.ts. `expiresAt` (ms) is
  * when the token stops working, for whoever remembers a caller past the request (the protocol cache).
  */
 export type Caller =
@@ -28,32 +28,6 @@ export function describeCaller(caller: Caller, org: OrganizationRecord): string 
   if (caller.kind === 'organization') return 'the organization token'
   if (caller.kind === 'audit-trails') return 'the audit-trails token'
   return `team ${org.teams.find((team) => team.id === caller.teamId)?.name ?? caller.teamId}`
-}
-
-/** Whether the caller is `org`'s own organization token. */
-export function isOrganizationToken(caller: Caller, org: OrganizationRecord): boolean {
-  return caller.kind === 'organization' && caller.organizationId === org.id
-}
-
-/** The team a caller acts as in `org`, or undefined when it has no access to it. */
-function teamOf(caller: Caller, org: OrganizationRecord): TeamRecord | undefined {
-  if (caller.kind !== 'team' || caller.organizationId !== org.id) return undefined
-  return org.teams.find((team) => team.id === caller.teamId)
-}
-
-export function canRead(caller: Caller, org: OrganizationRecord): boolean {
-  return caller.kind === 'site-admin' || teamOf(caller, org) !== undefined || isOrganizationToken(caller, org)
-}
-
-/** Owners may change the organization, its teams and its modules' settings. */
-export function isOwner(caller: Caller, org: OrganizationRecord): boolean {
-  return caller.kind === 'site-admin' || teamOf(caller, org)?.owners === true
-}
-
-/** The spec's "Manage modules" permission: publish, create modules and versions (the organization token has it too). */
-export function canManageModules(caller: Caller, org: OrganizationRecord): boolean {
-  const team = teamOf(caller, org)
-  return caller.kind === 'site-admin' || team?.owners === true || team?.manageModules === true || isOrganizationToken(caller, org)
 }
 
 /** Resolves bearer tokens to callers: the site-admin token, an organization token, a team token, or a token terraform login obtained (acting as its team). */

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { CliTokenRecord, LoginCodeRecord, OrganizationRecord } from '../../store/records.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { LOGIN_CODE, TOKEN_ID, type Store } from '../../store/port.js'
-import { describeCaller, isOwner, type Caller } from '../core/access.js'
+import { describeCaller, type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from '../organizations/organizations.js'
@@ -59,7 +60,7 @@ export class TerraformLogin {
     const org = await this.organizations.read(caller, request.organization)
     const team = org.teams.find((candidate) => candidate.id === request.teamId)
     // Owners hand out any team's rights; a team, its own.
-    const mayIssue = isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === request.teamId)
+    const mayIssue = authorize(caller, 'approve terraform login', org, { teamId: request.teamId })
     if (!team || !mayIssue) throw new NotFoundError(`team "${request.teamId}" of ${org.name} not found`)
     const code = randomBytes(32).toString('base64url')
     const pending: LoginCodeRecord = {
@@ -121,14 +122,14 @@ export class TerraformLogin {
   /** The tokens terraform login obtained in an organization: all of them for owners, a team's own for the team. */
   async list(caller: Caller, orgName: string): Promise<{ org: OrganizationRecord; tokens: CliTokenRecord[] }> {
     const org = await this.organizations.read(caller, orgName)
-    const tokens = org.cliTokens.filter((token) => isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === token.teamId))
+    const tokens = org.cliTokens.filter((token) => authorize(caller, 'approve terraform login', org, { teamId: token.teamId }))
     return { org, tokens }
   }
 
   async read(caller: Caller, tokenId: string): Promise<{ org: OrganizationRecord; token: CliTokenRecord }> {
     const org = await this.store.organizations.findBy(TOKEN_ID, tokenId)
     const token = org?.cliTokens.find((candidate) => candidate.id === tokenId)
-    const visible = org && token && (isOwner(caller, org) || (caller.kind === 'team' && caller.teamId === token.teamId))
+    const visible = org && token && (authorize(caller, 'approve terraform login', org, { teamId: token.teamId }))
     if (!org || !token || !visible) throw new NotFoundError(`authentication token "${tokenId}" not found`)
     return { org, token }
   }

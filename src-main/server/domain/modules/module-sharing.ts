@@ -1,6 +1,7 @@
 import type { OrganizationRecord } from '../../store/records.js'
 import type { Store } from '../../store/port.js'
 import type { Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import type { Edition } from '../organizations/edition.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { OrganizationService } from '../organizations/organizations.js'
@@ -60,7 +61,7 @@ export class ModuleSharingService {
 
   private async readAsAdmin(caller: Caller, orgName: string): Promise<OrganizationRecord> {
     const org = await this.readSelfHosted(caller, orgName)
-    if (caller.kind !== 'site-admin') throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'share modules between organizations')) throw new NotFoundError(`organization "${orgName}" not found`)
     return org
   }
 }

@@ -2,7 +2,8 @@ import semver from 'semver'
 import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VcsRepoRecord, VersionRecord } from '../../store/records.js'
 import { BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../../store/port.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
-import { canManageModules, canRead, isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import type { Edition } from '../organizations/edition.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -122,7 +123,7 @@ export class ModuleService {
 
   async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {
     const org = await this.organizations.read(caller, orgName)
-    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'publish module', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     const registryName = this.registryNameForCreate(input.registryName)
     const name = checkName(input.name, 'name')
     const provider = checkProvider(input.provider)
@@ -182,14 +183,14 @@ export class ModuleService {
   async readById(caller: Caller, moduleId: string): Promise<ModuleView> {
     const module = await this.store.modules.get(moduleId)
     const org = module && (await this.store.organizations.get(module.organizationId))
-    if (!module || !org || !canRead(caller, org)) throw new NotFoundError(`registry module "${moduleId}" not found`)
+    if (!module || !org || !authorize(caller, 'read module', org)) throw new NotFoundError(`registry module "${moduleId}" not found`)
     if (module.registryName === 'public') this.requireCuration()
     return { org, module }
   }
 
   async update(caller: Caller, address: ModuleAddress, input: ModuleUpdateInput): Promise<ModuleView> {
     const view = await this.read(caller, address)
-    if (!isOwner(caller, view.org)) throw moduleNotFound(address)
+    if (!authorize(caller, 'manage module', view.org)) throw moduleNotFound(address)
     const vcsRepo = input.vcsRepo
     if (vcsRepo) {
       if (vcsRepo.branch !== undefined && vcsRepo.tags !== undefined) {
@@ -229,7 +230,7 @@ export class ModuleService {
         module.name === address.name &&
         (registryName === 'private' || module.namespace?.toLowerCase() === address.namespace.toLowerCase())
     )
-    if (matches.length === 0 || !isOwner(caller, org)) throw moduleNotFound(address)
+    if (matches.length === 0 || !authorize(caller, 'manage module', org)) throw moduleNotFound(address)
     for (const module of matches) await this.remove(module)
   }
 
@@ -244,7 +245,7 @@ export class ModuleService {
     const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
       (module) => module.name === name && (module.registryName === 'private' || publicToo)
     )
-    if (matches.length === 0 || !isOwner(caller, org)) throw moduleNotFound({ namespace: org.name, name })
+    if (matches.length === 0 || !authorize(caller, 'manage module', org)) throw moduleNotFound({ namespace: org.name, name })
     for (const module of matches) await this.remove(module)
   }
 
@@ -286,7 +287,7 @@ export class ModuleService {
 
   async createVersion(caller: Caller, address: ModuleAddress, input: VersionCreateInput): Promise<{ view: ModuleView; version: VersionRecord }> {
     const view = await this.read(caller, address)
-    if (!canManageModules(caller, view.org)) throw moduleNotFound(address)
+    if (!authorize(caller, 'publish module', view.org)) throw moduleNotFound(address)
     if (view.module.registryName === 'public') {
       throw new ForbiddenError('Versions of a public module are published by its maintainers, not created here.')
     }
@@ -360,7 +361,7 @@ export class ModuleService {
    * uploads. Links are derived (upload-links.ts), so showing one writes nothing.
    */
   uploadObjectId(caller: Caller, view: ModuleView, version: VersionRecord): string | undefined {
-    if (!canManageModules(caller, view.org) || !acceptsUpload(version)) return undefined
+    if (!authorize(caller, 'publish module', view.org) || !acceptsUpload(version)) return undefined
     return uploadObjectId(this.store.installation().signingKey, version.id)
   }
 
@@ -377,7 +378,7 @@ export class ModuleService {
       throw moduleNotFound(address)
     }
     const view = await this.read(caller, address)
-    if (!isOwner(caller, view.org)) throw moduleNotFound(address)
+    if (!authorize(caller, 'manage module', view.org)) throw moduleNotFound(address)
     return view
   }
 

@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../store/records.js'
 import { BY_MODULE_NAME, BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, moduleNameKey, organizationNameKey, type Store } from '../../store/port.js'
-import { callerKey, canRead, type Caller } from '../core/access.js'
+import { callerKey, type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import type { DocsCache } from '../archives/docs-cache.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import type { DownloadCounter, DownloadSummary } from './downloads.js'
@@ -182,7 +183,7 @@ export class RegistryService {
 
   /** The caller's own organization reads its modules; in the self-hosted edition, so do those it is shared with. */
   private mayRead(caller: Caller, org: OrganizationRecord, own: OrganizationRecord | undefined): boolean {
-    return canRead(caller, org) || (own !== undefined && this.sharing.shares(org, own))
+    return authorize(caller, 'read module', org) || (own !== undefined && this.sharing.shares(org, own))
   }
 
   private async ownOrganization(caller: Caller): Promise<OrganizationRecord | undefined> {

@@ -1,6 +1,7 @@
 import type { AuditActor, AuditEventRecord, OrganizationRecord } from '../../store/records.js'
 import { AUDIT_SCOPE, INSTALLATION_SCOPE, ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
-import { describeCaller, isOrganizationToken, isOwner, type Caller } from '../core/access.js'
+import { describeCaller, type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId } from '../core/ids.js'
 
@@ -64,19 +65,19 @@ export class AuditTrailService {
 
   /** Events of the whole installation (mirrors, imports, settings, and organizations made or deleted): the site admin's. */
   async listInstallation(caller: Caller, filter: AuditFilter = {}): Promise<AuditEventRecord[]> {
-    if (caller.kind !== 'site-admin') throw new NotFoundError('Only the site admin reads the installation’s audit trail', false)
+    if (!authorize(caller, 'read installation audit trail')) throw new NotFoundError('Only the site admin reads the installation’s audit trail', false)
     return this.events(INSTALLATION_SCOPE, filter)
   }
 
   /** How many days events are kept (null: forever), for the site admin. */
   retention(caller: Caller): number | null {
-    if (caller.kind !== 'site-admin') throw new NotFoundError('no such setting', false)
+    if (!authorize(caller, 'manage site settings')) throw new NotFoundError('no such setting', false)
     return this.retentionDays()
   }
 
   /** Sets how long events are kept (null: forever), for the site admin. */
   async setRetention(caller: Caller, days: number | null): Promise<number | null> {
-    if (caller.kind !== 'site-admin') throw new NotFoundError('no such setting', false)
+    if (!authorize(caller, 'manage site settings')) throw new NotFoundError('no such setting', false)
     if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)) {
       throw new InvalidInputError(`The audit trail's retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null to keep every event.`, 'auditTrailRetentionDays')
     }
@@ -119,7 +120,7 @@ export class AuditTrailService {
 }
 
 function mayRead(caller: Caller, org: OrganizationRecord): boolean {
-  return isOwner(caller, org) || isOrganizationToken(caller, org) || (caller.kind === 'audit-trails' && caller.organizationId === org.id)
+  return authorize(caller, 'read audit trail', org)
 }
 
 /** Who a caller is, as the trail names it. */

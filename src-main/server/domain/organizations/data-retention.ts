@@ -1,6 +1,7 @@
 import type { DataRetentionPolicy, OrganizationRecord } from '../../store/records.js'
 import type { Store } from '../../store/port.js'
-import { isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import type { Edition } from './edition.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -61,7 +62,7 @@ export class DataRetentionService {
 
   private async readAsOwner(caller: Caller, orgName: string): Promise<OrganizationRecord> {
     const org = await this.readSelfHosted(caller, orgName)
-    if (!isOwner(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'manage data retention', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     return org
   }
 }

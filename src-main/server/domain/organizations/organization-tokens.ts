@@ -1,7 +1,8 @@
 import type { AuthenticationTokenRecord, OrganizationRecord } from '../../store/records.js'
 import { UniqueConstraintError } from '../../store/errors.js'
 import type { Store } from '../../store/port.js'
-import { isOrganizationToken, isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from './organizations.js'
@@ -63,7 +64,7 @@ export class OrganizationTokenService {
 
   private async manageable(caller: Caller, orgName: string): Promise<OrganizationRecord> {
     const org = await this.organizations.read(caller, orgName)
-    if (!isOwner(caller, org) && !isOrganizationToken(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'manage organization token', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     return org
   }
 }

@@ -1,7 +1,8 @@
 import type { CollaboratorAuthPolicy, ExecutionMode, OrganizationRecord, TeamRecord } from '../../store/records.js'
 import { ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
-import { canRead, isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { Edition } from './edition.js'
@@ -60,7 +61,7 @@ export class OrganizationService {
   ) {}
 
   async list(caller: Caller, filter: OrganizationFilter = {}): Promise<OrganizationRecord[]> {
-    const visible = (await this.store.organizations.all()).filter((org) => canRead(caller, org))
+    const visible = (await this.store.organizations.all()).filter((org) => authorize(caller, 'read organization', org))
     const matches = (org: OrganizationRecord): boolean => {
       if (filter.q !== undefined) return contains(org.name, filter.q) || contains(org.email, filter.q)
       return (
@@ -74,7 +75,7 @@ export class OrganizationService {
   /** The organization, when the caller may see it; 404 otherwise, so names do not leak. */
   async read(caller: Caller, name: string): Promise<OrganizationRecord> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(name))
-    if (!org || org.name !== name || !canRead(caller, org)) {
+    if (!org || org.name !== name || !authorize(caller, 'read organization', org)) {
       throw new NotFoundError(`organization "${name}" not found`)
     }
     return org
@@ -82,7 +83,7 @@ export class OrganizationService {
 
   /** Only a site admin creates organizations; team tokens belong to one organization. */
   async create(caller: Caller, input: OrganizationInput): Promise<OrganizationRecord> {
-    if (caller.kind !== 'site-admin') throw new NotFoundError('only a site admin can create organizations')
+    if (!authorize(caller, 'create organization')) throw new NotFoundError('only a site admin can create organizations')
     if (input.name === undefined) throw new InvalidInputError('An organization needs a name.', 'name')
     if (input.email === undefined) throw new InvalidInputError('An organization needs an e-mail address.', 'email')
     const createdAt = now()
@@ -131,7 +132,7 @@ export class OrganizationService {
 
   async update(caller: Caller, name: string, input: OrganizationInput): Promise<OrganizationRecord> {
     const org = await this.read(caller, name)
-    if (!isOwner(caller, org)) throw new NotFoundError(`organization "${name}" not found`)
+    if (!authorize(caller, 'manage organization', org)) throw new NotFoundError(`organization "${name}" not found`)
     try {
       const { record } = await this.store.organizations.update(org.id, (draft) => this.apply(draft, input))
       return record
@@ -143,7 +144,7 @@ export class OrganizationService {
   /** Removes the organization at once, then everything that belonged to it. */
   async destroy(caller: Caller, name: string): Promise<void> {
     const org = await this.read(caller, name)
-    if (!isOwner(caller, org)) throw new NotFoundError(`organization "${name}" not found`)
+    if (!authorize(caller, 'manage organization', org)) throw new NotFoundError(`organization "${name}" not found`)
     await this.store.organizations.delete(org.id)
     await this.events.emit('organizationDestroyed', org)
   }

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream'
 import type { Store } from '../../store/port.js'
 import type { Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { ForbiddenError, NotFoundError } from '../core/errors.js'
 
 /** Installation-wide settings and operations, for the site admin only (anyone else: 404). */
@@ -32,5 +33,5 @@ export class SiteService {
 }
 
 function requireSiteAdmin(caller: Caller, message: string): void {
-  if (caller.kind !== 'site-admin') throw new NotFoundError(message, false)
+  if (!authorize(caller, 'manage site settings')) throw new NotFoundError(message, false)
 }

@@ -1,7 +1,8 @@
 import type { AuthenticationTokenRecord, OrganizationRecord, TeamRecord } from '../../store/records.js'
 import { TEAM_ID, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
-import { canRead, isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from './organizations.js'
@@ -35,13 +36,13 @@ export class TeamService {
   async read(caller: Caller, teamId: string): Promise<TeamRef> {
     const org = await this.store.organizations.findBy(TEAM_ID, teamId)
     const team = org?.teams.find((candidate) => candidate.id === teamId)
-    if (!org || !team || !canRead(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)
+    if (!org || !team || !authorize(caller, 'read teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
     return { org, team }
   }
 
   async create(caller: Caller, orgName: string, input: TeamInput): Promise<TeamRef> {
     const org = await this.organizations.read(caller, orgName)
-    if (!isOwner(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     const name = input.name
     if (name === undefined) throw new InvalidInputError('A team needs a name.', 'name')
     if (!TEAM_NAME.test(name) || name.length > TEAM_NAME_MAX) {
@@ -70,7 +71,7 @@ export class TeamService {
   /** Changes a team's access (HCP's `PATCH /teams/:id` `organization-access`), by owners; the owners team keeps all of it. */
   async update(caller: Caller, teamId: string, input: { manageModules?: boolean }): Promise<TeamRef> {
     const { org, team } = await this.read(caller, teamId)
-    if (!isOwner(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)
+    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
     if (team.owners && input.manageModules === false) throw new InvalidInputError('The owners team always manages modules.', 'organizationAccess.manageModules')
     const { record, result } = await this.store.organizations.update(org.id, (draft) => {
       const target = draft.teams.find((candidate) => candidate.id === teamId)
@@ -83,7 +84,7 @@ export class TeamService {
 
   async delete(caller: Caller, teamId: string): Promise<void> {
     const { org, team } = await this.read(caller, teamId)
-    if (!isOwner(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)
+    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
     if (team.owners) throw new InvalidInputError('The owners team cannot be deleted.')
     await this.store.organizations.update(org.id, (draft) => {
       draft.teams = draft.teams.filter((candidate) => candidate.id !== teamId)
@@ -99,7 +100,7 @@ export class TeamService {
     input: { description: string | null; expiredAt?: string | null }
   ): Promise<{ ref: TeamRef; token: string; record: AuthenticationTokenRecord }> {
     const { org } = await this.read(caller, teamId)
-    if (!isOwner(caller, org)) throw new NotFoundError(`team "${teamId}" not found`)
+    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
     const token = newToken()
     const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: input.description, expiredAt: tokenExpiry(input.expiredAt) }
     try {
@@ -120,13 +121,13 @@ export class TeamService {
   /** The team token's description (never the token itself), for owners; 404 when the team has none. */
   async readToken(caller: Caller, teamId: string): Promise<AuthenticationTokenRecord> {
     const { org, team } = await this.read(caller, teamId)
-    if (!isOwner(caller, org) || !team.token) throw new NotFoundError(`team "${teamId}" has no token`)
+    if (!authorize(caller, 'manage teams', org) || !team.token) throw new NotFoundError(`team "${teamId}" has no token`)
     return team.token
   }
 
   async deleteToken(caller: Caller, teamId: string): Promise<void> {
     const { org, team } = await this.read(caller, teamId)
-    if (!isOwner(caller, org) || !team.token) throw new NotFoundError(`team "${teamId}" has no token`)
+    if (!authorize(caller, 'manage teams', org) || !team.token) throw new NotFoundError(`team "${teamId}" has no token`)
     await this.store.organizations.update(org.id, (draft) => {
       const target = draft.teams.find((candidate) => candidate.id === teamId)
       if (target) target.token = null

@@ -1,7 +1,8 @@
 import type { GpgKeyRecord, OrganizationRecord } from '../../store/records.js'
 import { UniqueConstraintError } from '../../store/errors.js'
 import { BY_ORGANIZATION, GPG_KEY, ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
-import { canManageModules, canRead, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import { publicKeyId } from './release-files.js'
@@ -27,7 +28,7 @@ export class GpgKeyService {
     const orgs: OrganizationRecord[] = []
     for (const namespace of namespaces) {
       const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
-      if (org && canRead(caller, org)) orgs.push(org)
+      if (org && authorize(caller, 'read gpg keys', org)) orgs.push(org)
     }
     if (orgs.length === 0) throw new ForbiddenError(`namespace not authorized: you may read the keys of none of ${namespaces.join(', ')}`)
     const views: GpgKeyView[] = []
@@ -54,7 +55,7 @@ export class GpgKeyService {
 
   async read(caller: Caller, namespace: string, keyId: string): Promise<GpgKeyView> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
-    const key = org && canRead(caller, org) ? await this.store.gpgKeys.findBy(GPG_KEY, `${org.id}/${keyId.toUpperCase()}`) : undefined
+    const key = org && authorize(caller, 'read gpg keys', org) ? await this.store.gpgKeys.findBy(GPG_KEY, `${org.id}/${keyId.toUpperCase()}`) : undefined
     if (!org || !key) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
     return { org, key }
   }
@@ -67,10 +68,10 @@ export class GpgKeyService {
   /** Moves a key to another namespace the caller manages (the only change HCP allows). */
   async update(caller: Caller, namespace: string, keyId: string, newNamespace: string | undefined): Promise<GpgKeyView> {
     const { org, key } = await this.read(caller, namespace, keyId)
-    if (!canManageModules(caller, org)) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
+    if (!authorize(caller, 'manage gpg keys', org)) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
     if (newNamespace === undefined || newNamespace === org.name) return { org, key }
     const target = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(newNamespace))
-    if (!target || !canManageModules(caller, target)) throw new ForbiddenError(`namespace not authorized: you may not manage the keys of ${newNamespace}`)
+    if (!target || !authorize(caller, 'manage gpg keys', target)) throw new ForbiddenError(`namespace not authorized: you may not manage the keys of ${newNamespace}`)
     try {
       const { record } = await this.store.gpgKeys.update(key.id, (draft) => {
         draft.organizationId = target.id
@@ -85,7 +86,7 @@ export class GpgKeyService {
 
   async delete(caller: Caller, namespace: string, keyId: string): Promise<void> {
     const { org, key } = await this.read(caller, namespace, keyId)
-    if (!canManageModules(caller, org)) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
+    if (!authorize(caller, 'manage gpg keys', org)) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
     await this.store.gpgKeys.delete(key.id)
   }
 
@@ -96,7 +97,7 @@ export class GpgKeyService {
 
   private async managed(caller: Caller, namespace: string): Promise<OrganizationRecord> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
-    if (!org || !canManageModules(caller, org)) throw new ForbiddenError(`namespace not authorized: you may not add keys to ${namespace}`)
+    if (!org || !authorize(caller, 'manage gpg keys', org)) throw new ForbiddenError(`namespace not authorized: you may not add keys to ${namespace}`)
     return org
   }
 }

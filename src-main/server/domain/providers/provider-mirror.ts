@@ -6,6 +6,7 @@ import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/por
 import { UniqueConstraintError } from '../../store/errors.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import { BadGatewayError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -209,7 +210,7 @@ export class ProviderMirror {
    * mirror alone serves it, since the registry protocol needs a signature Homeport cannot make up.
    */
   async importPackage(caller: Caller, target: ImportedPackage, zip: Readable): Promise<{ present: boolean; signed: boolean }> {
-    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
+    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin imports public providers.')
     const { hostname, namespace, type, version, os, arch, hashes } = checkImport(target)
     this.checkHostname(hostname)
     const binary = await this.store.archives.put(zip, MAX_PROVIDER_ZIP_BYTES)
@@ -261,7 +262,7 @@ export class ProviderMirror {
    * finds them vouched for. Idempotent; another SHA256SUMS for a version mirrored already is a conflict.
    */
   async importRelease(caller: Caller, target: ImportedRelease): Promise<{ present: boolean; keyId: string }> {
-    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin imports public providers.')
+    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin imports public providers.')
     const { hostname, namespace, type, version, shasums, signature, signingKey, protocols, keyDetails } = checkAddress(target)
     this.checkHostname(hostname)
     checkProtocols(protocols, 'mirror')
@@ -316,7 +317,7 @@ export class ProviderMirror {
    * platform, ahead of time (the site admin's explicit mirror). Online only.
    */
   async mirror(caller: Caller, namespace: string, type: string, constraint: string | undefined, platforms: string[]): Promise<Array<{ version: string; platform: string }>> {
-    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin mirrors public providers.')
+    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin mirrors public providers.')
     if (platforms.length === 0) throw new InvalidInputError('Name the platforms to mirror (linux_amd64, darwin_arm64…).', 'platforms')
     const meets = constraint === undefined ? () => true : terraformConstraint(constraint)
     const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1')
@@ -340,7 +341,7 @@ export class ProviderMirror {
    * the files go once nothing else refers to them. Online, a later request may pull it through again.
    */
   async remove(caller: Caller, namespace: string, type: string, version: string, platform?: string): Promise<void> {
-    if (caller.kind !== 'site-admin') throw new ForbiddenError('Only the site admin removes mirrored providers.')
+    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin removes mirrored providers.')
     const name = `${this.hostname}/${namespace}/${type} ${version}${platform ? ` for ${platform}` : ''}`
     const provider = await this.mirrored(namespace, type)
     if (!provider) throw new NotFoundError(`${name} is not mirrored here`, false)

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream'
 import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, StoredFile } from '../../store/records.js'
 import { ORGANIZATION_NAME, PROVIDER_KEY, PROVIDER_PLATFORM_ID, PROVIDER_VERSION_ID, organizationNameKey, providerKey, type Store } from '../../store/port.js'
-import { canRead, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import { NotFoundError } from '../core/errors.js'
 import type { GpgKeyService } from './gpg-keys.js'
@@ -109,7 +110,7 @@ export class ProviderRegistryService {
   private async provider(caller: Caller, namespace: string, type: string): Promise<{ org: OrganizationRecord; provider: ProviderRecord }> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
     const provider =
-      org && canRead(caller, org)
+      org && authorize(caller, 'download provider', org)
         ? await this.store.providers.findBy(PROVIDER_KEY, providerKey({ organizationId: org.id, registryName: 'private', namespace: null, name: type }))
         : undefined
     if (!org || !provider) throw new NotFoundError(`no provider ${namespace}/${type}`)

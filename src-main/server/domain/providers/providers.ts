@@ -3,7 +3,8 @@ import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, Provid
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/port.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
-import { canManageModules, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from '../organizations/organizations.js'
@@ -82,7 +83,7 @@ export class ProviderService {
 
   async create(caller: Caller, orgName: string, input: { name?: string; namespace?: string; registryName?: string }): Promise<ProviderView> {
     const org = await this.organizations.read(caller, orgName)
-    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'publish provider', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     // HCP's words, which go-tfe's tests expect: a blank name breaks both rules, and says so twice.
     const notListed = 'Registry name is not included in the list'
     if (input.registryName === undefined || input.registryName === '') throw new InvalidInputError("Registry name can't be blank", 'registryName', [notListed])
@@ -219,7 +220,7 @@ export class ProviderService {
 
   async deletePlatform(caller: Caller, address: ProviderAddress, version: string, os: string, arch: string): Promise<void> {
     const { view, platform } = await this.readPlatform(caller, address, version, os, arch)
-    if (!canManageModules(caller, view.org)) throw providerNotFound(address)
+    if (!authorize(caller, 'publish provider', view.org)) throw providerNotFound(address)
     await this.store.providers
       .update(view.provider.id, (draft) => {
         const target = findProviderVersion(draft, version)
@@ -233,13 +234,13 @@ export class ProviderService {
 
   /** The upload link's object id of a file not yet uploaded, for a caller who may publish; undefined otherwise. */
   uploadObjectId(caller: Caller, view: ProviderView, targetId: string, file: ProviderFile, uploaded: boolean): string | undefined {
-    if (uploaded || !canManageModules(caller, view.org)) return undefined
+    if (uploaded || !authorize(caller, 'publish provider', view.org)) return undefined
     return uploadObjectId(this.store.installation().signingKey, `${targetId}+${file}`)
   }
 
   /** Whether the caller may delete the provider and its versions (the `permissions` HCP shows). */
   mayManage(caller: Caller, view: ProviderView): boolean {
-    return canManageModules(caller, view.org)
+    return authorize(caller, 'publish provider', view.org)
   }
 
   /** Drops an organization's providers (it is being destroyed). */
@@ -252,7 +253,7 @@ export class ProviderService {
 
   private async managed(caller: Caller, address: ProviderAddress): Promise<ProviderView> {
     const view = await this.read(caller, address)
-    if (!canManageModules(caller, view.org)) throw providerNotFound(address)
+    if (!authorize(caller, 'publish provider', view.org)) throw providerNotFound(address)
     return view
   }
 }

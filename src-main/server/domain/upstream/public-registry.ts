@@ -1,6 +1,7 @@
 import type { OrganizationRecord, VersionRecord } from '../../store/records.js'
 import { MODULE_KEY, moduleKey, type Store } from '../../store/port.js'
-import { canManageModules, canRead, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import type { DocsCache } from '../archives/docs-cache.js'
 import { signDownload } from '../archives/download-links.js'
 import type { DownloadCounter } from '../modules/downloads.js'
@@ -153,7 +154,7 @@ export class PublicRegistryService {
   /** Copies a version of a curated public module (its archive and documentation) into Homeport. */
   async mirror(caller: Caller, orgName: string, namespace: string, name: string, provider: string, version: string) {
     const view = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider })
-    if (!canManageModules(caller, view.org)) throw new NotFoundError(`registry module ${namespace}/${name}/${provider} not found`)
+    if (!authorize(caller, 'curate public module', view.org)) throw new NotFoundError(`registry module ${namespace}/${name}/${provider} not found`)
     if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version', [], 'version-exists')
     return this.fetchInto(view, version)
   }
@@ -210,7 +211,7 @@ export class PublicRegistryService {
   }
 
   private async organizations(caller: Caller): Promise<OrganizationRecord[]> {
-    return (await this.store.organizations.all()).filter((org) => canRead(caller, org))
+    return (await this.store.organizations.all()).filter((org) => authorize(caller, 'read organization', org))
   }
 }
 

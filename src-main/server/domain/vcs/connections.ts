@@ -3,7 +3,8 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { OrganizationRecord, VcsConnectionRecord } from '../../store/records.js'
 import { BY_ORGANIZATION, VCS_CONNECTION_ID, VCS_TOKEN_ID, type Store } from '../../store/port.js'
-import { canManageModules, isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from '../organizations/organizations.js'
@@ -43,13 +44,13 @@ export class VcsConnectionService {
   /** Teams that publish modules see the connections (they need their token ids); owners manage them. */
   async list(caller: Caller, orgName: string): Promise<ConnectionRef[]> {
     const org = await this.organizations.read(caller, orgName)
-    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" has no VCS connections you can see`)
+    if (!authorize(caller, 'use vcs connection', org)) throw new NotFoundError(`organization "${orgName}" has no VCS connections you can see`)
     return org.vcsConnections.map((connection) => ({ org, connection }))
   }
 
   async create(caller: Caller, orgName: string, input: VcsConnectionInput): Promise<ConnectionRef> {
     const org = await this.organizations.read(caller, orgName)
-    if (!isOwner(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'manage vcs connections', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     if (input.serviceProvider !== undefined && input.serviceProvider !== GIT_PROVIDER) {
       throw new InvalidInputError(
         `Homeport connects to git repositories itself: service-provider must be "${GIT_PROVIDER}", not "${input.serviceProvider}".`,
@@ -59,7 +60,7 @@ export class VcsConnectionService {
     if (!input.httpUrl) throw new InvalidInputError('A connection needs http-url: a folder of repositories, or a base git URL.', 'httpUrl')
     // Homeport reaches a repository as the user it runs as, with that user's files, ssh agent and
     // credential helpers: only the site admin may point it anywhere; owners stay inside --git-roots.
-    const grantedBy = caller.kind === 'site-admin' ? 'site-admin' : 'git-roots'
+    const grantedBy = authorize(caller, 'connect any repository') ? 'site-admin' : 'git-roots'
     const baseUrl = grantedBy === 'site-admin' ? await normalizeBase(input.httpUrl) : await this.folderInRoots(input.httpUrl)
     const connection: VcsConnectionRecord = {
       id: newId('oc'),
@@ -85,7 +86,7 @@ export class VcsConnectionService {
 
   /** Deletes a connection (and so its token); refused while modules publish through it. */
   async delete(caller: Caller, ref: ConnectionRef): Promise<void> {
-    if (!isOwner(caller, ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
+    if (!authorize(caller, 'manage vcs connections', ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
     const users = (await this.store.modules.listBy(BY_ORGANIZATION, ref.org.id)).filter(
       (module) => module.vcsRepo?.oauthTokenId === ref.connection.tokenId
     )
@@ -106,7 +107,7 @@ export class VcsConnectionService {
    * Links are not followed: what the folder holds is what is listed.
    */
   async repositories(caller: Caller, ref: ConnectionRef, limit = 1000): Promise<string[] | undefined> {
-    if (!canManageModules(caller, ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
+    if (!authorize(caller, 'use vcs connection', ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
     if (!ref.connection.baseUrl.startsWith('file:')) return undefined
     if (ref.connection.grantedBy === 'git-roots' && !(await this.insideRoots(ref.connection.baseUrl))) return []
     const base = fileURLToPath(ref.connection.baseUrl)
@@ -202,7 +203,7 @@ export class VcsConnectionService {
   private async find(caller: Caller, index: string, id: string): Promise<ConnectionRef> {
     const org = await this.store.organizations.findBy(index, id)
     const connection = org?.vcsConnections.find((candidate) => candidate.id === id || candidate.tokenId === id)
-    if (!org || !connection || !canManageModules(caller, org)) throw new NotFoundError(`VCS connection "${id}" not found`)
+    if (!org || !connection || !authorize(caller, 'use vcs connection', org)) throw new NotFoundError(`VCS connection "${id}" not found`)
     return { org, connection }
   }
 }

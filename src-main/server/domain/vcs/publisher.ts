@@ -1,7 +1,8 @@
 import { posix } from 'node:path'
 import type { VcsRepoRecord } from '../../store/records.js'
 import type { Store } from '../../store/port.js'
-import { canManageModules, isOwner, type Caller } from '../core/access.js'
+import { type Caller } from '../core/access.js'
+import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newSecret, now } from '../core/ids.js'
 import { normalizeVersion, type ModuleAddress, type ModuleView } from '../modules/module-rules.js'
@@ -45,7 +46,7 @@ export class VcsPublisher {
 
   async publish(caller: Caller, orgName: string, input: VcsPublishInput): Promise<ModuleView> {
     const org = await this.organizations.read(caller, orgName)
-    if (!canManageModules(caller, org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    if (!authorize(caller, 'publish module', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     if (input.appInstallationId !== undefined) {
       if (input.oauthTokenId !== undefined) {
         throw new InvalidInputError('vcs-repo.oauth-token-id and the app installation id cannot be given together.', 'vcsRepo.githubAppInstallationId')
@@ -129,7 +130,7 @@ export class VcsPublisher {
 
   private async vcsModule(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
     const view = await this.modules.read(caller, address)
-    if (!isOwner(caller, view.org)) throw new NotFoundError(`registry module ${address.name} not found`)
+    if (!authorize(caller, 'manage module', view.org)) throw new NotFoundError(`registry module ${address.name} not found`)
     if (!view.module.vcsRepo) throw new InvalidInputError(`${address.name} is not published from a VCS repository.`)
     return view
   }

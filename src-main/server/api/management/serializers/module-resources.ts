@@ -1,4 +1,5 @@
-import { canManageModules, isOwner, type Caller } from '../../../domain/core/access.js'
+import { type Caller } from '../../../domain/core/access.js'
+import { authorize } from '../../../domain/core/authorize.js'
 import { namespaceOf, type ModuleView } from '../../../domain/modules/module-rules.js'
 import type { VersionRecord } from '../../../store/records.js'
 import type { Resource } from '../../../../shared/wire/jsonapi.js'
@@ -53,11 +54,11 @@ function vcsRepoAttribute(view: ModuleView, baseUrl: string, publisher: boolean)
  */
 export function moduleResource(view: ModuleView, caller: Caller, options: ModuleResourceOptions): Resource<ModuleAttributes, 'registry-modules'> {
   const { org, module } = view
-  const owner = isOwner(caller, org)
+  const owner = authorize(caller, 'manage module', org)
   const vcs: Pick<ModuleAttributes, 'publishing-mechanism' | 'vcs-repo'> = module.vcsRepo
     ? {
         'publishing-mechanism': module.vcsRepo.branch ? 'branch' : 'git_tag',
-        ...(options.listEntry ? {} : { 'vcs-repo': vcsRepoAttribute(view, options.baseUrl, canManageModules(caller, org)) })
+        ...(options.listEntry ? {} : { 'vcs-repo': vcsRepoAttribute(view, options.baseUrl, authorize(caller, 'publish module', org)) })
       }
     : {}
   return {

@@ -1,4 +1,5 @@
-import { canManageModules, canRead, isOwner, type Caller } from '../../../domain/core/access.js'
+import { type Caller } from '../../../domain/core/access.js'
+import { authorize } from '../../../domain/core/authorize.js'
 import { entitlementsFor, type Edition } from '../../../domain/organizations/edition.js'
 import type { DataRetentionPolicy, OrganizationRecord } from '../../../store/records.js'
 import type { Resource } from '../../../../shared/wire/jsonapi.js'
@@ -16,13 +17,13 @@ export function organizationPath(name: string): string {
 
 /** The organization's `permissions`, computed for the caller. False where Homeport has no such feature. */
 function permissions(org: OrganizationRecord, view: View): OrganizationPermissions {
-  const owner = isOwner(view.caller, org)
-  const member = canRead(view.caller, org)
+  const owner = authorize(view.caller, 'manage organization', org)
+  const member = authorize(view.caller, 'read organization', org)
   return {
     'can-update': owner,
     'can-destroy': owner,
     'can-access-via-teams': member,
-    'can-create-module': canManageModules(view.caller, org),
+    'can-create-module': authorize(view.caller, 'publish module', org),
     'can-create-team': owner,
     'can-create-workspace': false,
     'can-manage-users': owner,

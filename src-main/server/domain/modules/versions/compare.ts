@@ -2,7 +2,8 @@ import type { Readable } from 'node:stream'
 import semver from 'semver'
 import { TooLargeError } from '../../../store/errors.js'
 import type { Store } from '../../../store/port.js'
-import { canManageModules, type Caller } from '../../core/access.js'
+import { type Caller } from '../../core/access.js'
+import { authorize } from '../../core/authorize.js'
 import type { ArchiveKeeper } from '../../archives/archive-keeper.js'
 import type { DocsCache } from '../../archives/docs-cache.js'
 import { InvalidInputError, LimitExceededError, NotFoundError } from '../../core/errors.js'
@@ -53,7 +54,7 @@ export class VersionComparer {
    */
   async preview(caller: Caller, address: ModuleAddress, version: string, archive: Readable): Promise<Comparison> {
     const view = await this.modules.read(caller, address)
-    if (!canManageModules(caller, view.org)) throw new NotFoundError(`registry module ${label(address)} not found`)
+    if (!authorize(caller, 'publish module', view.org)) throw new NotFoundError(`registry module ${label(address)} not found`)
     const normalized = normalizeVersion(version)
     if (!normalized) throw new InvalidInputError(`"${version}" is not a semantic version.`, 'version')
     const stored = await this.store.archives.put(archive, this.maxArchiveBytes).catch((error: unknown) => {

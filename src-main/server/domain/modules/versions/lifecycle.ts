@@ -1,6 +1,7 @@
 import type { ModuleRecord, VersionRecord } from '../../../store/records.js'
 import type { Store } from '../../../store/port.js'
-import { callerKey, canManageModules, describeCaller, type Caller } from '../../core/access.js'
+import { callerKey, describeCaller, type Caller } from '../../core/access.js'
+import { authorize } from '../../core/authorize.js'
 import type { DownloadCounter } from '../downloads.js'
 import { InvalidInputError, NotFoundError } from '../../core/errors.js'
 import { now } from '../../core/ids.js'
@@ -31,7 +32,7 @@ export class VersionLifecycle {
 
   async change(caller: Caller, address: ModuleAddress, version: string, change: LifecycleChange): Promise<{ view: ModuleView; version: VersionRecord }> {
     const view = await this.modules.read(caller, address)
-    if (!canManageModules(caller, view.org)) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    if (!authorize(caller, 'deprecate or revoke version', view.org)) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
     const target = findVersion(view.module, version)
     if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
     const by = describeCaller(caller, view.org)

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { createHash, randomBytes } from 'node:crypto'
+import type { Caller } from '../../src-main/server/domain/core/access.js'
+import { ACTIONS, authorize, type Action } from '../../src-main/server/domain/core/authorize.js'
+import { TERRAFORM_CLIENT_ID } from '../../src-main/server/domain/login/terraform-login.js'
+import type { OrganizationRecord, TeamRecord } from '../../src-main/server/store/records.js'
+import { ADMIN, domain } from './domain.js'
+
+/**
+ * The authorization table, action by action and caller by caller: every rule is asserted here
+ * once, against every kind of caller, so a change to who may do what shows as a change to this table.
+ */
+type Who = 'site admin' | 'owners' | 'manage modules team' | 'plain team' | 'organization token' | 'audit-trails token' | 'other organization’s owners' | 'nobody'
+
+const EVERYONE_OF_IT: Who[] = ['site admin', 'owners', 'manage modules team', 'plain team', 'organization token']
+const OWNERS: Who[] = ['site admin', 'owners']
+const MODULE_MANAGERS: Who[] = ['site admin', 'owners', 'manage modules team', 'organization token']
+const SITE_ADMIN: Who[] = ['site admin']
+
+const EXPECTED: Record<Action, Who[]> = {
+  'create organization': SITE_ADMIN,
+  'manage site settings': SITE_ADMIN,
+  'read installation audit trail': SITE_ADMIN,
+  'share modules between organizations': SITE_ADMIN,
+  'mirror public providers': SITE_ADMIN,
+  'import bundle': SITE_ADMIN,
+  'connect any repository': SITE_ADMIN,
+  'read organization': EVERYONE_OF_IT,
+  'manage organization': OWNERS,
+  'read teams': EVERYONE_OF_IT,
+  'manage teams': OWNERS,
+  'manage organization token': ['site admin', 'owners', 'organization token'],
+  'manage data retention': OWNERS,
+  'read audit trail': ['site admin', 'owners', 'organization token', 'audit-trails token'],
+  // Of another team's terraform login (the plain team's own is below).
+  'approve terraform login': OWNERS,
+  'read module': EVERYONE_OF_IT,
+  'publish module': MODULE_MANAGERS,
+  'deprecate or revoke version': MODULE_MANAGERS,
+  'curate public module': MODULE_MANAGERS,
+  'manage module': OWNERS,
+  'make bundle': MODULE_MANAGERS,
+  'read provider': EVERYONE_OF_IT,
+  'download provider': EVERYONE_OF_IT,
+  'publish provider': MODULE_MANAGERS,
+  'read gpg keys': EVERYONE_OF_IT,
+  'manage gpg keys': MODULE_MANAGERS,
+  'use vcs connection': MODULE_MANAGERS,
+  'manage vcs connections': OWNERS
+}
+
+const team = (id: string, rights: Partial<TeamRecord>): TeamRecord => ({ id, name: id, owners: false, manageModules: false, token: null, ...rights }) as TeamRecord
+const org = { id: 'org-a', name: 'acme', teams: [team('team-owners', { owners: true }), team('team-publishers', { manageModules: true }), team('team-readers', {})] } as unknown as OrganizationRecord
+
+const CALLERS: Record<Who, Caller | undefined> = {
+  'site admin': { kind: 'site-admin' },
+  owners: { kind: 'team', organizationId: 'org-a', teamId: 'team-owners' },
+  'manage modules team': { kind: 'team', organizationId: 'org-a', teamId: 'team-publishers' },
+  'plain team': { kind: 'team', organizationId: 'org-a', teamId: 'team-readers' },
+  'organization token': { kind: 'organization', organizationId: 'org-a' },
+  'audit-trails token': { kind: 'audit-trails', organizationId: 'org-a' },
+  'other organization’s owners': { kind: 'team', organizationId: 'org-b', teamId: 'team-owners' },
+  nobody: undefined
+}
+
+describe('who may do what', () => {
+  it('has a rule, and an expectation here, for every action', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual([...ACTIONS].sort())
+  })
+
+  describe.each(ACTIONS)('%s', (action) => {
+    it.each(Object.keys(CALLERS) as Who[])('by %s', (who) => {
+      expect(authorize(CALLERS[who], action, org)).toBe(EXPECTED[action].includes(who))
+    })
+  })
+
+  it('gives a team the terraform login of its own members, and no other team’s', () => {
+    const readers = CALLERS['plain team']
+    expect(authorize(readers, 'approve terraform login', org, { teamId: 'team-readers' })).toBe(true)
+    expect(authorize(readers, 'approve terraform login', org, { teamId: 'team-publishers' })).toBe(false)
+    expect(authorize(CALLERS['other organization’s owners'], 'approve terraform login', org, { teamId: 'team-owners' })).toBe(false)
+  })
+
+  it('gives nothing in an organization to a team whose record is gone', () => {
+    const removed: Caller = { kind: 'team', organizationId: 'org-a', teamId: 'team-deleted' }
+    for (const action of ACTIONS) expect(authorize(removed, action, org)).toBe(false)
+  })
+
+  it('gives a terraform login token exactly what its team may do', async () => {
+    const d = await domain()
+    try {
+      await d.services.organizations.create(ADMIN, { name: 'login-org', email: 'ops@example.com' })
+      const readers = await d.team('login-org', 'readers')
+      const teamId = readers.kind === 'team' ? readers.teamId : ''
+      const verifier = randomBytes(32).toString('base64url')
+      const redirect = new URL(
+        await d.services.terraformLogin.authorize(readers, {
+          clientId: TERRAFORM_CLIENT_ID,
+          redirectUri: 'http://localhost:10000/login',
+          codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+          codeChallengeMethod: 'S256',
+          state: 'state',
+          organization: 'login-org',
+          teamId
+        })
+      )
+      const token = await d.services.terraformLogin.exchange({
+        grant_type: 'authorization_code',
+        client_id: TERRAFORM_CLIENT_ID,
+        code: redirect.searchParams.get('code')!,
+        redirect_uri: 'http://localhost:10000/login',
+        code_verifier: verifier
+      })
+      const caller = await d.services.authenticator.authenticate(token)
+      expect(caller).toEqual({ kind: 'team', organizationId: readers.kind === 'team' ? readers.organizationId : '', teamId })
+      const record = await d.services.organizations.read(ADMIN, 'login-org')
+      for (const action of ACTIONS) expect(authorize(caller, action, record)).toBe(authorize(readers, action, record))
+    } finally {
+      await d.close()
+    }
+  })
+})
