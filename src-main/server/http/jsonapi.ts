@@ -62,6 +62,23 @@ export class Attributes {
     return this.read(name, (value): value is string[] | null => value === null || (Array.isArray(value) && value.every((item) => typeof item === 'string')), 'a list of strings or null')
   }
 
+  /**
+   * An attribute that must be there: a non-empty string, or (with `object`) an object. Absent or
+   * empty, it answers 422 pointing at it, with `why` (or "<name> is required.").
+   */
+  required(name: string, why?: string): string
+  required(name: string, why: string | undefined, kind: 'object'): Attributes
+  required(name: string, why?: string, kind: 'string' | 'object' = 'string'): string | Attributes {
+    const value = kind === 'object' ? this.object(name) : this.string(name)
+    if (value === undefined || value === '') throw this.invalid(name, why ?? `${name} is required.`)
+    return value
+  }
+
+  /** The 422 for an attribute whose value is not one the endpoint takes, pointing at it. */
+  invalid(name: string, detail: string): HttpError {
+    return invalid(`${this.pointer}/${name}`, detail)
+  }
+
   object(name: string): Attributes | undefined {
     const value = this.read(name, isObject, 'an object')
     return value === undefined ? undefined : new Attributes(value, `${this.pointer}/${name}`)

@@ -61,9 +61,7 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     const attributes = readResource(ctx, 'provider-mirrors').attributes
     const source = attributes.string('source') ?? ''
     const [namespace, type, extra] = source.split('/')
-    if (!namespace || !type || extra !== undefined) {
-      throw new HttpError(422, 'invalid attribute', 'source is a public provider address: <namespace>/<type>, like hashicorp/null.', { pointer: '/data/attributes/source' })
-    }
+    if (!namespace || !type || extra !== undefined) throw attributes.invalid('source', 'source is a public provider address: <namespace>/<type>, like hashicorp/null.')
     const platforms = attributes.nullableStringArray('platforms') ?? []
     const mirrored = await services.providerMirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
     const result: Resource<ProviderMirrorAttributes, 'provider-mirrors'> = {
@@ -78,23 +76,16 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
   router.put('/admin/provider-mirror/releases/:hostname/:namespace/:type/:version', async (ctx) => {
     const { hostname, namespace, type, version } = pathParams(ctx, 'hostname', 'namespace', 'type', 'version')
     const attributes = readResource(ctx, 'provider-releases').attributes
-    const required = (name: string) => {
-      const value = attributes.string(name)
-      if (!value) throw new HttpError(422, 'invalid attribute', `${name} is required.`, { pointer: `/data/attributes/${name}` })
-      return value
-    }
-    const signature = required('shasums-signature')
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) {
-      throw new HttpError(422, 'invalid attribute', 'shasums-signature is the signature file in base64.', { pointer: '/data/attributes/shasums-signature' })
-    }
+    const signature = attributes.required('shasums-signature')
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) throw attributes.invalid('shasums-signature', 'shasums-signature is the signature file in base64.')
     const { present, keyId } = await services.providerMirror.importRelease(callerOf(ctx), {
       hostname,
       namespace,
       type,
       version,
-      shasums: Buffer.from(required('shasums'), 'utf8'),
+      shasums: Buffer.from(attributes.required('shasums'), 'utf8'),
       signature: Buffer.from(signature, 'base64'),
-      signingKey: required('signing-key'),
+      signingKey: attributes.required('signing-key'),
       protocols: attributes.nullableStringArray('protocols') ?? []
     })
     const result: Resource<ProviderReleaseImportAttributes, 'provider-releases'> = {

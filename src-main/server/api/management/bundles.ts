@@ -6,7 +6,6 @@ import type { BundleRequest } from '../../domain/bundles/bundle-plan.js'
 import type { ImportReport } from '../../domain/bundles/bundle-import.js'
 import type { Services } from '../../domain/services.js'
 import { callerOf } from '../../http/auth.js'
-import { HttpError } from '../../http/errors.js'
 import { readResource, sendDocument, type Attributes } from '../../http/jsonapi.js'
 import { rawBodyRouter } from '../../http/raw-body-router.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
@@ -47,7 +46,7 @@ function sources(attributes: Attributes, name: string): Array<{ source: string; 
       const entry = item as { source?: unknown; version?: unknown } | null
       return typeof entry?.source === 'string' && (entry.version === undefined || typeof entry.version === 'string')
     })
-  if (!valid) throw new HttpError(422, 'invalid attribute', `${name} is a list of { "source": …, "version": … }.`, { pointer: `/data/attributes/${name}` })
+  if (!valid) throw attributes.invalid(name, `${name} is a list of { "source": …, "version": … }.`)
   return value as Array<{ source: string; version?: string }>
 }
 
@@ -55,7 +54,7 @@ function platforms(attributes: Attributes): BundleRequest['platforms'] {
   return (attributes.nullableStringArray('platforms') ?? []).map((platform) => {
     const [os, arch, extra] = platform.split('_')
     if (!os || !arch || extra !== undefined || !/^[a-z0-9]+$/.test(os) || !/^[a-z0-9]+$/.test(arch)) {
-      throw new HttpError(422, 'invalid attribute', `"${platform}" is not a platform (<os>_<arch>, like linux_amd64).`, { pointer: '/data/attributes/platforms' })
+      throw attributes.invalid('platforms', `"${platform}" is not a platform (<os>_<arch>, like linux_amd64).`)
     }
     return { os, arch }
   })
@@ -66,7 +65,7 @@ function configuration(attributes: Attributes): Record<string, string> | undefin
   if (value === undefined || value === null) return undefined
   const files = typeof value === 'object' && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>) : undefined
   if (!files || !files.every(([path, text]) => typeof text === 'string' && /^(?!\/)(?!.*(^|\/)\.\.(\/|$))[^\\\0]+$/.test(path))) {
-    throw new HttpError(422, 'invalid attribute', 'configuration is an object of relative file paths to their text (main.tf, modules/x/main.tf, .terraform.lock.hcl).', { pointer: '/data/attributes/configuration' })
+    throw attributes.invalid('configuration', 'configuration is an object of relative file paths to their text (main.tf, modules/x/main.tf, .terraform.lock.hcl).')
   }
   return Object.fromEntries(files) as Record<string, string>
 }
@@ -79,8 +78,7 @@ function configuration(attributes: Attributes): Record<string, string> | undefin
 export function bundleRoutes(router: Router, services: Services): void {
   router.post('/', async (ctx) => {
     const { attributes } = readResource(ctx, 'bundles')
-    const organization = attributes.string('organization')
-    if (!organization) throw new HttpError(422, 'invalid attribute', 'organization is required: the organization whose registry the bundle is made from.', { pointer: '/data/attributes/organization' })
+    const organization = attributes.required('organization', 'organization is required: the organization whose registry the bundle is made from.')
     const request: BundleRequest = { configuration: configuration(attributes), modules: sources(attributes, 'modules'), providers: sources(attributes, 'providers'), platforms: platforms(attributes) }
     const job = await services.bundles.create(callerOf(ctx), organization, request)
     sendDocument(ctx, 202, { data: jobResource(job) })

@@ -102,10 +102,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   // Homeport's own: copy a version of a curated public module, archive and all, for offline use.
   router.post('/organizations/:org/registry-modules/public/:namespace/:name/:provider/mirror', async (ctx) => {
     const { org, namespace, name, provider } = pathParams(ctx, 'org', 'namespace', 'name', 'provider')
-    const version = readResource(ctx, 'registry-module-versions').attributes.string('version')
-    if (version === undefined) {
-      throw new HttpError(422, 'invalid attribute', 'Name the version to mirror.', { pointer: '/data/attributes/version' })
-    }
+    const version = readResource(ctx, 'registry-module-versions').attributes.required('version', 'Name the version to mirror.')
     const mirrored = await services.publicRegistry.mirror(callerOf(ctx), org, namespace, name, provider, version)
     sendVersion(ctx, 201, mirrored.view, mirrored.version)
   })
@@ -183,18 +180,17 @@ function lifecycleChange(ctx: Context): LifecycleChange {
   const attributes = readResource(ctx, 'module-versions').attributes
   const deprecation = attributes.object('deprecation')
   const revocation = attributes.object('revocation')
-  const invalid = (pointer: string, detail: string) => new HttpError(422, 'invalid attribute', detail, { pointer })
-  if ((deprecation === undefined) === (revocation === undefined)) throw invalid('/data/attributes', 'Send either deprecation or revocation.')
+  if ((deprecation === undefined) === (revocation === undefined)) throw new HttpError(422, 'invalid attribute', 'Send either deprecation or revocation.', { pointer: '/data/attributes' })
   if (deprecation) {
     const status = deprecation.string('deprecated-status')
     if (status === 'Deprecated') return { deprecation: status, reason: deprecation.string('reason') ?? '', link: deprecation.nullableString('link') ?? null }
     if (status === 'Undeprecated') return { deprecation: status }
-    throw invalid('/data/attributes/deprecation/deprecated-status', 'deprecated-status is Deprecated or Undeprecated.')
+    throw deprecation.invalid('deprecated-status', 'deprecated-status is Deprecated or Undeprecated.')
   }
   const status = revocation!.string('status')
   if (status === 'Revoked') return { revocation: status, message: revocation!.string('message') ?? '', link: revocation!.nullableString('link') ?? null }
   if (status === 'Unrevoked') return { revocation: status }
-  throw invalid('/data/attributes/revocation/status', 'status is Revoked or Unrevoked.')
+  throw revocation!.invalid('status', 'status is Revoked or Unrevoked.')
 }
 
 function address(ctx: Context): ModuleAddress {
@@ -211,10 +207,7 @@ function privateAddress(ctx: Context): ModuleAddress {
 /** Endpoint 2's body: `vcs-repo` (go-tfe's and the spec's spellings) and the attributes beside it. */
 function vcsPublishInput(ctx: Context): VcsPublishInput {
   const attributes = readResource(ctx, 'registry-modules').attributes
-  const vcsRepo = attributes.object('vcs-repo')
-  if (!vcsRepo) {
-    throw new HttpError(422, 'invalid attribute', 'vcs-repo names the repository to publish from.', { pointer: '/data/attributes/vcs-repo' })
-  }
+  const vcsRepo = attributes.required('vcs-repo', 'vcs-repo names the repository to publish from.', 'object')
   // The app installation's attribute carries the VCS provider's name (github-app-installation-id).
   const installation = vcsRepo.names().find((name) => name.endsWith('-app-installation-id'))
   return {

@@ -62,11 +62,8 @@ function dataRetentionInput(ctx: Context): DataRetentionInput {
       pointer: '/data/type'
     })
   }
-  const days = readResource(ctx, DELETE_OLDER).attributes.integer('delete-older-than-n-days')
-  if (days === undefined) {
-    throw new HttpError(422, 'invalid attribute', 'delete-older-than-n-days is required.', {
-      pointer: '/data/attributes/delete-older-than-n-days'
-    })
-  }
+  const { attributes } = readResource(ctx, DELETE_OLDER)
+  const days = attributes.integer('delete-older-than-n-days')
+  if (days === undefined) throw attributes.invalid('delete-older-than-n-days', 'delete-older-than-n-days is required.')
   return { kind: 'delete-older', deleteOlderThanNDays: days }
 }
