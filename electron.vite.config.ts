@@ -20,6 +20,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src-renderer'),
+    // The GUI's one way to the main process's code: the wire types and helpers both sides share.
+    resolve: { alias: { '@shared': resolve('src-main/shared') } },
     build: { minify: true, rolldownOptions: { input: resolve('src-renderer/index.html') } },
     plugins: [
       react(),

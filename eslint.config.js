@@ -88,7 +88,26 @@ export default defineConfig([
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
-    extends: [reactHooks.configs.flat.recommended]
+    extends: [reactHooks.configs.flat.recommended],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/src-main/**'], message: 'Reach the shared wire types through @shared/…, not a path up into src-main.' }] }]
+    }
+  },
+  {
+    // Only pages (src-renderer/src/pages/) compose features: a feature uses another's data (its api.ts), never its components.
+    files: ['src-renderer/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/src-main/**'], message: 'Reach the shared wire types through @shared/…, not a path up into src-main.' },
+            { regex: '^\\.\\./(?!\\.)[^/]+/(?!api$)[^/]+$', message: 'A feature uses another feature’s api.ts only; a page (pages/) composes features’ components.' },
+            { group: ['**/pages/**'], message: 'Features do not import pages; pages import features.' }
+          ]
+        }
+      ]
+    }
   },
   { files: ['**/*.js', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked], languageOptions: { globals: globals.node } }
 ])

@@ -1,4 +1,4 @@
-import type { HomeportBridge } from '../../src-main/shared/bridge'
+import type { HomeportBridge } from '@shared/bridge'
 
 declare global {
   interface Window {

@@ -1,10 +1,10 @@
 import { useMemo } from 'react'
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router'
 import { OrganizationsPage } from '../features/organizations/OrganizationsPage'
-import { OrganizationPage } from '../features/organizations/OrganizationPage'
-import { ModulePage } from '../features/modules/ModulePage'
+import { OrganizationPage } from '../pages/OrganizationPage'
+import { ModulePage } from '../pages/module/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
-import { AppSettings } from '../features/settings/AppSettings'
+import { SettingsPage } from '../pages/SettingsPage'
 import { MirrorPage } from '../features/mirror/MirrorPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
@@ -22,7 +22,7 @@ const organizationsRoute = createRoute({ getParentRoute: () => rootRoute, path: 
 const terraformRoute = createRoute({ getParentRoute: () => rootRoute, path: '/terraform', component: ConnectTerraform })
 const mirrorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/mirror', component: MirrorPage })
 const bundlesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/bundles', component: BundlesPage })
-const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: AppSettings })
+const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsPage })
 
 /** What Terraform sent to /oauth/authorize, passed on whole. */
 const authorizeRoute = createRoute({

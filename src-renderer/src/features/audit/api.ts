@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { ApiClient } from '../../lib/api-client'
-import type { AuditTrailPage } from '../../../../src-main/shared/wire/audit-trail'
+import type { AuditTrailPage } from '@shared/wire/audit-trail'
 
-export type { AuditTrailEvent } from '../../../../src-main/shared/wire/audit-trail'
+export type { AuditTrailEvent } from '@shared/wire/audit-trail'
 
 /** What the trail is narrowed to: an action, a kind of resource, words in who or what. */
 export interface AuditFilters {

@@ -2,8 +2,8 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ApiClient } from '../../lib/api-client'
 import { saveFile } from '../../lib/save-file'
 import { upload } from '../../lib/upload'
-import type { BundleAttributes, BundleImportAttributes, BundleRequestAttributes } from '../../../../src-main/shared/wire/bundles'
-import type { Document } from '../../../../src-main/shared/wire/jsonapi'
+import type { BundleAttributes, BundleImportAttributes, BundleRequestAttributes } from '@shared/wire/bundles'
+import type { Document } from '@shared/wire/jsonapi'
 
 const bundleKey = (id: string) => ['bundles', id] as const
 const bundlePath = (id: string) => `/bundles/${encodeURIComponent(id)}`

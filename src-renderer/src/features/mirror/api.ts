@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument } from '../../../../src-main/shared/wire/jsonapi'
-import type { MirroredProviderAttributes, ProviderMirrorAttributes } from '../../../../src-main/shared/wire/providers'
+import type { Document, ListDocument } from '@shared/wire/jsonapi'
+import type { MirroredProviderAttributes, ProviderMirrorAttributes } from '@shared/wire/providers'
 
 const mirrorKey = ['provider-mirror'] as const
 

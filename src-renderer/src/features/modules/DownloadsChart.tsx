@@ -1,5 +1,5 @@
 import { formatDate } from '../../lib/format'
-import type { DailyDownloadsAttributes, DownloadsSummaryAttributes } from '../../../../src-main/shared/wire/modules'
+import type { DailyDownloadsAttributes, DownloadsSummaryAttributes } from '@shared/wire/modules'
 
 /**
  * Downloads per day over the last 30 days, as bars scaled to the busiest day, with the totals in

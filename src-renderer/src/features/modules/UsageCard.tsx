@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { moduleBlock } from '../../../../src-main/shared/module-usage'
+import { moduleBlock } from '@shared/module-usage'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'

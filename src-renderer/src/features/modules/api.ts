@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument } from '../../../../src-main/shared/wire/jsonapi'
+import type { Document, ListDocument } from '@shared/wire/jsonapi'
 import type {
   DailyDownloadsAttributes,
   DownloadsSummaryAttributes,
@@ -10,7 +10,7 @@ import type {
   ModuleVersionAttributes,
   ProtocolModuleDetail,
   ProtocolPart
-} from '../../../../src-main/shared/wire/modules'
+} from '@shared/wire/modules'
 
 export type { InterfaceDiffAttributes, ModuleAttributes, ProtocolPart }
 

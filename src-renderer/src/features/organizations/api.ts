@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument } from '../../../../src-main/shared/wire/jsonapi'
+import type { Document, ListDocument } from '@shared/wire/jsonapi'
 import type {
   AccountAttributes,
   CliTokenAttributes,
@@ -8,7 +8,7 @@ import type {
   OrganizationAttributes,
   TeamAttributes,
   TokenAttributes
-} from '../../../../src-main/shared/wire/organizations'
+} from '@shared/wire/organizations'
 
 export type { OrganizationAttributes }
 

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument, Resource } from '../../../../src-main/shared/wire/jsonapi'
-import type { GpgKeyAttributes, ProviderAttributes, ProviderPlatformAttributes, ProviderVersionAttributes } from '../../../../src-main/shared/wire/providers'
-import { findReleases, manifestProtocols, type ProviderReleaseFiles } from '../../../../src-main/shared/provider-release'
+import type { Document, ListDocument, Resource } from '@shared/wire/jsonapi'
+import type { GpgKeyAttributes, ProviderAttributes, ProviderPlatformAttributes, ProviderVersionAttributes } from '@shared/wire/providers'
+import { findReleases, manifestProtocols, type ProviderReleaseFiles } from '@shared/provider-release'
 
 export type VersionResource = Resource<ProviderVersionAttributes>
 

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query'
-import type { ServerInfo } from '../../../../src-main/shared/server-info'
-import type { Document } from '../../../../src-main/shared/wire/jsonapi'
-import type { OAuthAuthorizationAttributes } from '../../../../src-main/shared/wire/organizations'
+import type { ServerInfo } from '@shared/server-info'
+import type { Document } from '@shared/wire/jsonapi'
+import type { OAuthAuthorizationAttributes } from '@shared/wire/organizations'
 import type { ApiClient } from '../../lib/api-client'
 
 export function serverInfoOptions(client: ApiClient) {

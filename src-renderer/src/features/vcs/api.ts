@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import type { ApiClient } from '../../lib/api-client'
-import type { Document, ListDocument, Resource } from '../../../../src-main/shared/wire/jsonapi'
-import type { OAuthClientAttributes, VcsRepositoriesMeta, VcsRepositoryAttributes } from '../../../../src-main/shared/wire/vcs'
+import type { Document, ListDocument, Resource } from '@shared/wire/jsonapi'
+import type { OAuthClientAttributes, VcsRepositoriesMeta, VcsRepositoryAttributes } from '@shared/wire/vcs'
 import { moduleKeys, type ModuleAttributes } from '../modules/api'
 
 /** A git connection as the publish form needs it: its id (to list repositories), name and token. */

@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react'
-import type { DesktopSettings } from '../../../../src-main/shared/bridge'
-import { useSession } from '../../lib/session'
-import { ErrorMessage, Loading } from '../../lib/ui'
-import { downloadBackup } from './api'
-import { AuditRetention } from '../audit/AuditRetention'
+import type { DesktopSettings } from '@shared/bridge'
+import { useSession } from '../lib/session'
+import { ErrorMessage, Loading } from '../lib/ui'
+import { downloadBackup } from '../features/settings/api'
+import { AuditRetention } from '../features/audit/AuditRetention'
 
 /**
  * The desktop app's settings: port, data folder, edition, TLS. Saving restarts the embedded
  * server (not the app) and reloads the window from the new address.
  */
-export function AppSettings() {
+export function SettingsPage() {
   const bridge = window.homeport
   const [settings, setSettings] = useState<DesktopSettings>()
   const [error, setError] = useState<Error | null>(null)

@@ -1,0 +1,115 @@
+import { useEffect } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { navigate, queryOf } from '../../app/router'
+import { useSession } from '../../lib/session'
+import { ErrorMessage, Loading } from '../../lib/ui'
+import { docsOptions, partsOf, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
+import { VersionMenu } from '../../features/modules/VersionMenu'
+import { PartSection } from './PartSection'
+import { countOf, SECTIONS, type Section } from './sections'
+
+/** A version's documentation: the version and part chosen, and the tabs (README, inputs, outputs, …). */
+export function Documentation({
+  address,
+  version,
+  attributes,
+  part,
+  setPart,
+  section,
+  setSection
+}: {
+  address: ModuleAddress
+  version: string
+  attributes: ModuleAttributes
+  part: string
+  setPart: (part: string) => void
+  section: Section
+  setSection: (section: Section) => void
+}) {
+  const { client } = useSession()
+  const docs = useQuery(docsOptions(client, address, version))
+  const known = docs.data ? partsOf(docs.data).some((candidate) => candidate.path === part) : true
+  const changelog = docs.data?.changelog ?? ''
+  // The Changelog tab is there when the version ships one.
+  const sections = SECTIONS.filter((candidate) => candidate.id !== 'changelog' || changelog)
+  const shown = sections.some((candidate) => candidate.id === section) || !docs.data ? section : 'readme'
+  useEffect(() => {
+    // A version without the part shown (another version had it) shows its root, and the usage follows.
+    if (!known) setPart('')
+  }, [known, setPart])
+
+  if (docs.isPending) return <Loading what="the documentation" />
+  if (docs.isError) return <ErrorMessage error={docs.error} action="Could not load the documentation" />
+  const parts = partsOf(docs.data)
+  const current = parts.find((candidate) => candidate.path === part) ?? docs.data.root
+  const query = queryOf({ part, tab: shown === 'readme' ? '' : shown }, ['part', 'tab'])
+
+  return (
+    <div className="card padded stack">
+      <div className="doc-controls">
+        <VersionMenu
+          attributes={attributes}
+          version={version}
+          onChange={(chosen) => navigate({ page: 'module', ...address, version: chosen, query })}
+        />
+        {parts.length > 1 && (
+          <label>
+            Part{' '}
+            <select value={current.path} onChange={(event) => setPart(event.target.value)} aria-label="Module part">
+              {parts.map((candidate) => (
+                <option key={candidate.path} value={candidate.path}>
+                  {candidate.path === '' ? 'Root module' : candidate.path}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <div
+        className="tabs"
+        role="tablist"
+        aria-label="Documentation"
+        onKeyDown={(event) => {
+          // The tab pattern: arrows, Home and End move between tabs; only the selected tab is in the Tab order.
+          const index = sections.findIndex((candidate) => candidate.id === shown)
+          const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: sections.length - 1 }[event.key]
+          if (next === undefined) return
+          event.preventDefault()
+          const target = sections[(next + sections.length) % sections.length]!
+          setSection(target.id)
+          document.getElementById(`doc-tab-${target.id}`)?.focus()
+        }}
+      >
+        {sections.map((candidate) => (
+          <button
+            key={candidate.id}
+            id={`doc-tab-${candidate.id}`}
+            type="button"
+            role="tab"
+            aria-selected={candidate.id === shown}
+            aria-controls="doc-tabpanel"
+            tabIndex={candidate.id === shown ? 0 : -1}
+            onClick={() => setSection(candidate.id)}
+          >
+            {candidate.label}
+            {candidate.id !== 'readme' && candidate.id !== 'changelog' && <span className="count-pill">{countOf(current, candidate.id)}</span>}
+          </button>
+        ))}
+      </div>
+      <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${shown}`} tabIndex={0}>
+        <PartSection
+          part={current}
+          parts={parts.map((candidate) => candidate.path)}
+          changelog={changelog}
+          section={shown}
+          onLocalLink={(path) => {
+            // A README's link to another part of the module (`../simple`, `modules/subnet`) shows that part.
+            const target = parts.find((candidate) => candidate.path === path)
+            if (target) setPart(target.path)
+            return target !== undefined
+          }}
+        />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { AppLink } from '../../app/link'
+import { navigate, queryOf, replaceAddress } from '../../app/router'
+import { useSession } from '../../lib/session'
+import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
+import { moduleOptions, modulePath, useDeleteAt, type ModuleAddress } from '../../features/modules/api'
+import { CompareVersions } from '../../features/modules/CompareVersions'
+import { newest } from '../../features/modules/newest'
+import { UsageCard } from '../../features/modules/UsageCard'
+import { VersionLifecycle } from '../../features/modules/VersionLifecycle'
+import { Documentation } from './Documentation'
+import { DownloadsCard } from './DownloadsCard'
+import { MirrorPublicVersion } from './MirrorPublicVersion'
+import { SECTIONS, type Section } from './sections'
+import { VcsCard } from './VcsCard'
+import { Versions } from './Versions'
+
+/** One module: its documentation at a version, its versions and their statuses, how to use it. */
+export function ModulePage({ address, version, query }: { address: ModuleAddress; version?: string; query: string }) {
+  const { client } = useSession()
+  const module = useQuery(moduleOptions(client, address))
+  const remove = useDeleteAt(client, address.org)
+  const initial = new URLSearchParams(query)
+  /** The part of the module shown ("" for the root), which the usage snippet follows. */
+  const [part, setPart] = useState(initial.get('part') ?? '')
+  const [section, setSection] = useState<Section>(SECTIONS.find((candidate) => candidate.id === initial.get('tab'))?.id ?? 'readme')
+  useEffect(() => {
+    // The part and tab live in the address (replaced, not pushed), so each view of the module is a link to share.
+    replaceAddress({ page: 'module', ...address, version, query: queryOf({ part, tab: section === 'readme' ? '' : section }, ['part', 'tab']) })
+  }, [address, version, part, section])
+
+  if (module.isPending) return <Loading what="the module" />
+  if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
+  const attributes = module.data.data.attributes
+  const published = attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version)
+  // A link to a version that is not published (deleted, failed, mistyped) says so, rather than offering its usage.
+  const missing = version !== undefined && !published.includes(version) ? version : undefined
+  const selected = missing ? undefined : (version ?? newest(published))
+  const label = `${attributes.namespace}/${attributes.name}/${attributes.provider}`
+
+  return (
+    <article className="stack" aria-labelledby="module-heading">
+      <header className="page-header">
+        <div>
+          <p className="breadcrumbs">
+            <AppLink to={{ page: 'organization', org: address.org, tab: 'modules' }}>{address.org}</AppLink> / modules
+          </p>
+          <h1 id="module-heading">{attributes.name}</h1>
+          <p className="muted">
+            {label} · <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>{' '}
+            <StatusBadge status={attributes.status} of="module" />
+            {attributes['publishing-mechanism'] && (
+              <span className="muted"> · published from {attributes['publishing-mechanism'] === 'branch' ? 'a branch' : 'tags'}</span>
+            )}
+          </p>
+        </div>
+        {attributes.permissions['can-delete'] && (
+          <div className="actions">
+            <ConfirmButton
+              label={attributes['registry-name'] === 'public' ? 'Delete module' : `Delete ${attributes.provider} provider`}
+              confirm={attributes['registry-name'] === 'public' ? `Delete ${label}?` : `Delete ${label} and all its versions?`}
+              busy={remove.isPending}
+              onConfirm={() =>
+                // The promise, not an onSuccess callback: this page unmounts when the module's refetch finds it gone.
+                void remove
+                  .mutateAsync(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address))
+                  .then(() => navigate({ page: 'organization', org: address.org, tab: 'modules' }), () => undefined)
+              }
+            />
+          </div>
+        )}
+      </header>
+      <ErrorMessage error={remove.error} action="Could not delete" />
+
+      <div className="module-layout">
+        {/* First in the page's order, so the usage is a few Tabs away (and on top on a narrow screen); on a wide one, the right column. */}
+        <aside className="stack" aria-label="About this module">
+          {selected && attributes['registry-name'] === 'private' && <UsageCard address={address} version={selected} part={part} />}
+          {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
+          {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
+          {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
+          <Versions address={address} attributes={attributes} selected={selected} />
+        </aside>
+        <div className="stack">
+          {selected ? (
+            <>
+              <Documentation
+                address={address}
+                version={selected}
+                attributes={attributes}
+                part={part}
+                setPart={setPart}
+                section={section}
+                setSection={setSection}
+              />
+              {attributes['registry-name'] === 'private' && <CompareVersions key={selected} address={address} versions={published} selected={selected} />}
+            </>
+          ) : (
+            missing ? (
+              <div className="card padded" role="status">
+                <h2>Version {missing} is not published</h2>
+                <p className="muted">
+                  {attributes['version-statuses'].some((entry) => entry.version === missing)
+                    ? 'It has not been published (see its status in the list of versions).'
+                    : 'This module has no such version: it was deleted, or never was.'}{' '}
+                  {newest(published) && <AppLink to={{ page: 'module', ...address, version: newest(published) }}>See {newest(published)}, the latest.</AppLink>}
+                </p>
+              </div>
+            ) : attributes['registry-name'] === 'public' ? (
+              <MirrorPublicVersion address={address} />
+            ) : (
+              <div className="card padded">
+                <h2>No published version yet</h2>
+                <p className="muted">
+                  {attributes['version-statuses'].length === 0
+                    ? 'Publish a version to see its documentation here.'
+                    : 'Its versions are still being published, or failed: see their statuses.'}
+                </p>
+              </div>
+            )
+          )}
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,83 @@
+import { Markdown } from '../../lib/markdown'
+import type { ProtocolPart } from '../../features/modules/api'
+import { Dependencies } from '../../features/modules/Dependencies'
+import { InputsList } from '../../features/modules/InputsList'
+import type { Section } from './sections'
+
+/** One tab of a part's documentation. */
+export function PartSection({
+  part,
+  parts,
+  changelog,
+  section,
+  onLocalLink
+}: {
+  part: ProtocolPart
+  /** The paths of the version's parts, which a relative module source can name. */
+  parts: string[]
+  changelog: string
+  section: Section
+  onLocalLink: (path: string) => boolean
+}) {
+  // The change log is the module's (its root's), whichever part is shown.
+  if (section === 'changelog') return <Markdown source={changelog} basePath="" onLocalLink={onLocalLink} />
+  if (section === 'readme') {
+    return part.readme ? (
+      <Markdown source={part.readme} basePath={part.path} onLocalLink={onLocalLink} contents />
+    ) : (
+      <p className="muted">{part.empty ? 'No Terraform files here.' : 'No README.'}</p>
+    )
+  }
+  if (section === 'inputs') return part.inputs.length === 0 ? <p className="muted">None.</p> : <InputsList key={part.path} inputs={part.inputs} />
+  if (section === 'dependencies') return <Dependencies part={part} parts={parts} onPart={(path) => onLocalLink(path)} />
+  const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'dependencies' | 'changelog'>, { headers: string[]; rows: string[][] }> = {
+    outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
+    resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
+    providers: {
+      headers: ['Name', 'Source', 'Version'],
+      rows: part.provider_dependencies.map((provider) => [provider.name, provider.source, provider.version || 'any'])
+    },
+  }
+  const { headers, rows } = tables[section]
+  // The Terraform versions the part works with belong with its providers, as the public registry shows them.
+  const core = section === 'providers' && part.required_core.length > 0 && (
+    <p>
+      Requires Terraform <code>{part.required_core.join(', ')}</code>
+    </p>
+  )
+  if (rows.length === 0) {
+    return (
+      <>
+        {core}
+        <p className="muted">None.</p>
+      </>
+    )
+  }
+  return (
+    <>
+      {core}
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              {headers.map((header) => (
+                <th key={header} scope="col">
+                  {header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={index}>
+                {row.map((cell, column) => (
+                  <td key={column}>{column === 0 ? <code>{cell}</code> : cell}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,83 @@
+import { useQuery } from '@tanstack/react-query'
+import { AppLink } from '../../app/link'
+import { navigate } from '../../app/router'
+import { formatDate } from '../../lib/format'
+import { useSession } from '../../lib/session'
+import { ConfirmButton, ErrorMessage, StatusBadge } from '../../lib/ui'
+import { modulePath, useDeleteAt, useModuleAction, versionOptions, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
+
+/** Every version with its status, publish date, deprecation or revocation; retry and delete where allowed. */
+export function Versions({ address, attributes, selected }: { address: ModuleAddress; attributes: ModuleAttributes; selected?: string }) {
+  const { client } = useSession()
+  const remove = useDeleteAt(client, address.org)
+  const action = useModuleAction(client, address.org)
+  const statuses = [...attributes['version-statuses']].reverse()
+  const publishedAt = new Map(attributes['published-versions'].map((entry) => [entry.version, entry['published-at']]))
+  return (
+    <div className="card padded">
+      <h2>Versions</h2>
+      {statuses.length === 0 && <p className="muted">None yet.</p>}
+      <ul className="versions" aria-label="Versions">
+        {statuses.map((entry) => (
+          <li key={entry.version} aria-current={entry.version === selected ? 'true' : undefined}>
+            <div className="version-line">
+              {entry.status === 'ok' ? (
+                <AppLink to={{ page: 'module', ...address, version: entry.version }}>{entry.version}</AppLink>
+              ) : (
+                <span>{entry.version}</span>
+              )}
+              <StatusBadge status={entry.status} />
+              {publishedAt.get(entry.version) && <span className="muted small">{formatDate(publishedAt.get(entry.version))}</span>}
+              {attributes['revoked-versions'].includes(entry.version) ? (
+                <span className="badge bad">revoked</span>
+              ) : (
+                attributes['deprecated-versions'].includes(entry.version) && <span className="badge warn">deprecated</span>
+              )}
+              {attributes.permissions['can-retry'] && attributes['vcs-repo'] && entry.status.endsWith('failed') && (
+                <button type="button" className="link" onClick={() => action.mutate(`${modulePath(address)}/${encodeURIComponent(entry.version)}/actions/retry`)}>
+                  Retry
+                </button>
+              )}
+              {attributes.permissions['can-delete'] && attributes['registry-name'] === 'private' && (
+                <ConfirmButton
+                  label="Delete"
+                  confirm={
+                    statuses.length === 1
+                      ? `Delete ${entry.version}? It is the last version: the ${attributes.provider} module goes with it.`
+                      : `Delete ${entry.version}?`
+                  }
+                  busy={remove.isPending}
+                  onConfirm={() =>
+                    // The module went with its last version: its page has nothing left to show. (The promise, not an
+                    // onSuccess callback: this page unmounts when the module's refetch finds it gone.)
+                    void remove.mutateAsync(`${modulePath(address)}/${encodeURIComponent(entry.version)}`).then(() => {
+                      if (statuses.length === 1) navigate({ page: 'organization', org: address.org, tab: 'modules' })
+                    }, () => undefined)
+                  }
+                />
+              )}
+            </div>
+            {entry.error && <p className="error small">{entry.error}</p>}
+            {entry.version === selected && <Warnings address={address} version={entry.version} />}
+          </li>
+        ))}
+      </ul>
+      <ErrorMessage error={remove.error ?? action.error} />
+    </div>
+  )
+}
+
+/** The selected version's warnings from its ingest (files left out of the docs, and why). */
+function Warnings({ address, version }: { address: ModuleAddress; version: string }) {
+  const { client } = useSession()
+  const record = useQuery({ ...versionOptions(client, address, version), enabled: address.registry === 'private' })
+  const warnings = record.data?.data.attributes.warnings ?? []
+  if (warnings.length === 0) return null
+  return (
+    <ul className="warnings" aria-label="Warnings">
+      {warnings.map((warning) => (
+        <li key={warning}>{warning}</li>
+      ))}
+    </ul>
+  )
+}
