@@ -73,7 +73,7 @@ export function createServices(store: Store, background: Background, options: Se
   const ingest = new IngestQueue(store, archives, background)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
   const docs = new DocsCache(store.archives)
-  const upstream = new UpstreamRegistry(store, { url: options.upstream, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs })
+  const upstream = new UpstreamRegistry(store, { url: options.upstream, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock })
   const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
 

@@ -112,7 +112,7 @@ export class ProviderMirror {
   }
 
   async versions(_caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
-    const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1').catch((error: unknown) => {
+    const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1', { live: true }).catch((error: unknown) => {
       // Out of reach is answered from what is here; a bad name or a bad answer is said as it is.
       if (error instanceof InvalidInputError || error instanceof BadGatewayError) throw error
       return undefined

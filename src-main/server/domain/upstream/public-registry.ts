@@ -69,7 +69,7 @@ export class PublicRegistryService {
   async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<UpstreamPassThrough | MirroredVersions> {
     const view = await this.curated(caller, namespace, name, provider)
     const mirrored = published(view.module)
-    const answer = await this.upstream.get(upstreamPath(...moduleSegments(namespace, name, provider), 'versions')).catch((error: unknown) => {
+    const answer = await this.upstream.get(upstreamPath(...moduleSegments(namespace, name, provider), 'versions'), 'modules.v1', { live: true }).catch((error: unknown) => {
       if (error instanceof UpstreamUnavailableError && mirrored.length > 0) return undefined
       throw error
     })
@@ -86,20 +86,22 @@ export class PublicRegistryService {
   async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<UpstreamPassThrough | MirroredDetail> {
     const view = await this.curated(caller, namespace, name, provider)
     const path = upstreamPath(...moduleSegments(namespace, name, provider), ...(version === undefined ? [] : [versionSegment(version)]))
-    try {
-      return { kind: 'upstream', ...(await this.upstream.get(path)) }
-    } catch (error) {
-      const target = version === undefined ? latest(view.module) : findVersion(view.module, version)
-      if (!(error instanceof UpstreamUnavailableError) || target?.status !== 'ok') throw error
-      return {
-        kind: 'mirrored',
-        detail: {
-          view,
-          version: target,
-          docs: await this.docs.get(target.archive?.sha256),
-          providers: [view.module.provider],
-          versions: published(view.module).map((candidate) => candidate.version)
-        }
+    const target = version === undefined ? latest(view.module) : findVersion(view.module, version)
+    const mirrored = target?.status === 'ok' ? target : undefined
+    const answer = await this.upstream.get(path).catch((error: unknown) => {
+      if (error instanceof UpstreamUnavailableError && mirrored) return undefined
+      throw error
+    })
+    // Offline, a version mirrored here is described from here (its versions: the mirrored ones), not from an old answer.
+    if (answer && (!answer.stale || !mirrored)) return { kind: 'upstream', ...answer }
+    return {
+      kind: 'mirrored',
+      detail: {
+        view,
+        version: mirrored!,
+        docs: await this.docs.get(mirrored!.archive?.sha256),
+        providers: [view.module.provider],
+        versions: published(view.module).map((candidate) => candidate.version)
       }
     }
   }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import type { Store } from '../../store/port.js'
 import { jobSignal } from '../core/background.js'
 import { BadGatewayError, UnavailableError } from '../core/errors.js'
-import { now } from '../core/ids.js'
 import { resolveUnder, type UpstreamPath } from './upstream-path.js'
 import { unstorableTextIn } from '../core/stored-text.js'
 
@@ -14,9 +13,11 @@ export interface UpstreamOptions {
   url: string
   /** A token for an upstream that wants one (another Homeport, say); never sent elsewhere. */
   token?: string
-  /** Answers younger than this are served without asking the upstream again. */
+  /** Answers younger than this are served without asking the upstream again, while it is reachable. */
   maxAgeMs?: number
   timeoutMs?: number
+  /** The time, for the cache's and reachability's rules (tests move it). */
+  clock?: () => number
 }
 
 export interface UpstreamAnswer {
@@ -29,6 +30,11 @@ export interface UpstreamAnswer {
 
 export const DEFAULT_UPSTREAM = 'https://registry.terraform.io'
 const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
+/**
+ * After the upstream could not be reached, how long Homeport answers from what it has without asking
+ * again: offline, every answer comes at once, and the upstream is tried again at most this often.
+ */
+export const OFFLINE_RETRY_MS = 30_000
 /**
  * The most of a JSON answer Homeport reads from the upstream. The largest real ones (every version
  * and platform of hashicorp/aws) are about a megabyte; past this, the answer is refused unread.
@@ -48,6 +54,8 @@ export type UpstreamService = 'modules.v1' | 'providers.v1'
 
 export class UpstreamRegistry {
   private readonly bases = new Map<UpstreamService, Promise<URL>>()
+  /** The last time the upstream was asked, and whether it answered: undefined until it is first asked. */
+  private contact: { reached: boolean; at: number } | undefined
 
   constructor(
     private readonly store: Store,
@@ -58,29 +66,47 @@ export class UpstreamRegistry {
     return this.options.url
   }
 
-  /** A protocol path under one of the upstream's services (`hashicorp/consul/aws/versions` under `modules.v1`). */
-  async get(path: UpstreamPath, service: UpstreamService = 'modules.v1'): Promise<UpstreamAnswer> {
+  /**
+   * A protocol path under one of the upstream's services (`hashicorp/consul/aws/versions` under
+   * `modules.v1`). A cached answer is served as current only while the upstream is known to be
+   * reachable; with the upstream out of reach, the cached answer comes back marked stale, at once,
+   * and the upstream is asked again at most every OFFLINE_RETRY_MS. `live`: a version list, which
+   * widens what Homeport offers beyond what is mirrored, is asked of the upstream itself each time
+   * (the cache answers it only offline, marked stale), so a gone upstream is noticed by the very
+   * answer that would otherwise offer what cannot be installed.
+   */
+  async get(path: UpstreamPath, service: UpstreamService = 'modules.v1', { live = false }: { live?: boolean } = {}): Promise<UpstreamAnswer> {
     const key = `${this.options.url.replace(/\/+$/, '')}|${service}|${path}`
     const id = `up-${createHash('sha256').update(key).digest('hex')}`
     const cached = await this.store.upstreamCache.get(id)
+    const at = this.now()
     const maxAge = this.options.maxAgeMs ?? DEFAULT_MAX_AGE_MS
-    if (cached && Date.now() - Date.parse(cached.fetchedAt) < maxAge) {
+    if (cached && !live && this.contact?.reached && at - Date.parse(cached.fetchedAt) < maxAge) {
       return { status: cached.status, body: cached.body, stale: false, fetchedAt: cached.fetchedAt }
     }
+    const unreachable = (reason: string) => {
+      if (cached) return { status: cached.status, body: cached.body, stale: true, fetchedAt: cached.fetchedAt }
+      const what = service === 'modules.v1' ? 'module' : 'provider'
+      throw new UpstreamUnavailableError(
+        `The public registry at ${this.options.url} cannot be reached (${reason}), and Homeport has no earlier answer for this ${what}. It is offline: try again when connected, or mirror the ${what} while online.`
+      )
+    }
+    if (this.contact && !this.contact.reached && at - this.contact.at < OFFLINE_RETRY_MS) return unreachable('it did not answer moments ago')
     let fresh: { status: number; body: unknown }
     try {
       fresh = await this.request(await this.urlOf(path, service))
     } catch (error) {
       if (error instanceof BadGatewayError) throw error
-      if (cached) return { status: cached.status, body: cached.body, stale: true, fetchedAt: cached.fetchedAt }
-      const what = service === 'modules.v1' ? 'module' : 'provider'
-      throw new UpstreamUnavailableError(
-        `The public registry at ${this.options.url} cannot be reached (${(error as Error).message}), and Homeport has no earlier answer for this ${what}. It is offline: try again when connected, or mirror the ${what} while online.`
-      )
+      return unreachable((error as Error).message)
     }
-    const record = { id, url: key, fetchedAt: now(), status: fresh.status, body: fresh.body }
+    const record = { id, url: key, fetchedAt: new Date(this.now()).toISOString(), status: fresh.status, body: fresh.body }
     await this.remember(record)
     return { ...fresh, stale: false, fetchedAt: record.fetchedAt }
+  }
+
+  /** Whether the upstream answered the last time it was asked (undefined: not asked yet). */
+  get reachable(): boolean | undefined {
+    return this.contact?.reached
   }
 
   /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
@@ -114,7 +140,7 @@ export class UpstreamRegistry {
   async fetchArchive(location: string): Promise<Response> {
     const url = new URL(location)
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new BadGatewayError(`The upstream registry pointed at ${url.protocol} ${url.pathname}; Homeport fetches packages over HTTP(S) only.`)
-    const response = await this.fetch(url)
+    const response = await this.fetch(url, false)
     if (response.status !== 200 || !response.body) {
       await response.body?.cancel()
       throw new UpstreamUnavailableError(`Fetching ${url.origin}${url.pathname} answered HTTP ${response.status}.`)
@@ -169,14 +195,29 @@ export class UpstreamRegistry {
     return { status: response.status, body }
   }
 
-  /** Every request to the upstream; its token goes only to the upstream's own origin, never where an answer points. */
-  private fetch(url: URL): Promise<Response> {
+  /**
+   * Every request to the upstream; its token goes only to the upstream's own origin, never where an
+   * answer points. Each request to the registry itself (`registry`: not a package host it points at)
+   * says whether it is reachable: it answered (below 500), or not.
+   */
+  private async fetch(url: URL, registry = true): Promise<Response> {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'Homeport' }
     if (this.options.token && url.origin === new URL(this.options.url).origin) headers.Authorization = `Bearer ${this.options.token}`
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
     // Under a background job (a bundle pulling through), shutdown's cancel ends the fetch too.
     const job = jobSignal()
-    return fetch(url, { headers, redirect: 'follow', signal: job ? AbortSignal.any([timeout, job]) : timeout })
+    try {
+      const response = await fetch(url, { headers, redirect: 'follow', signal: job ? AbortSignal.any([timeout, job]) : timeout })
+      if (registry) this.contact = { reached: response.status < 500, at: this.now() }
+      return response
+    } catch (error) {
+      if (registry) this.contact = { reached: false, at: this.now() }
+      throw error
+    }
+  }
+
+  private now(): number {
+    return (this.options.clock ?? Date.now)()
   }
 
   private async remember(record: { id: string; url: string; fetchedAt: string; status: number; body: unknown }): Promise<void> {
