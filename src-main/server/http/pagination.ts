@@ -31,7 +31,9 @@ export function pageRequest(ctx: Context, options: { optional?: boolean } = {}):
 
 /** One page of `items`, with JSON:API `links` (absolute, under `baseUrl`) and `meta.pagination`. */
 export function paginate<T>(ctx: Context, baseUrl: string, items: T[], page: PageRequest): Page<T> {
-  const totalPages = Math.max(1, Math.ceil(items.length / page.size))
+  // An empty list has no page, as HCP counts it (go-tfe's tests expect 0); its links still name page 1.
+  const totalPages = Math.ceil(items.length / page.size)
+  const lastPage = Math.max(1, totalPages)
   const start = (page.number - 1) * page.size
   const link = (number: number): string => {
     const url = new URL(baseUrl + ctx.path)
@@ -42,7 +44,7 @@ export function paginate<T>(ctx: Context, baseUrl: string, items: T[], page: Pag
     url.searchParams.set('page[size]', String(page.size))
     return url.toString()
   }
-  const prev = page.number > 1 ? Math.min(page.number - 1, totalPages) : null
+  const prev = page.number > 1 ? Math.min(page.number - 1, lastPage) : null
   const next = page.number < totalPages ? page.number + 1 : null
   return {
     items: items.slice(start, start + page.size),
@@ -61,7 +63,7 @@ export function paginate<T>(ctx: Context, baseUrl: string, items: T[], page: Pag
       first: link(1),
       prev: prev === null ? null : link(prev),
       next: next === null ? null : link(next),
-      last: link(totalPages)
+      last: link(lastPage)
     }
   }
 }

@@ -17,6 +17,8 @@ export interface AuthenticationTokenRecord {
   description: string | null
   /** When it stops working (ISO 8601), or null for never. */
   expiredAt: string | null
+  /** The account (accountOf) that made it, as HCP's `created-by` names a user; absent in tokens made before it was kept. */
+  createdBy?: string
 }
 
 export interface TeamRecord {

@@ -103,7 +103,8 @@ function tokenResource(record: AuthenticationTokenRecord, relationships: Record<
       ...(token ? { token } : {}),
       'expired-at': record.expiredAt
     },
-    relationships
+    // HCP's created-by names a user: here the account of the caller that made it (as account/details names it).
+    relationships: record.createdBy ? { ...relationships, 'created-by': { data: { id: record.createdBy, type: 'users' } } } : relationships
   }
 }
 

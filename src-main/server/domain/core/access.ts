@@ -30,6 +30,28 @@ export function describeCaller(caller: Caller, org: OrganizationRecord): string 
   return `team ${org.teams.find((team) => team.id === caller.teamId)?.name ?? caller.teamId}`
 }
 
+/** A caller as HCP names the user behind a token (`account/details`, a token's `created-by`). */
+export interface Account {
+  id: string
+  username: string
+  serviceAccount: boolean
+  siteAdmin: boolean
+}
+
+/**
+ * The user a caller is: the site admin; or, since Homeport has no user accounts, the service account
+ * of the team (HCP's `api-team_…`) or organization it acts as. `org` is the caller's organization
+ * (none for the site admin).
+ */
+export function accountOf(caller: Caller, org: OrganizationRecord | undefined): Account {
+  if (caller.kind === 'site-admin') return { id: 'user-site-admin', username: 'site-admin', serviceAccount: false, siteAdmin: true }
+  const name = org?.name ?? caller.organizationId
+  if (caller.kind === 'organization') return { id: `user-${caller.organizationId.replace(/^org-/, 'org')}`, username: `api-org-${name}`, serviceAccount: true, siteAdmin: false }
+  if (caller.kind === 'audit-trails') return { id: `user-${caller.organizationId.replace(/^org-/, 'audit')}`, username: `api-audit-trails-${name}`, serviceAccount: true, siteAdmin: false }
+  const team = org?.teams.find((candidate) => candidate.id === caller.teamId)
+  return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
+}
+
 /** Resolves bearer tokens to callers: the site-admin token, an organization token, a team token, or a token terraform login obtained (acting as its team). */
 export class Authenticator {
   private readonly adminHash: string

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import type { CliTokenRecord, LoginCodeRecord, OrganizationRecord } from '../../store/records.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { LOGIN_CODE, TOKEN_ID, type Store } from '../../store/port.js'
-import { describeCaller, type Caller } from '../core/access.js'
+import { accountOf, describeCaller, type Account, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -142,18 +142,12 @@ export class TerraformLogin {
     })
   }
 
-  /**
-   * Who a token is, as HCP's `account/details` says it: the site admin; or, since Homeport has no
-   * user accounts, the service account of the team (HCP's `api-team_…`) or organization it acts as.
-   */
-  async account(caller: Caller): Promise<{ id: string; username: string; serviceAccount: boolean; siteAdmin: boolean }> {
-    if (caller.kind === 'site-admin') return { id: 'user-site-admin', username: 'site-admin', serviceAccount: false, siteAdmin: true }
+  /** Who a token is, as HCP's `account/details` says it (see accountOf). */
+  async account(caller: Caller): Promise<Account> {
+    if (caller.kind === 'site-admin') return accountOf(caller, undefined)
     const org = await this.store.organizations.get(caller.organizationId)
     if (!org) throw new NotFoundError('account not found')
-    if (caller.kind === 'organization') return { id: `user-${org.id.replace(/^org-/, 'org')}`, username: `api-org-${org.name}`, serviceAccount: true, siteAdmin: false }
-    if (caller.kind === 'audit-trails') return { id: `user-${org.id.replace(/^org-/, 'audit')}`, username: `api-audit-trails-${org.name}`, serviceAccount: true, siteAdmin: false }
-    const team = org.teams.find((candidate) => candidate.id === caller.teamId)
-    return { id: `user-${caller.teamId.replace(/^team-/, 'team')}`, username: `api-team_${team?.name ?? caller.teamId}`, serviceAccount: true, siteAdmin: false }
+    return accountOf(caller, org)
   }
 }
 

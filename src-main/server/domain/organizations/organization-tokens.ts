@@ -1,7 +1,7 @@
 import type { AuthenticationTokenRecord, OrganizationRecord } from '../../store/records.js'
 import { UniqueConstraintError } from '../../store/errors.js'
 import type { Store } from '../../store/port.js'
-import { type Caller } from '../core/access.js'
+import { accountOf, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -34,7 +34,7 @@ export class OrganizationTokenService {
   async generate(caller: Caller, orgName: string, expiredAt: string | null | undefined, type: OrganizationTokenType = 'organization'): Promise<{ org: OrganizationRecord; token: string; record: AuthenticationTokenRecord }> {
     const org = await this.manageable(caller, orgName)
     const token = newToken()
-    const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: null, expiredAt: tokenExpiry(expiredAt) }
+    const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: null, expiredAt: tokenExpiry(expiredAt), createdBy: accountOf(caller, org).id }
     try {
       const { record: updated } = await this.store.organizations.update(org.id, (draft) => {
         draft[FIELD[type]] = record

@@ -1,7 +1,7 @@
 import type { AuthenticationTokenRecord, OrganizationRecord, TeamRecord } from '../../store/records.js'
 import { TEAM_ID, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
-import { type Caller } from '../core/access.js'
+import { accountOf, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -102,7 +102,7 @@ export class TeamService {
     const { org } = await this.read(caller, teamId)
     if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
     const token = newToken()
-    const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: input.description, expiredAt: tokenExpiry(input.expiredAt) }
+    const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: input.description, expiredAt: tokenExpiry(input.expiredAt), createdBy: accountOf(caller, org).id }
     try {
       const { record: updated, result: team } = await this.store.organizations.update(org.id, (draft) => {
         const target = draft.teams.find((candidate) => candidate.id === teamId)
