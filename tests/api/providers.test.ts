@@ -65,6 +65,8 @@ describe('publishing a private provider (HCP Terraform’s API)', () => {
       shasum: zip.shasum,
       signing_keys: { gpg_public_keys: [{ key_id: key.keyId, ascii_armor: key.publicArmor, trust_signature: '', source: 'Homeport', source_url: null }] }
     })
+    // Absolute URLs on the origin the client called (Renovate takes them as they are; Terraform resolves either).
+    for (const name of ['download_url', 'shasums_url', 'shasums_signature_url']) expect(download.body[name]).toMatch(new RegExp(`^${test.url}/api/registry/provider-files/`))
     // The three files are fetched without a token, as Terraform does.
     const base = `${test.url}/api/registry/v1/providers/acme/widget/0.1.0/download/linux/amd64`
     const get = (url: string, init?: RequestInit) => fetch(new URL(url, base), init)
@@ -82,7 +84,7 @@ describe('publishing a private provider (HCP Terraform’s API)', () => {
     // A platform the release lacks, a version it lacks, a tampered location.
     expect((await protocol('acme/widget/0.1.0/download/windows/amd64')).status).toBe(404)
     expect((await protocol('acme/widget/9.9.9/download/linux/amd64')).status).toBe(404)
-    expect((await get((download.body.download_url as string).replace(/\.(\w)/, '.9'))).status).toBe(404)
+    expect((await get((download.body.download_url as string).replace('/provider-files/', '/provider-files/x'))).status).toBe(404)
   })
 
   it('lists only versions whose sums, signature and a zip are in', async () => {

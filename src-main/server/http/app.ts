@@ -138,9 +138,9 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   // Downloads first: they need no token, and the modules protocol router answers all of /api/registry.
   app.use(archiveDownloadRouter(services, rateLimit).routes())
   app.use(providerFilesRouter(services, rateLimit).routes())
-  app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit).routes())
-  app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit).routes())
-  app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
+  app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit, baseUrl).routes())
+  app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit, baseUrl).routes())
+  app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME, baseUrl).routes())
   app.use(privateRegistry.routes())
   app.use(publicRegistryRouter(services, rateLimit).routes())
   app.use(registryProtocolRouter(services, rateLimit, options.protocolCache).routes())

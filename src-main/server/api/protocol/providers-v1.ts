@@ -8,6 +8,7 @@ import type { MirrorArchive } from '../../domain/providers/provider-mirror.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
 import { pathParams } from '../../http/query.js'
+import type { BaseUrl } from '../../http/base-url.js'
 import { signedFileRouter } from '../../http/signed-files.js'
 
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
@@ -33,7 +34,7 @@ interface MirrorSource {
  * PROVIDERS_PREFIX, and over the public mirror at PUBLIC_PROVIDERS_PREFIX. Errors are
  * `{"errors": ["…"]}`.
  */
-export function providerProtocolRouter(prefix: string, source: ProviderSource, rateLimit: Middleware): Router {
+export function providerProtocolRouter(prefix: string, source: ProviderSource, rateLimit: Middleware, baseUrl: BaseUrl): Router {
   const router = new Router({ prefix })
   router.use(rateLimit)
   router.use(requireBearer)
@@ -44,8 +45,9 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
   router.get('/:namespace/:type/:version/download/:os/:arch', async (ctx) => {
     const { namespace, type, version, os, arch } = pathParams(ctx, 'namespace', 'type', 'version', 'os', 'arch')
     const found = await source.download(callerOf(ctx), namespace, type, version, os, arch)
-    // Relative to this URL's origin: Terraform resolves them against the URL it called.
-    const file = (token: string, name: string) => `${PROVIDER_FILES_PREFIX}/${token}/${encodeURIComponent(name)}`
+    // Absolute (from --base-url, or the origin the client called): Terraform resolves a path against the
+    // URL it called, but other clients of this answer (Renovate refreshing lock files) take it as it is.
+    const file = (token: string, name: string) => providerFileUrl(baseUrl(ctx), token, name)
     ctx.body = {
       protocols: found.protocols,
       os: found.os,
@@ -69,6 +71,11 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
   return router
 }
 
+/** Where a signed provider file is served (http/signed-files.ts checks the token), as an absolute URL. */
+function providerFileUrl(base: string, token: string, name: string): string {
+  return `${base}${PROVIDER_FILES_PREFIX}/${token}/${encodeURIComponent(name)}`
+}
+
 /**
  * The provider network mirror protocol (shared/research/providers.md §4), for users who configure
  * `provider_installation { network_mirror { url = "https://…/api/registry/provider-mirror/v1/" } }`
@@ -76,7 +83,7 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
  * public registries' names reach the public mirror, the registry hostname the private providers.
  * The archives' hashes are their `zh:` (Terraform checks them, and records only its own `h1:`).
  */
-export function networkMirrorRouter(services: Services, rateLimit: Middleware, registryHostname: string): Router {
+export function networkMirrorRouter(services: Services, rateLimit: Middleware, registryHostname: string, baseUrl: BaseUrl): Router {
   const router = new Router({ prefix: NETWORK_MIRROR_PREFIX })
   router.use(rateLimit)
   router.use(requireBearer)
@@ -117,7 +124,7 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     const archives: Record<string, { url: string; hashes: string[] }> = {}
     for (const { os, arch } of listed.platforms ?? []) {
       const found = await source.archive(callerOf(ctx), namespace, type, version, os, arch)
-      archives[`${os}_${arch}`] = { url: `${PROVIDER_FILES_PREFIX}/${found.token}/${encodeURIComponent(found.filename)}`, hashes: [`zh:${found.shasum}`] }
+      archives[`${os}_${arch}`] = { url: providerFileUrl(baseUrl(ctx), found.token, found.filename), hashes: [`zh:${found.shasum}`] }
     }
     ctx.body = { archives }
   })
