@@ -185,6 +185,32 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
   })
 })
 
+describe.skipIf(!POSTGRES)(`a replica whose connection to the database drops${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('listens again for the other replicas’ writes, and takes what it computed meanwhile as stale', async () => {
+    const databases = postgresDatabases(inject('postgresUrl'))
+    const url = await databases.create()
+    const one = await openPostgresStore(url, { archiveGraceMs: 0 })
+    const two = await openPostgresStore(url, { archiveGraceMs: 0 })
+    try {
+      // The connections that LISTEN are cut, as a database restart or a network failure would.
+      await one.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+      const before = one.revision()
+      // Within a bounded time (the first try is a second after the drop), it hears a write of the other again.
+      let heard = false
+      for (let attempt = 0; attempt < 100 && !heard; attempt++) {
+        await two.gpgKeys.create(key(`gpg-${attempt}`, `K${attempt}`))
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        heard = one.revision() > before + 1
+      }
+      expect(heard).toBe(true)
+    } finally {
+      await one.close()
+      await two.close()
+      await databases.drop(url)
+    }
+  })
+})
+
 describe.skipIf(!POSTGRES)(`archives shared by replicas${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('keeps an archive stored again within the grace period, which another replica may be about to record', async () => {
     const databases = postgresDatabases(inject('postgresUrl'))

@@ -11,7 +11,7 @@ import {
   NotFoundError,
   UnauthenticatedError
 } from '../domain/core/errors.js'
-import { RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
+import { isDatabaseUnreachable, RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
@@ -70,6 +70,9 @@ function httpErrorOf(error: unknown): HttpError {
     return error.reason === 'disk-full'
       ? coded(new HttpError(507, 'insufficient storage', error.message), 'disk-full')
       : coded(new HttpError(503, 'service unavailable', error.message, undefined, { 'Retry-After': '300' }), 'read-only')
+  }
+  if (isDatabaseUnreachable(error)) {
+    return coded(new HttpError(503, 'service unavailable', 'Homeport cannot reach its database just now: nothing was written. Try again in a moment.', undefined, { 'Retry-After': '10' }), 'database-unreachable')
   }
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOSPC' || code === 'EDQUOT') {

@@ -62,3 +62,22 @@ export class TooLargeError extends Error {
     this.name = 'TooLargeError'
   }
 }
+
+/** Homeport cannot reach its PostgreSQL database (nothing listens, no answer, the connection dropped). */
+export class DatabaseUnreachableError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'DatabaseUnreachableError'
+  }
+}
+
+/**
+ * Whether an error says the database is out of reach, rather than that a statement failed: a
+ * connection refused, timed out or dropped, or PostgreSQL shutting down or not taking connections.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (error instanceof DatabaseUnreachableError) return true
+  const code = (error as { code?: unknown } | undefined)?.code
+  if (typeof code === 'string' && (['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) || /^(08|57P0)/.test(code))) return true
+  return /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Connection ended unexpectedly/i.test((error as Error | undefined)?.message ?? '')
+}

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import type { Identified } from '../engine/collection.js'
 import { collectionSpecs, INSTALLATION_ID, newInstallation, recordStores, type CollectionSpec, type InstallationFileRecord } from '../engine/collections.js'
-import { StoreLoadError } from '../errors.js'
+import { DatabaseUnreachableError, isDatabaseUnreachable, StoreLoadError } from '../errors.js'
 import type { Store } from '../port.js'
 import { DEFAULT_ARCHIVE_GRACE_MS, PgArchives } from './pg-archives.js'
 import { CHANGES_CHANNEL, PgCollection } from './pg-collection.js'
@@ -38,8 +38,20 @@ export interface PostgresStore extends Store {
  * unique keys are the database's own, and every replica hears the others' writes (LISTEN/NOTIFY)
  * to drop what it computed from older state and to see a changed installation record.
  */
-export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_ARCHIVE_GRACE_MS }: { archiveGraceMs?: number } = {}): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'homeport' })
+export async function openPostgresStore(
+  url: string,
+  { archiveGraceMs = DEFAULT_ARCHIVE_GRACE_MS, connectTimeoutMs = CONNECT_TIMEOUT_MS }: { archiveGraceMs?: number; connectTimeoutMs?: number } = {}
+): Promise<PostgresStore> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    application_name: 'homeport',
+    // A host that takes the connection and never answers must not hold the start (or a request) forever.
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: QUERY_TIMEOUT_MS,
+    // A database that vanished without closing the connection is noticed by the operating system.
+    keepAlive: true
+  })
   // An idle connection the server dropped must not take the process down.
   pool.on('error', (error) => console.error(`homeport: a PostgreSQL connection failed: ${error.message}`))
   let listener: pg.PoolClient | undefined
@@ -63,15 +75,38 @@ export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_
     let current = (await installation.get(INSTALLATION_ID)) ?? (await createInstallation(installation))
 
     // Another replica's write: what was computed before it may be stale, and the installation may have changed.
-    listener = await pool.connect()
-    listener.on('notification', (message) => {
+    const onNotification = (message: pg.Notification) => {
       // The audit trail changes no answer a replica computed.
       if (message.payload === 'audit-trail') return
       revision++
       if (message.payload === 'installation') void installation.get(INSTALLATION_ID).then((record) => record && (current = record))
-    })
-    await listener.query(`LISTEN ${CHANGES_CHANNEL}`)
-    const held = listener
+    }
+    let closed = false
+    const listen = async (): Promise<pg.PoolClient> => {
+      const client = await pool.connect()
+      client.on('notification', onNotification)
+      // The connection dropped (the database restarted, the network failed): listen again once it is back,
+      // and meanwhile take every answer computed before as stale, since other replicas' writes went unheard.
+      client.on('error', (error) => {
+        console.error(`homeport: lost the PostgreSQL connection that hears other replicas' writes (${error.message}); listening again when the database is back`)
+        client.release(error)
+        if (listener === client) listener = undefined
+        void relisten(1000)
+      })
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`)
+      return client
+    }
+    const relisten = async (waitMs: number): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, waitMs).unref())
+      if (closed) return
+      try {
+        listener = await listen()
+        revision++
+      } catch {
+        void relisten(Math.min(waitMs * 2, 30_000))
+      }
+    }
+    listener = await listen()
 
     return {
       pool,
@@ -88,15 +123,47 @@ export async function openPostgresStore(url: string, { archiveGraceMs = DEFAULT_
       backupRefusal: PG_BACKUP,
       backup: () => Promise.reject(new Error(PG_BACKUP)),
       async close() {
-        held.release()
+        closed = true
+        listener?.release()
+        listener = undefined
         await pool.end()
       }
     }
   } catch (error) {
     listener?.release()
-    await pool.end()
-    throw error
+    await pool.end().catch(() => undefined)
+    throw isDatabaseUnreachable(error) ? unreachable(url, error, connectTimeoutMs) : error
   }
+}
+
+/** How long a connection to the database may take to open. */
+const CONNECT_TIMEOUT_MS = 10_000
+/** How long a statement may wait for the database's answer; past it the request gets a 503, not a hang. */
+const QUERY_TIMEOUT_MS = 60_000
+
+/** What could not be reached, and how to check, naming the database without its password. */
+function unreachable(url: string, error: unknown, connectTimeoutMs: number): DatabaseUnreachableError {
+  let where = 'in the URL given'
+  let check = 'pg_isready'
+  try {
+    const parsed = new URL(url)
+    const host = decodeURIComponent(parsed.hostname) || 'localhost'
+    const port = parsed.port || '5432'
+    where = `${host}:${port}${parsed.pathname.length > 1 ? ` (database ${decodeURIComponent(parsed.pathname.slice(1))})` : ''}`
+    check = `pg_isready -h ${host} -p ${port}`
+  } catch {
+    // A URL pg could read but URL cannot: say less.
+  }
+  const code = (error as { code?: string }).code
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'nothing listens there'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'the host name does not resolve'
+        : /timeout/i.test((error as Error).message)
+          ? `it did not answer within ${connectTimeoutMs / 1000} s`
+          : (error as Error).message
+  return new DatabaseUnreachableError(`The PostgreSQL database at ${where} could not be reached: ${why}. Check that PostgreSQL runs there and takes connections (${check}), and the URL's host and port.`)
 }
 
 /** Creates or upgrades the tables, one replica at a time. */
