@@ -10,6 +10,8 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, im
 
 test.describe('publishing a module folder and reading it', () => {
   test('publishes a folder, watches it become ok, reads its inputs, copies its usage, deletes a version', async ({ page, context }) => {
+    // A whole journey, with axe run in light and dark at each of its screens: 25 s on a quiet 2-core machine.
+    test.setTimeout(90_000)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'])
     await signIn(page)
     await openOrganization(page, 'acme')

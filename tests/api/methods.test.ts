@@ -29,7 +29,7 @@ describe('a method a path does not take', () => {
     const response = await test.api('POST', '/api/registry/v1/modules/acme/network/aws/versions')
     expect(response.status).toBe(405)
     expect(response.headers.get('allow')).toContain('GET')
-    expect(response.body).toEqual({ errors: [expect.stringMatching(/POST is not allowed here/)] })
+    expect(response.body).toEqual({ errors: [expect.stringMatching(/POST is not allowed here/)], code: 'method-not-allowed' })
     expect((await test.api('GET', '/api/registry/v9/nothing')).status).toBe(404)
   })
 })

@@ -57,7 +57,7 @@ describe('authentication', () => {
   it('needs a bearer token and answers {"errors": [...]}', async () => {
     const none = await get('/acme/network/aws/versions', null)
     expect(none.status).toBe(401)
-    expect(none.body).toEqual({ errors: [expect.stringMatching(/API token/)] })
+    expect(none.body).toEqual({ errors: [expect.stringMatching(/API token/)], code: 'unauthorized' })
     expect((await get('/acme/network/aws/versions', 'hp1.wrong')).status).toBe(401)
   })
 
@@ -230,7 +230,7 @@ describe('downloads', () => {
     const tampered = location.replace(/\.(\w)([\w-]{42})\//, (_m, first: string, rest: string) => `.${first === 'A' ? 'B' : 'A'}${rest}/`)
     const response = await fetch(`${test.url}${tampered}`)
     expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ errors: [expect.stringMatching(/invalid or has expired/)] })
+    expect(await response.json()).toEqual({ errors: [expect.stringMatching(/invalid or has expired/)], code: 'not-found' })
     expect((await fetch(`${test.url}/api/registry/downloads/garbage/x.tar.gz`)).status).toBe(404)
     // One spelling per location: the same expiry with a leading zero is not that location.
     expect((await fetch(`${test.url}${location}`)).status).toBe(200)

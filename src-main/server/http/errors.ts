@@ -155,8 +155,12 @@ const jsonApiErrors = renderingErrors(JSON_API, (error) => ({
   errors: [error.message, ...error.further].map((detail) => ({ status: String(error.status), code: error.code, title: error.title, detail, ...(error.source ? { source: error.source } : {}) }))
 }))
 
-/** Renders any error below it as `{"errors": ["…"]}` (the registry protocol's format). */
-const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message, ...error.further] }))
+/**
+ * Renders any error below it as `{"errors": ["…"]}` (the registry protocol's format), with its stable
+ * `code` beside them: Terraform and OpenTofu read only `errors`, and a client that acts on a refusal
+ * (Homeport's own, a bot) reads the code rather than the words.
+ */
+const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message, ...error.further], code: error.code }))
 
 /** HCP's GPG keys live under the registry's prefix, in the management API's conventions: the one exception. */
 const JSON_API_UNDER_REGISTRY = '/api/registry/private/v2/'
