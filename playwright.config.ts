@@ -1,9 +1,19 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, defineConfig, type PlaywrightTestProject } from '@playwright/test'
 
-const PORT = Number(process.env.E2E_PORT ?? 4798)
+/**
+ * A port the OS picks, so that two runs on one machine never collide. The runner picks it once and
+ * hands it to its workers (which load this file again) through the environment.
+ */
+function freePort(): string {
+  const script = "const server = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(server.address().port); server.close() })"
+  return execFileSync(process.execPath, ['-e', script]).toString().trim()
+}
+process.env.E2E_PORT ??= freePort()
+const PORT = Number(process.env.E2E_PORT)
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef'
 
 /**

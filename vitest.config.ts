@@ -1,10 +1,16 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { findPostgres, NO_POSTGRES } from './tests/helpers/postgres.js'
 
 const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 30_000 }
+/**
+ * The fast suites (`npm run test:unit`, seconds): the domain's rules on the memory store, the
+ * authorization and jobs tables, the CLI reference. No server, no disk beyond temp files, no network;
+ * their files share one module cache (they keep no state between tests).
+ */
+const UNIT = ['tests/domain/**/*.test.ts', 'tests/cli/**/*.test.ts']
 
 /**
- * Two runs of the suites: every suite on the file store (the default), and, where PostgreSQL is
+ * The unit suites, then two runs of the others: every suite on the file store (the default), and, where PostgreSQL is
  * installed, the suites that go through the store port (the API, Terraform's clients, git
  * publishing, concurrency, the port's own contract) again on PostgreSQL, each test server on a
  * database of its own in a server the run starts (tests/setup/postgres.ts).
@@ -18,7 +24,8 @@ if (!postgres && !process.env.HOMEPORT_POSTGRES_REPORTED) {
 export default defineConfig({
   test: {
     projects: [
-      { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'] } },
+      { test: { ...shared, name: 'unit', include: UNIT, isolate: false } },
+      { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT] } },
       ...(postgres
         ? [
             {

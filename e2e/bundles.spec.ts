@@ -7,6 +7,7 @@ import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
 import { moduleArchive } from '../tests/helpers/archives'
 import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
+import { docsScreenshot } from './support/screenshots'
 
 const MAIN_TF = `terraform {
   required_providers {
@@ -65,7 +66,7 @@ test('makes a bundle from a configuration folder with its progress, lists what c
   await expect(bundle.getByRole('status')).toHaveText('Ready: 1 module version and 1 provider version for linux_amd64, darwin_arm64.', { timeout: 20_000 })
   await expect(bundle.getByRole('list', { name: 'Steps' })).toContainText('Fetching homeport.localhost/carriers/network/aws 1.0.0')
   await expect(bundle.getByRole('list').last()).toContainText('registry.terraform.io/hashicorp/time 0.9.1')
-  await page.screenshot({ path: 'docs/screenshots/bundles.png', fullPage: true })
+  await docsScreenshot(page, 'bundles.png', { fullPage: true })
   await expectAccessible(page, 'the Bundles page')
   const downloading = page.waitForEvent('download')
   await bundle.getByRole('button', { name: /^Download carriers-\d{4}-\d{2}-\d{2}\.hpbundle \(.+\)$/ }).click()

@@ -2,6 +2,7 @@ import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { signIn } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 test('shows the Terraform CLI configuration for this server, to copy or download', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
@@ -23,7 +24,7 @@ test('shows the Terraform CLI configuration for this server, to copy or download
   await expect(config).toContainText(`"modules.v1" = "${new URL(page.url()).origin}/api/registry/v1/modules/"`)
   // The token is masked until asked for.
   await expect(config).not.toContainText(E2E_ADMIN_TOKEN)
-  await page.screenshot({ path: 'docs/screenshots/connect-terraform.png' })
+  await docsScreenshot(page, 'connect-terraform.png')
   await expectAccessible(page, 'Connect Terraform')
   await page.getByLabel('Show token').check()
   await expect(config).toContainText(`token = "${E2E_ADMIN_TOKEN}"`)

@@ -6,6 +6,7 @@ import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { adminPost } from './support/admin-api'
 import { openOrganization, signIn, teamToken } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 /** A folder of repositories with one module, tagged twice, made with the machine's git; and a way to tag it again. */
 function repositories(): { root: string; tag: (version: string) => void } {
@@ -44,7 +45,7 @@ test('connects a folder of repositories and publishes every version tag of one',
   // The folder's repositories are offered to pick, not typed.
   await expect(page.getByLabel('Repository').locator('option')).toHaveText(['Choose one of 1…', 'platform/terraform-aws-dns'])
   await page.getByLabel('Repository').selectOption('platform/terraform-aws-dns')
-  await page.screenshot({ path: 'docs/screenshots/git.png' })
+  await docsScreenshot(page, 'git.png')
   await expectAccessible(page, 'the Git page')
   await page.getByRole('button', { name: 'Publish', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'dns', exact: true })).toBeVisible()

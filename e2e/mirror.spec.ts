@@ -5,6 +5,7 @@ import { zipSync } from 'fflate'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { signIn } from './support/session'
 import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
+import { docsScreenshot } from './support/screenshots'
 
 test('shows the public provider mirror, says in the server’s words why mirroring fails offline, marks an imported package unsigned, and removes a version', async ({ page }) => {
   await signIn(page)
@@ -48,7 +49,7 @@ test('shows the public provider mirror, says in the server’s words why mirrori
   const unsigned = table.getByRole('row', { name: /hashicorp\/null.*3\.2\.3.*linux_amd64 \(unsigned\).*network mirror only/ })
   await expect(unsigned).toBeVisible()
   await expect(table.getByRole('row', { name: new RegExp(`hashicorp/random.*3\\.6\\.0.*linux_amd64.*darwin_arm64.*${key.keyId}`) })).toBeVisible()
-  await page.screenshot({ path: 'docs/screenshots/mirror.png' })
+  await docsScreenshot(page, 'mirror.png')
   await expectAccessible(page, 'the Mirror page')
 
   // Removing a version asks first, then takes it away.

@@ -6,6 +6,7 @@ import { expect, test } from './support/fixtures'
 import { ADMIN_HEADERS as headers } from './support/admin-api'
 import { publish } from './support/publish'
 import { openOrganization, signIn } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 
 /** A vpc-like module whose outputs are `outputs`. */
@@ -30,7 +31,7 @@ test('shows what a version changes in the interface, on the module page and befo
   const changes = page.getByRole('region', { name: 'Interface changes' })
   await expect(changes.getByRole('alert')).toHaveText('1.4.0 removes output vpc_arn: that is a breaking change in a minor release.')
   await expect(changes.getByRole('list', { name: 'Interface changes from 1.3.0 to 1.4.0' })).toContainText('breaking 1.4.0 removes output vpc_arn')
-  await changes.screenshot({ path: 'docs/screenshots/interface-diff.png' })
+  await docsScreenshot(changes, 'interface-diff.png')
   // A link to a version that is not published says so, and offers no usage for it.
   await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws/9.9.9')
   await expect(page.getByRole('heading', { name: 'Version 9.9.9 is not published' })).toBeVisible()

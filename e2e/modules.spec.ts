@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, test } from './support/fixtures'
 import { expectAccessible } from './support/axe'
 import { openOrganization, signIn } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
 
@@ -29,7 +30,7 @@ test.describe('publishing a module folder and reading it', () => {
     const excluded = page.getByRole('list', { name: 'Files left out' })
     await expect(excluded.getByText('local.auto.tfvars')).toBeVisible()
     await expect(excluded.getByText('.terraform/modules/modules.json')).toBeVisible()
-    await page.screenshot({ path: 'docs/screenshots/publish.png', fullPage: true })
+    await docsScreenshot(page, 'publish.png', { fullPage: true })
     await expectAccessible(page, 'the Publish form')
 
     await page.getByRole('button', { name: /^Publish acme\/network\/aws 1\.0\.0/ }).click()
@@ -66,10 +67,10 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(page.getByLabel('Usage')).toContainText('source  = "homeport.localhost/acme/network/aws//modules/subnet"')
     await expect(page.getByLabel('Usage')).toContainText('module "subnet" {')
     await page.getByLabel('Module part').selectOption('')
-    await page.screenshot({ path: 'docs/screenshots/module.png', fullPage: true })
+    await docsScreenshot(page, 'module.png', { fullPage: true })
     await expectAccessible(page, 'a module page')
     await page.emulateMedia({ colorScheme: 'dark' })
-    await page.screenshot({ path: 'docs/screenshots/module-dark.png' })
+    await docsScreenshot(page, 'module-dark.png')
     await page.emulateMedia({ colorScheme: 'light' })
 
     // The usage carries the required inputs, typed placeholders until the user fills them in (terrareg's builder).
@@ -124,7 +125,7 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(revoked).toContainText('Deleted data in production.')
     await expect(revoked).toContainText('No token had downloaded it, so no one may install it now.')
     await expect(versions.getByText('revoked', { exact: true })).toBeVisible()
-    await revoked.screenshot({ path: 'docs/screenshots/version-lifecycle.png' })
+    await docsScreenshot(revoked, 'version-lifecycle.png')
     await revoked.getByRole('button', { name: 'Unrevoke (back to deprecated)' }).click()
     await expect(page.getByRole('region', { name: '1.0.1 is deprecated' })).toBeVisible()
 
@@ -164,7 +165,7 @@ test.describe('publishing a module folder and reading it', () => {
     const status = page.getByLabel('Publishing status')
     await expect(status.getByText('ingest failed')).toBeVisible({ timeout: 20_000 })
     await expect(status.getByText(/not a gzip-compressed tar archive/)).toBeVisible()
-    await page.screenshot({ path: 'docs/screenshots/ingest-error.png' })
+    await docsScreenshot(page, 'ingest-error.png')
     await expectAccessible(page, 'a failed ingest')
   })
 
@@ -225,7 +226,7 @@ test.describe('teams and settings', () => {
     await row.getByRole('button', { name: 'Create token' }).click()
     const token = page.getByLabel('New token')
     await expect(token).toHaveText(/^hp1\./)
-    await page.screenshot({ path: 'docs/screenshots/teams.png' })
+    await docsScreenshot(page, 'teams.png')
     await expectAccessible(page, 'the Teams page')
     await page.getByRole('status').getByRole('button', { name: 'Copy' }).click()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await token.textContent())
@@ -244,7 +245,7 @@ test.describe('teams and settings', () => {
     await section.getByRole('button', { name: 'Generate token' }).click()
     await expect(section.getByLabel('New organization token')).toHaveText(/^hp1\./)
     await expect(section.getByText(/expires Dec 31, 2099/)).toBeVisible()
-    await section.screenshot({ path: 'docs/screenshots/organization-token.png' })
+    await docsScreenshot(section, 'organization-token.png')
     await section.getByRole('button', { name: 'Done' }).click()
     await section.getByRole('button', { name: 'Delete token' }).click()
     await section.getByRole('button', { name: 'Delete' }).click()
@@ -270,7 +271,7 @@ test.describe('teams and settings', () => {
     await timeout.fill('60')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await expect(page.getByRole('status')).toHaveText('Saved.')
-    await page.screenshot({ path: 'docs/screenshots/settings.png', fullPage: true })
+    await docsScreenshot(page, 'settings.png', { fullPage: true })
     await expectAccessible(page, 'the organization’s settings')
 
     // Deleting it takes its name typed in full.

@@ -6,6 +6,7 @@ import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 test('adds a signing key and publishes a provider release from its folder', async ({ page }) => {
   const key = await makeSigningKey('E2E Providers')
@@ -43,7 +44,7 @@ test('adds a signing key and publishes a provider release from its folder', asyn
     headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` }
   })
   expect(((await published.json()) as { data: { attributes: { protocols: string[] } } }).data.attributes.protocols).toEqual(['6.0'])
-  await page.screenshot({ path: 'docs/screenshots/providers.png', fullPage: true })
+  await docsScreenshot(page, 'providers.png', { fullPage: true })
   await expectAccessible(page, 'the Providers page')
 
   // A signature by another key is refused in the server's words.

@@ -5,6 +5,7 @@ import { expect, test } from './support/fixtures'
 import { publish } from './support/publish'
 import { openOrganization, signIn } from './support/session'
 import { vpcModule } from './support/vpc-module'
+import { docsScreenshot } from './support/screenshots'
 
 const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}`, 'Content-Type': 'application/vnd.api+json' }
 
@@ -45,7 +46,7 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   await expect(list.getByRole('listitem').filter({ hasText: 'label' })).toContainText('Terraform module designed to generate consistent names')
   await expect(list.getByRole('listitem').filter({ hasText: 'vpcs/vpc/aws' })).toContainText('v5.8.1')
   await expect(list.getByRole('listitem').filter({ hasText: 'vpcs/vpc/aws' })).toContainText('Terraform module which creates VPC resources on AWS')
-  await page.screenshot({ path: 'docs/screenshots/module-list.png' })
+  await docsScreenshot(page, 'module-list.png')
   await expectAccessibleEverywhere(page, 'the module list')
   await page.getByRole('link', { name: /vpcs\/vpc\/aws/ }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'vpc', exact: true })).toBeVisible()
@@ -71,7 +72,7 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   await expect(readme.locator('img')).toHaveCount(0)
   // A code block is one block: no inline-code tint behind each of its lines.
   expect(await readme.locator('pre code').first().evaluate((code) => getComputedStyle(code).backgroundColor)).toBe('rgba(0, 0, 0, 0)')
-  await page.screenshot({ path: 'docs/screenshots/module-vpc.png' })
+  await docsScreenshot(page, 'module-vpc.png')
   await expectAccessibleEverywhere(page, 'the vpc module’s README')
 
   // Inputs: 237, the two required ones first, each findable.

@@ -2,6 +2,7 @@ import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { adminPost } from './support/admin-api'
 import { signIn, teamToken } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 test.describe('signing in and organizations', () => {
   test('refuses a bad token in words a person understands', async ({ page }, testInfo) => {
@@ -10,7 +11,7 @@ test.describe('signing in and organizations', () => {
     await page.getByLabel('API token').fill('hp1.not-a-real-token')
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect(page.getByRole('alert')).toContainText('Homeport did not accept that token')
-    await page.screenshot({ path: 'docs/screenshots/sign-in-error.png' })
+    await docsScreenshot(page, 'sign-in-error.png')
     await expectAccessible(page, 'the sign-in form with an error')
   })
 
@@ -50,7 +51,7 @@ test.describe('signing in and organizations', () => {
       await toList()
       await expect(list.getByRole('heading', { name })).toBeVisible()
     }
-    await page.screenshot({ path: 'docs/screenshots/organizations.png' })
+    await docsScreenshot(page, 'organizations.png')
     await expectAccessible(page, 'the organization list')
 
     await page.getByLabel('Search organizations by name or e-mail').fill('net')

@@ -5,6 +5,7 @@ import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { openOrganization, signIn } from './support/session'
+import { docsScreenshot } from './support/screenshots'
 
 /** Terraform's side of login.v1: a listener on this machine for the code, and the PKCE verifier. */
 async function terraformListener(): Promise<{ server: Server; port: number; code: Promise<string> }> {
@@ -43,7 +44,7 @@ test('approves terraform login in the GUI, for a chosen team, and lists and revo
     await expect(page.getByRole('heading', { name: 'Terraform CLI on this machine wants a token' })).toBeVisible()
     await form.getByLabel('Organization').selectOption('login-org')
     await form.getByLabel('The token may do what this team may').selectOption({ label: 'platform (read)' })
-    await page.screenshot({ path: 'docs/screenshots/terraform-login.png' })
+    await docsScreenshot(page, 'terraform-login.png')
     await expectAccessible(page, 'terraform login’s approval page')
     await form.getByRole('button', { name: 'Approve' }).click()
     const code = await listener.code
