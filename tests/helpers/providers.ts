@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { zipSync } from 'fflate'
 import * as openpgp from 'openpgp'
-import { doc, type TestServer } from './server.js'
+import { createOrganization, doc, startTestServer, type TestServer } from './server.js'
 
 /** A signing key, as a provider's developer keeps one: the public half goes to the registry. */
 export interface SigningKey {
@@ -87,4 +87,14 @@ export async function publishProvider(test: TestServer, org: string, release: Pr
     uploads.push(await putFile(platform.body.data.links['provider-binary-upload'] as string, zip.bytes, test.fetch))
   }
   return { path, uploads }
+}
+
+/**
+ * A second Homeport standing in for the public registry: its organization `hashicorp` publishes, signed
+ * by the key returned, what registry.terraform.io/hashicorp/… is to Terraform.
+ */
+export async function startPublicUpstream(): Promise<{ upstream: TestServer; key: SigningKey }> {
+  const upstream = await startTestServer()
+  await createOrganization(upstream, 'hashicorp')
+  return { upstream, key: await makeSigningKey('Upstream Registry') }
 }

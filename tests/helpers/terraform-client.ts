@@ -286,3 +286,11 @@ export function parseSource(source: string): { host: string; namespace: string; 
   }
   return { host: host.toLowerCase().replace(/:443$/, ''), namespace, name, system, subdir }
 }
+
+/** Terraform pointed at a Homeport for the public registry's own name (registry.terraform.io), as the air-gapped configuration does. */
+export function publicMirrorClient(homeport: { url: string; adminToken: string }): TerraformClient {
+  return new TerraformClient({
+    hosts: { 'registry.terraform.io': { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
+    credentials: { 'registry.terraform.io': homeport.adminToken }
+  })
+}

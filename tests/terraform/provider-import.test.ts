@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { unzipSync, zipSync } from 'fflate'
-import { makeSigningKey, providerRelease, publishProvider, sha256, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
+import { makeSigningKey, providerRelease, type ProviderRelease, publishProvider, sha256, sign, type SigningKey, startPublicUpstream } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
-import { dirHash, TerraformClient } from '../helpers/terraform-client.js'
+import { dirHash, publicMirrorClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider, terraformInit } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
@@ -23,9 +23,9 @@ let release: ProviderRelease
 /** A second Homeport stands in for the public registry (see provider-mirror.test.ts). */
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'homeport-import-'))
-  upstream = await startTestServer()
-  await createOrganization(upstream, 'hashicorp')
-  key = await makeSigningKey('Upstream Registry')
+  const started = await startPublicUpstream()
+  upstream = started.upstream
+  key = started.key
   release = await providerRelease('null', '3.2.3', ['linux_amd64', 'darwin_arm64'], key)
   await publishProvider(upstream, 'hashicorp', release, key)
 })
@@ -267,11 +267,7 @@ describe('importing a provider release folder', () => {
   })
   afterAll(() => homeport.close())
 
-  const client = () =>
-    new TerraformClient({
-      hosts: { [PUBLIC]: { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
-      credentials: { [PUBLIC]: homeport.adminToken }
-    })
+  const client = () => publicMirrorClient(homeport)
 
   it('checks the signature by the key given and each zip against SHA256SUMS, then serves the release signed, offline', async () => {
     const folder = await releaseFolder(join(work, 'release'), release)

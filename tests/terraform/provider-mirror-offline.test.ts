@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeSigningKey, providerRelease, publishProvider, type SigningKey } from '../helpers/providers.js'
-import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
-import { TerraformClient } from '../helpers/terraform-client.js'
+import { providerRelease, publishProvider, type SigningKey, startPublicUpstream } from '../helpers/providers.js'
+import { doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { publicMirrorClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
 
 /**
@@ -20,9 +20,9 @@ let key: SigningKey
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'homeport-offline-mirror-'))
-  upstream = await startTestServer()
-  await createOrganization(upstream, 'hashicorp')
-  key = await makeSigningKey('Upstream Registry')
+  const started = await startPublicUpstream()
+  upstream = started.upstream
+  key = started.key
   await publishProvider(upstream, 'hashicorp', await providerRelease('null', '3.2.3', ['linux_amd64', 'darwin_arm64'], key), key)
   await publishProvider(upstream, 'hashicorp', await providerRelease('null', '3.3.0', ['linux_amd64', 'darwin_arm64'], key), key)
   // The upstream's answers are cached for the default five minutes.
@@ -34,11 +34,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-const client = () =>
-  new TerraformClient({
-    hosts: { [PUBLIC]: { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
-    credentials: { [PUBLIC]: homeport.adminToken }
-  })
+const client = () => publicMirrorClient(homeport)
 
 async function offered(): Promise<Array<{ version: string; platforms: string[] }>> {
   const answer = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/versions')

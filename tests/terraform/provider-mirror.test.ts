@@ -7,9 +7,9 @@ import { createServer } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { AddressInfo } from 'node:net'
-import { makeSigningKey, providerRelease, publishProvider, sign, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
-import { createOrganization, doc, startTestServer, type TestServer } from '../helpers/server.js'
-import { TerraformClient } from '../helpers/terraform-client.js'
+import { makeSigningKey, providerRelease, type ProviderRelease, publishProvider, sign, type SigningKey, startPublicUpstream } from '../helpers/providers.js'
+import { doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { publicMirrorClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
@@ -26,9 +26,9 @@ let release: ProviderRelease
  */
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'homeport-mirror-'))
-  upstream = await startTestServer()
-  await createOrganization(upstream, 'hashicorp')
-  key = await makeSigningKey('Upstream Registry')
+  const started = await startPublicUpstream()
+  upstream = started.upstream
+  key = started.key
   release = await providerRelease('null', '3.2.3', ['linux_amd64', 'darwin_arm64', 'windows_amd64'], key)
   await publishProvider(upstream, 'hashicorp', release, key)
   homeport = await startTestServer({ upstream: upstream.url, upstreamToken: upstream.adminToken, upstreamMaxAgeMs: 0 })
@@ -39,12 +39,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-/** Terraform pointed at Homeport for the public registry's own name, as the air-gapped configuration does. */
-const client = () =>
-  new TerraformClient({
-    hosts: { [PUBLIC]: { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
-    credentials: { [PUBLIC]: homeport.adminToken }
-  })
+const client = () => publicMirrorClient(homeport)
 
 describe('a mirror of public providers', () => {
   it('pulls a package through on first use, verified by upstream’s own signature and keys', async () => {
