@@ -37,8 +37,8 @@ describe('serve options', () => {
 })
 
 describe('the one table of settings', () => {
-  it('is what the README’s options table says, row for row', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8')
+  it('is what the running-headless page’s options table says, row for row', async () => {
+    const readme = await readFile(new URL('../../docs/operations/running-headless.md', import.meta.url), 'utf8')
     const table = readme.slice(readme.indexOf('| Option | Environment | Default | Meaning |'))
     const lines = table.split('\n').slice(2)
     const rows = lines

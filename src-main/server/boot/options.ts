@@ -47,7 +47,7 @@ interface Setting<K extends keyof ServeOptions = keyof ServeOptions> {
   env: string
   /** What the flag takes, for the usage text; none for a switch. */
   takes?: string
-  /** The default, as the usage text and the README show it. */
+  /** The default, as the usage text and the docs show it. */
   shown: string
   help: string
   /** The value from the flag's or variable's text; undefined text gives the default. */
@@ -61,9 +61,9 @@ const ON = ['1', 'true', 'on']
 const list = (text: string | undefined, separator: string) => (text ?? '').split(separator).map((item) => item.trim()).filter(Boolean)
 
 /**
- * Every setting of `homeport serve`, once: the parser, the usage text and the README's table
- * (checked by tests/store/options.test.ts) come from here. A flag wins over its variable, and
- * the variable over the default.
+ * Every setting of `homeport serve`, once: the parser, the usage text, docs/reference/cli.md and the
+ * table in docs/operations/running-headless.md (checked by tests/store/options.test.ts) come from
+ * here. A flag wins over its variable, and the variable over the default.
  */
 export const SETTINGS: readonly Setting[] = [
   setting({ key: 'port', flag: 'port', env: 'HOMEPORT_PORT', takes: '<n>', shown: String(DEFAULT_PORT), help: 'port to listen on; 0 picks a free one',

@@ -120,7 +120,7 @@ export interface InterfaceChange {
   detail: string
 }
 
-/** Homeport's `interface-diffs` resource: the interface change between two versions (see the README). */
+/** Homeport's `interface-diffs` resource: the interface change between two versions (see docs/guide/publishing.md and the GUI's Compare versions). */
 export interface InterfaceDiffAttributes {
   /** null when `to` is the first version. */
   from: string | null

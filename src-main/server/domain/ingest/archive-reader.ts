@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream'
 import { Parser, type ReadEntry } from 'tar'
 import { TarEndCheck } from './tar-end.js'
 
-/** What an archive may hold before it is refused. The README lists these. */
+/** What an archive may hold before it is refused. docs/guide/publishing.md lists these ("hostile archives"). */
 export interface ArchiveLimits {
   /** Entries of any kind. */
   maxEntries: number

@@ -24,7 +24,7 @@ const LAYOUT = [
   'CREATE TABLE IF NOT EXISTS hp_archive_chunks (sha256 text NOT NULL, seq integer NOT NULL, data bytea NOT NULL, created_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (sha256, seq))'
 ]
 
-const PG_BACKUP = 'This Homeport keeps its registry in PostgreSQL: back it up with pg_dump (see the README), not with a Homeport backup.'
+const PG_BACKUP = 'This Homeport keeps its registry in PostgreSQL: back it up with pg_dump (see docs/operations/postgresql.md), not with a Homeport backup.'
 
 /** What the PostgreSQL store knows beyond the port: its pool, for the tests and the tools that look inside. */
 export interface PostgresStore extends Store {
