@@ -37,10 +37,12 @@ describe('the protocol answer cache', () => {
   it('keys by the authenticated caller and the URL with its parameters in order', () => {
     const { cache, remember } = setup()
     remember('/api/registry/v1/modules?limit=5&offset=10', alice, 'page', { ttlMs: 60_000, params: ['offset', 'limit'] })
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=10&limit=5')!)?.body).toBe('page')
-    expect(cache.get(ProtocolCache.keyOf(bob, '/api/registry/v1/modules?offset=10&limit=5')!)).toBeUndefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules?offset=10&limit=5')!)?.body).toBe('page')
+    expect(cache.get(ProtocolCache.keyOf(bob, '127.0.0.1', '/api/registry/v1/modules?offset=10&limit=5')!)).toBeUndefined()
+    // Nor is it another host's: a download location is an absolute URL on the host that was asked.
+    expect(cache.get(ProtocolCache.keyOf(alice, 'localhost', '/api/registry/v1/modules?offset=10&limit=5')!)).toBeUndefined()
     // A repeated parameter has no single meaning: never cached.
-    expect(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=1&offset=2')).toBeUndefined()
+    expect(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules?offset=1&offset=2')).toBeUndefined()
   })
 
   it('keeps no answer for a URL with parameters its answer does not depend on', () => {
@@ -60,11 +62,11 @@ describe('the protocol answer cache', () => {
     }
     expect(cache.size.entries).toBeGreaterThan(10)
     // The most recent survive; the oldest went first.
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=499')!)).toBeDefined()
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules?offset=0')!)).toBeUndefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules?offset=499')!)).toBeDefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules?offset=0')!)).toBeUndefined()
 
     remember('/api/registry/v1/modules/acme/huge/aws/versions', alice, 'z'.repeat(200_000))
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/huge/aws/versions')!)).toBeUndefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules/acme/huge/aws/versions')!)).toBeUndefined()
   })
 
   it('lets everything go at the next write, and sweeps what expired', async () => {
@@ -75,7 +77,7 @@ describe('the protocol answer cache', () => {
     expect(cache.callerOf('token-of-nobody')).toBeUndefined()
     write()
     expect(cache.callerOf('token-of-team-alice')).toBeUndefined()
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws/versions')!)).toBeUndefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules/acme/a/aws/versions')!)).toBeUndefined()
     expect(cache.size).toEqual({ entries: 0, bytes: 0 })
 
     for (let i = 0; i < 20; i++) remember(`/api/registry/v1/modules/acme/m${i}/aws/versions`, alice, 'short-lived', { ttlMs: 1 })
@@ -108,9 +110,9 @@ describe('the protocol answer cache', () => {
     const { cache, remember, download } = setup()
     remember('/api/registry/v1/modules/acme/a/aws', alice, 'detail with counts', { ttlMs: 60_000, showsCounts: true })
     remember('/api/registry/v1/modules/acme/a/aws/versions', alice, 'versions')
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws')!)?.body).toBe('detail with counts')
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules/acme/a/aws')!)?.body).toBe('detail with counts')
     download()
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws')!)).toBeUndefined()
-    expect(cache.get(ProtocolCache.keyOf(alice, '/api/registry/v1/modules/acme/a/aws/versions')!)?.body).toBe('versions')
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules/acme/a/aws')!)).toBeUndefined()
+    expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules/acme/a/aws/versions')!)?.body).toBe('versions')
   })
 })

@@ -66,7 +66,7 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
   it('refuses a Homeport backup, in words, and points at pg_dump', async () => {
     const backup = await first.api('GET', '/api/homeport/v1/backup')
     expect(backup.status).toBe(403)
-    expect(backup.body.errors[0].detail).toBe('This Homeport keeps its registry in PostgreSQL: back it up with pg_dump (see the README), not with a Homeport backup.')
+    expect(backup.body.errors[0].detail).toBe('This Homeport keeps its registry in PostgreSQL: back it up with pg_dump (see docs/operations/postgresql.md), not with a Homeport backup.')
   })
 
   it('completes terraform login through either: a code approved through one is exchanged once, through the other', async () => {

@@ -142,8 +142,8 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit, baseUrl).routes())
   app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME, baseUrl).routes())
   app.use(privateRegistry.routes())
-  app.use(publicRegistryRouter(services, rateLimit).routes())
-  app.use(registryProtocolRouter(services, rateLimit, options.protocolCache).routes())
+  app.use(publicRegistryRouter(services, rateLimit, baseUrl).routes())
+  app.use(registryProtocolRouter(services, rateLimit, baseUrl, options.protocolCache).routes())
   app.use(api.routes())
   app.use(serveGui(options.rendererDir))
   return app

@@ -85,9 +85,9 @@ export class ProtocolCache {
   }
 
   /** The key of a caller's request for `url`, or undefined when the URL cannot be cached (a repeated parameter). */
-  static keyOf(caller: Caller, url: string): string | undefined {
+  static keyOf(caller: Caller, host: string | undefined, url: string): string | undefined {
     const normalized = normalizeUrl(url)
-    return normalized && `${callerKey(caller)}\n${normalized.url}`
+    return normalized && keyFor(caller, host, normalized.url)
   }
 
   get size(): { entries: number; bytes: number } {
@@ -135,7 +135,7 @@ export class ProtocolCache {
       headers[name] = value
       bytes += name.length + value.length
     }
-    const key = `${callerKey(caller)}\n${normalized.url}`
+    const key = keyFor(caller, ctx.req.headers.host, normalized.url)
     // Strings are UTF-16 in memory: two bytes a character is the honest estimate.
     bytes = 2 * (bytes + body.length + key.length) + 200
     if (bytes > this.limits.maxEntryBytes) return
@@ -177,6 +177,14 @@ export class ProtocolCache {
 }
 
 /**
+ * An answer's key: who asked, the host they asked (download locations are absolute URLs on it), and
+ * the URL's meaningful part.
+ */
+function keyFor(caller: Caller, host: string | undefined, url: string): string {
+  return `${callerKey(caller)}\n${host ?? ''}\n${url}`
+}
+
+/**
  * The path and its query parameters in a fixed order, and their names; undefined when a
  * parameter is repeated (its meaning then depends on which one a handler reads).
  */
@@ -214,7 +222,7 @@ export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: 
   const refused = checkDoors({ host: req.headers.host, origin: req.headers.origin, fetchSite: header(req, 'sec-fetch-site'), protocol }, deps.allowedHosts)
   if (refused) return false
   const caller = deps.cache.callerOf(token)
-  const key = caller && ProtocolCache.keyOf(caller, url)
+  const key = caller && ProtocolCache.keyOf(caller, req.headers.host, url)
   const answer = key && deps.cache.get(key)
   if (!answer) return false
   if (!deps.limiter.take(RateLimiter.keyOf(caller, req.socket.remoteAddress)).allowed) return false

@@ -1,4 +1,5 @@
 import Router from '@koa/router'
+import type { BaseUrl } from '../../http/base-url.js'
 import type { Context, Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
@@ -22,7 +23,7 @@ export const DOWNLOADS_PREFIX = '/api/registry/downloads'
  * The module registry protocol over the private registry (namespace = organization), with the
  * hosted registry's bearer authentication. Errors are `{"errors": ["…"]}`.
  */
-export function registryProtocolRouter(services: Services, rateLimit: Middleware, cache?: ProtocolCache): Router {
+export function registryProtocolRouter(services: Services, rateLimit: Middleware, baseUrl: BaseUrl, cache?: ProtocolCache): Router {
   const { registry } = services
   const router = new Router()
   router.use(rateLimit)
@@ -93,8 +94,8 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.get(`${MODULE}/:version/download`, async (ctx) => {
     const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
     const { published, token, moduleId } = await registry.downloadToken(callerOf(ctx), namespace, name, provider, version)
-    // Relative, so Terraform resolves it against the URL it called, whatever host it used.
-    const location = `${DOWNLOADS_PREFIX}/${token}/${encodeURIComponent(`${name}-${provider}-${published.version}`)}.tar.gz`
+    // Absolute, on the origin the client called (or --base-url): Terraform resolves a path too, other clients may not.
+    const location = `${baseUrl(ctx)}${DOWNLOADS_PREFIX}/${token}/${encodeURIComponent(`${name}-${provider}-${published.version}`)}.tar.gz`
     ctx.set('X-Terraform-Get', location)
     ctx.set('X-Registry-Get', location)
     ctx.status = 204

@@ -1,4 +1,5 @@
 import Router from '@koa/router'
+import type { BaseUrl } from '../../http/base-url.js'
 import type { Context, Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import type { UpstreamPassThrough } from '../../domain/upstream/public-registry.js'
@@ -15,7 +16,7 @@ export const PUBLIC_PREFIX = '/api/registry/public/v1/modules'
  * public modules (list versions, a version, the latest for a provider), through the upstream
  * cache, and downloads of versions mirrored into Homeport.
  */
-export function publicRegistryRouter(services: Services, rateLimit: Middleware): Router {
+export function publicRegistryRouter(services: Services, rateLimit: Middleware, baseUrl: BaseUrl): Router {
   const { publicRegistry } = services
   const router = new Router({ prefix: PUBLIC_PREFIX })
   router.use(rateLimit)
@@ -47,7 +48,7 @@ export function publicRegistryRouter(services: Services, rateLimit: Middleware):
   router.get('/:namespace/:name/:provider/:version/download', async (ctx) => {
     const { namespace, name, provider, version } = pathParams(ctx, 'namespace', 'name', 'provider', 'version')
     const token = await publicRegistry.downloadToken(callerOf(ctx), namespace, name, provider, version)
-    const location = `${DOWNLOADS_PREFIX}/${token}/${encodeURIComponent(`${name}-${provider}-${version}`)}.tar.gz`
+    const location = `${baseUrl(ctx)}${DOWNLOADS_PREFIX}/${token}/${encodeURIComponent(`${name}-${provider}-${version}`)}.tar.gz`
     ctx.set('X-Terraform-Get', location)
     ctx.set('X-Registry-Get', location)
     ctx.status = 204

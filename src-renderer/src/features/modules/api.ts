@@ -140,7 +140,7 @@ export function useModuleAction(client: ApiClient, org: string) {
   })
 }
 
-/** What a publisher asks of a version, in HCP's shape (see the README's "Deprecating and revoking a version"). */
+/** What a publisher asks of a version, in HCP's shape (see "Deprecating and revoking a version" in docs/guide/publishing.md). */
 export type LifecycleChange =
   | { deprecation: { 'deprecated-status': 'Deprecated'; reason: string; link: string | null } | { 'deprecated-status': 'Undeprecated' } }
   | { revocation: { status: 'Revoked'; message: string; link: string | null } | { status: 'Unrevoked' } }
