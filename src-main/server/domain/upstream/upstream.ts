@@ -99,14 +99,14 @@ export class UpstreamRegistry {
       if (error instanceof BadGatewayError) throw error
       return unreachable((error as Error).message)
     }
+    // A live answer the cache already holds, fresh, is not written again: a version list asked at every
+    // `terraform init` costs the store a write only when it changed, or once its cached copy ages.
+    if (cached && cached.status === fresh.status && at - Date.parse(cached.fetchedAt) < maxAge && JSON.stringify(cached.body) === JSON.stringify(fresh.body)) {
+      return { ...fresh, stale: false, fetchedAt: cached.fetchedAt }
+    }
     const record = { id, url: key, fetchedAt: new Date(this.now()).toISOString(), status: fresh.status, body: fresh.body }
     await this.remember(record)
     return { ...fresh, stale: false, fetchedAt: record.fetchedAt }
-  }
-
-  /** Whether the upstream answered the last time it was asked (undefined: not asked yet). */
-  get reachable(): boolean | undefined {
-    return this.contact?.reached
   }
 
   /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
