@@ -99,11 +99,10 @@ export class UpstreamRegistry {
       if (error instanceof BadGatewayError) throw error
       return unreachable((error as Error).message)
     }
-    // A live answer the cache already holds, fresh, is not written again: a version list asked at every
-    // `terraform init` costs the store a write only when it changed, or once its cached copy ages.
-    if (cached && cached.status === fresh.status && at - Date.parse(cached.fetchedAt) < maxAge && JSON.stringify(cached.body) === JSON.stringify(fresh.body)) {
-      return { ...fresh, stale: false, fetchedAt: cached.fetchedAt }
-    }
+    // A live answer is not written while the cache's copy is still fresh: a version list asked at every
+    // `terraform init` costs the store one write per cache age, and the cache's readers take any copy
+    // younger than that.
+    if (cached && at - Date.parse(cached.fetchedAt) < maxAge) return { ...fresh, stale: false, fetchedAt: new Date(at).toISOString() }
     const record = { id, url: key, fetchedAt: new Date(this.now()).toISOString(), status: fresh.status, body: fresh.body }
     await this.remember(record)
     return { ...fresh, stale: false, fetchedAt: record.fetchedAt }
