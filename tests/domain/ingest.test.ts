@@ -43,7 +43,7 @@ describe('the ingest queue', () => {
 })
 
 describe('another archive through the same link', () => {
-  it('supersedes the one being ingested: the last archive wins, and the earlier one is not kept', async () => {
+  it('supersedes the one being ingested, and the published one too until the link expires: the last archive wins, and the earlier one is not kept', async () => {
     const { modules, store } = d.services
     const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'vpc', provider: 'aws' }
     await modules.create(ADMIN, 'busy', { name: 'vpc', provider: 'aws' })
@@ -67,13 +67,18 @@ describe('another archive through the same link', () => {
     const second = (await modules.readVersion(ADMIN, at, '1.0.0')).version.archive!.sha256
     expect(second).not.toBe(first)
     release()
-    await d.background.close()
+    await d.background.idle()
 
     const settled = await modules.readVersion(ADMIN, at, '1.0.0')
     expect(settled.version).toMatchObject({ status: 'ok', archive: { sha256: second } })
     expect(await store.archives.list()).toEqual([second])
-    // Published: the link takes no more archives, and says why.
-    await expect(d.upload(link, { 'main.tf': 'output "third" {\n  value = 3\n}\n' })).rejects.toThrow(/Version 1\.0\.0 is published: its archive never changes/)
+    // Published: no read offers a link any more, but the one given still takes an archive until it expires.
     expect(modules.uploadObjectId(ADMIN, settled.view, settled.version)).toBeUndefined()
+    await d.upload(link, { 'main.tf': 'output "third" {\n  value = 3\n}\n' })
+    await d.background.idle()
+    const third = await modules.readVersion(ADMIN, at, '1.0.0')
+    expect(third.version.status).toBe('ok')
+    expect(third.version.archive!.sha256).not.toBe(second)
+    expect(await store.archives.list()).toEqual([third.version.archive!.sha256])
   })
 })

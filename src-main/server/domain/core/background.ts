@@ -47,6 +47,7 @@ export function jobSignal(): AbortSignal | undefined {
  * - `every` runs a periodic job by its table entry: never two at once, on an unref'd timer, under
  *   its lease, backing off after failures;
  * - `withLease` runs a task holding a lease on one item (a version's ingest), renewed meanwhile;
+ * - `idle` waits for the tasks in flight and those they start;
  * - `close` stops the timers, waits a grace period for the tasks in flight (including those they
  *   start meanwhile: a sync starts builds, a build an ingest), then aborts them.
  */
@@ -102,6 +103,14 @@ export class Background {
     } finally {
       await this.leases.release(job).catch((error: unknown) => this.log(`homeport: ${name} could not give up its lease on ${job}: ${(error as Error).message}`))
     }
+  }
+
+  /**
+   * Resolves once no task is in flight, including those started meanwhile (an upload's ingest, a
+   * sync's builds): what a test awaits instead of polling or sleeping.
+   */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight.keys())
   }
 
   /** How often each kind of task has failed since the server started. */

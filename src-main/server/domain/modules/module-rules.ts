@@ -62,11 +62,20 @@ export function newVersion(version: string, fields: Pick<VersionRecord, 'source'
 }
 
 /**
- * A version created through the API accepts archives until it is published: another archive while
- * one is being ingested supersedes it (the last one wins, as on HCP); a published version's never changes.
+ * A version created through the API takes archives through any link it was given, until that link
+ * expires: the last archive wins, as on HCP, where go-tfe PUTs twice to one link and the second
+ * must not depend on whether the first was ingested yet. A version published from git takes none.
  */
 export function acceptsUpload(version: VersionRecord): boolean {
-  return version.source === 'tfe-api' && version.status !== 'ok'
+  return version.source === 'tfe-api'
+}
+
+/**
+ * Reads hand out a link only until the version is published, so that a published version's
+ * archive can change only within the life of a link given before (an hour or so), never later.
+ */
+export function offersUploadLink(version: VersionRecord): boolean {
+  return acceptsUpload(version) && version.status !== 'ok'
 }
 
 /** The version `version` of a module, accepting a leading `v` and Terraform's canonical form. */

@@ -11,7 +11,7 @@ import type { DownloadCounter } from './downloads.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { DomainEvents } from '../core/events.js'
-import { acceptsUpload, checkName, checkProvider, findVersion, label, moduleNotFound, namespaceOf, newVersion, normalizeVersion, type ModuleAddress, type ModuleView } from './module-rules.js'
+import { checkName, checkProvider, findVersion, label, moduleNotFound, namespaceOf, newVersion, normalizeVersion, offersUploadLink, type ModuleAddress, type ModuleView } from './module-rules.js'
 import { uploadObjectId } from './upload-links.js'
 
 export interface ModuleCreateInput {
@@ -357,11 +357,11 @@ export class ModuleService {
 
   /**
    * The upload link's object id of a version that accepts an archive, for a caller who may
-   * publish to the module; undefined for anyone else, and for a version that takes no more
-   * uploads. Links are derived (upload-links.ts), so showing one writes nothing.
+   * publish to the module; undefined for anyone else, and for a published version (a link given
+   * before still takes archives until it expires). Links are derived (upload-links.ts), so showing one writes nothing.
    */
   uploadObjectId(caller: Caller, view: ModuleView, version: VersionRecord): string | undefined {
-    if (!authorize(caller, 'publish module', view.org) || !acceptsUpload(version)) return undefined
+    if (!authorize(caller, 'publish module', view.org) || !offersUploadLink(version)) return undefined
     return uploadObjectId(this.store.installation().signingKey, version.id)
   }
 

@@ -17,8 +17,9 @@ export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
 /**
  * Endpoint 5: the archive upload. The link is the credential; the archive is stored
  * (content-addressed), the version moves to `reg_ingressing`, and ingest runs off the request
- * path. Until the version is published another archive may come through the link (go-tfe PUTs
- * twice): the last one stored wins, and the ingest of an earlier one finds it superseded.
+ * path. Until the link expires another archive may come through it (go-tfe PUTs twice, and the
+ * first may be published already): the last one stored wins and is ingested again, and the ingest
+ * of an earlier one finds it superseded.
  */
 export class UploadService {
   constructor(
@@ -104,11 +105,7 @@ export class UploadService {
 /** Refuses an archive for a version that no longer takes one, or through a link past its expiry, saying which. */
 function checkTakesArchive(version: VersionRecord, link: LinkState): void {
   if (!acceptsUpload(version)) {
-    throw new ConflictError(
-      version.status === 'ok'
-        ? `Version ${version.version} is published: its archive never changes. Publish a new version instead.`
-        : `Version ${version.version} is published from git (${version.status}): it takes no uploaded archive.`
-    )
+    throw new ConflictError(`Version ${version.version} is published from git (${version.status}): it takes no uploaded archive.`)
   }
   if (link === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
 }
