@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
+import { makeSigningKey, providerRelease, publishProvider } from '../tests/helpers/providers'
+import { adminApi } from './support/admin-api'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
@@ -57,4 +58,31 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   await page.getByLabel(/^Release files/).setInputFiles([sums2, `${sums2}.sig`, join(dist, 'terraform-provider-dns_1.5.0_linux_amd64.zip')])
   await page.getByRole('button', { name: 'Publish dns 1.5.0' }).click()
   await expect(status.getByRole('alert')).toContainText(/not a valid signature of SHA256SUMS by key/)
+})
+
+test('deprecates a provider version with its reason, which Terraform then prints, and takes it back', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'edge-sunset')
+  const key = await makeSigningKey('E2E Sunset')
+  await publishProvider(adminApi(page), 'edge-sunset', await providerRelease('sunset', '1.0.0', ['linux_amd64'], key), key)
+  const versions = () => page.request.get('/api/registry/v1/providers/edge-sunset/sunset/versions', { headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` } })
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Providers' }).click()
+  const provider = page.getByRole('region', { name: 'sunset', exact: true })
+  await expect(provider.getByText('Offered to Terraform')).toBeVisible()
+  await provider.getByRole('button', { name: 'Deprecate 1.0.0' }).click()
+  const form = provider.getByRole('form', { name: 'Deprecate sunset 1.0.0' })
+  await form.getByLabel('Why (Terraform prints it)').fill('1.x talks to the retired v1 API; move to 2.x.')
+  await form.getByLabel('Link (optional)').fill('https://example.com/sunset/2.0')
+  await form.getByRole('button', { name: 'Deprecate' }).click()
+  await expect(provider.getByText('Deprecated', { exact: true })).toBeVisible()
+  await expect(provider.getByText('1.x talks to the retired v1 API; move to 2.x.')).toBeVisible()
+  expect(((await (await versions()).json()) as { warnings?: string[] }).warnings).toEqual([
+    'edge-sunset/sunset 1.0.0 is deprecated: 1.x talks to the retired v1 API; move to 2.x. (https://example.com/sunset/2.0)'
+  ])
+  await expectAccessible(page, 'the Providers page with a deprecated version')
+
+  await provider.getByRole('button', { name: 'Undeprecate 1.0.0' }).click()
+  await expect(provider.getByText('Offered to Terraform')).toBeVisible()
+  expect(((await (await versions()).json()) as { warnings?: string[] }).warnings).toBeUndefined()
 })

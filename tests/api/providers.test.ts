@@ -213,11 +213,65 @@ describe('what HashiCorp’s client sends, and what teams may do', () => {
     await test.api('POST', `${path}/versions`, { body: doc('registry-provider-versions', { version: '5.0.0', 'key-id': key.keyId }) })
     const asReader = await test.api('GET', `${path}/versions/5.0.0`, { token: reader.token })
     expect(asReader.body.data.links).toEqual({})
-    expect(asReader.body.data.attributes.permissions).toEqual({ 'can-delete': false, 'can-upload-asset': false })
+    expect(asReader.body.data.attributes.permissions).toEqual({ 'can-delete': false, 'can-upload-asset': false, 'can-deprecate': false })
     // Through the protocol too: a reader installs, a stranger finds nothing.
     expect((await protocol('acme/widget/versions', reader.token)).status).toBe(200)
     expect((await protocol('acme/widget/versions', stranger.token)).status).toBe(404)
     expect((await protocol('acme/widget/versions', null)).status).toBe(401)
+  })
+})
+
+describe('deprecating a private provider version (Homeport’s own, in HCP’s lifecycle shape)', () => {
+  const deprecate = (path: string, deprecation: Record<string, unknown>, token = test.adminToken) =>
+    test.api('PATCH', path, { token, body: doc('registry-provider-versions', { deprecation }) })
+
+  it('keeps the version offered and says why in the versions list’s warnings, which Terraform prints', async () => {
+    await publishProvider(test, 'acme', await providerRelease('sunset', '1.0.0', ['linux_amd64'], key), key)
+    await publishProvider(test, 'acme', await providerRelease('sunset', '2.0.0', ['linux_amd64'], key), key)
+    const path = `${PROVIDERS}/private/acme/sunset/versions/1.0.0`
+    expect((await protocol('acme/sunset/versions')).body.warnings).toBeUndefined()
+
+    const changed = await deprecate(path, { 'deprecated-status': 'Deprecated', reason: '  The v1 API is retired; move to 2.x.  ', link: 'https://example.com/sunset/upgrade' })
+    expect(changed.status).toBe(200)
+    expect(changed.body.data.attributes.deprecation).toMatchObject({
+      'deprecated-status': 'Deprecated',
+      reason: 'The v1 API is retired; move to 2.x.',
+      link: 'https://example.com/sunset/upgrade',
+      'deprecated-by': 'the site admin'
+    })
+    const listed = (await protocol('acme/sunset/versions')).body
+    expect(listed.versions.map((version: { version: string }) => version.version).sort()).toEqual(['1.0.0', '2.0.0'])
+    expect(listed.warnings).toEqual(['acme/sunset 1.0.0 is deprecated: The v1 API is retired; move to 2.x. (https://example.com/sunset/upgrade)'])
+    expect((await protocol('acme/sunset/1.0.0/download/linux/amd64')).status).toBe(200)
+
+    const back = await deprecate(path, { 'deprecated-status': 'Undeprecated' })
+    expect(back.body.data.attributes.deprecation).toBeNull()
+    expect((await protocol('acme/sunset/versions')).body.warnings).toBeUndefined()
+  })
+
+  it('refuses what it cannot keep, saying which field, and lets only those who publish deprecate', async () => {
+    const path = `${PROVIDERS}/private/acme/sunset/versions/2.0.0`
+    const noReason = await deprecate(path, { 'deprecated-status': 'Deprecated', reason: ' ' })
+    expect(noReason.status).toBe(422)
+    expect(noReason.body.errors[0].detail).toBe('Say why (reason): consumers see it.')
+    expect((await deprecate(path, { 'deprecated-status': 'Deprecated', reason: 'x', link: 'ftp://example.com' })).status).toBe(422)
+    expect((await deprecate(path, { 'deprecated-status': 'Gone' })).body.errors[0].source).toEqual({ pointer: '/data/attributes/deprecation/deprecated-status' })
+    const empty = await test.api('PATCH', path, { body: doc('registry-provider-versions', {}) })
+    expect(empty.status).toBe(422)
+    expect(empty.body.errors[0].source).toEqual({ pointer: '/data/attributes/deprecation' })
+    expect((await deprecate(`${PROVIDERS}/private/acme/sunset/versions/9.9.9`, { 'deprecated-status': 'Undeprecated' })).status).toBe(404)
+
+    // A version still waiting for its files is not offered, so there is nothing to deprecate.
+    await test.api('POST', `${PROVIDERS}/private/acme/sunset/versions`, { body: doc('registry-provider-versions', { version: '3.0.0', 'key-id': key.keyId, protocols: ['5.0'] }) })
+    const pending = await deprecate(`${PROVIDERS}/private/acme/sunset/versions/3.0.0`, { 'deprecated-status': 'Deprecated', reason: 'never mind' })
+    expect(pending.status).toBe(422)
+    expect(pending.body.errors[0].detail).toMatch(/^Version 3\.0\.0 is not published yet/)
+
+    const reader = await createTeamWithToken(test, 'acme', 'sunset-readers')
+    expect((await deprecate(path, { 'deprecated-status': 'Deprecated', reason: 'no' }, reader.token)).status).toBe(404)
+    const publisher = await createTeamWithToken(test, 'acme', 'sunset-publishers', true)
+    const byTeam = await deprecate(path, { 'deprecated-status': 'Deprecated', reason: 'Superseded by 3.x.' }, publisher.token)
+    expect(byTeam.body.data.attributes.deprecation['deprecated-by']).toBe('team sunset-publishers')
   })
 })
 

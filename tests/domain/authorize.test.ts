@@ -43,6 +43,7 @@ const EXPECTED: Record<Action, Who[]> = {
   'read provider': EVERYONE_OF_IT,
   'download provider': EVERYONE_OF_IT,
   'publish provider': MODULE_MANAGERS,
+  'deprecate provider version': MODULE_MANAGERS,
   'read gpg keys': EVERYONE_OF_IT,
   'manage gpg keys': MODULE_MANAGERS,
   'use vcs connection': MODULE_MANAGERS,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../src-main/server/domain/core/errors.js'
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../src-main/server/domain/core/errors.js'
 import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules/modules.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
@@ -34,7 +34,7 @@ describe('modules and versions, on the memory store', () => {
     await expect(modules.deleteVersion(publisher, at('network'), '1.0.0')).rejects.toBeInstanceOf(NotFoundError)
   })
 
-  it('publishes through a link until the version is published, and reads the version without writing', async () => {
+  it('hands out a link until the version is published, and reads the version without writing', async () => {
     const { modules, store } = d.services
     await modules.create(ADMIN, 'acme', { name: 'network', provider: 'aws' })
     const { view, version } = await modules.createVersion(ADMIN, at('network'), { version: '1.0.0' })
@@ -43,10 +43,10 @@ describe('modules and versions, on the memory store', () => {
     for (let i = 0; i < 3; i++) expect(modules.uploadObjectId(ADMIN, (await modules.readVersion(ADMIN, at('network'), '1.0.0')).view, version)).toBe(link)
     expect(store.revision()).toBe(revision)
     await d.upload(link, { 'main.tf': 'variable "cidr" {\n  type = string\n}\n' })
-    await d.background.close()
+    await d.background.idle()
     const published = await modules.readVersion(ADMIN, at('network'), '1.0.0')
     expect(published.version.status).toBe('ok')
-    await expect(d.upload(link, { 'main.tf': '' })).rejects.toBeInstanceOf(ConflictError)
+    // The link given still takes an archive until it expires (tests/domain/ingest.test.ts); reads give no new one.
     expect(modules.uploadObjectId(ADMIN, published.view, published.version)).toBeUndefined()
   })
 

@@ -60,12 +60,15 @@ export async function putFile(url: string, bytes: Buffer, fetcher: typeof fetch 
   return { status: response.status, body: text ? (JSON.parse(text) as { errors?: Array<{ detail: string }> }) : undefined }
 }
 
+/** What publishing needs of a Homeport: its API as the site admin, and a fetch for the upload links (a test server, or a spec's page). */
+export type ApiTarget = Pick<TestServer, 'api' | 'adminToken' | 'fetch'>
+
 /**
  * Publishes a release through the API as HCP's docs tell a publisher to (shared/research/providers.md
  * §5.6): the key (once per namespace), the provider, the version, SHA256SUMS and its signature, then
  * each platform and its zip. Returns what each upload answered.
  */
-export async function publishProvider(test: TestServer, org: string, release: ProviderRelease, key: SigningKey, token = test.adminToken) {
+export async function publishProvider(test: ApiTarget, org: string, release: ProviderRelease, key: SigningKey, token = test.adminToken) {
   const api = (method: string, path: string, body?: unknown) => test.api(method, path, { token, body })
   const existingKey = await test.api('GET', `/api/registry/private/v2/gpg-keys/${org}/${key.keyId}`, { token })
   if (existingKey.status === 404) {

@@ -119,7 +119,8 @@ export class TerraformClient {
     if (versions.status === 404) throw new TerraformError('Failed to query available provider packages', `provider registry ${host} does not have a provider named ${source}`)
     if (versions.status === 401 || versions.status === 403) throw new TerraformError('Failed to query available provider packages', `host ${host} rejected the given authentication credentials`)
     if (versions.status !== 200) throw new TerraformError('Failed to query available provider packages', `could not query provider registry for ${source}: ${versions.status}`)
-    const listed = ((await versions.json()) as { versions: Array<{ version: string }> }).versions.map(({ version }) => {
+    const list = (await versions.json()) as { versions: Array<{ version: string }>; warnings?: string[] }
+    const listed = list.versions.map(({ version }) => {
       const parsed = parseVersion(version)
       if (!parsed) throw new TerraformError('Failed to query available provider packages', `registry response includes invalid version string "${version}"`)
       return parsed
@@ -164,7 +165,7 @@ export class TerraformClient {
       throw new TerraformError('Failed to install provider', `provider binary not found: could not find executable file starting with terraform-provider-${type}`)
     }
     const zhs = sums.toString('utf8').split('\n').flatMap((entry) => (/^[0-9a-f]{64}\s/.test(entry) ? [`zh:${entry.slice(0, 64)}`] : []))
-    return { version, dir, signedBy, hashes: [dirHash(files), ...zhs].sort() }
+    return { version, dir, signedBy, hashes: [dirHash(files), ...zhs].sort(), warnings: list.warnings ?? [] }
   }
 
   /** The `modules.v1` URL: a CLI-config `host` block wins; otherwise HTTPS discovery. */
@@ -235,6 +236,8 @@ export interface InstalledProvider {
   signedBy: string
   /** What `terraform init` writes to .terraform.lock.hcl: the unpacked package's `h1:`, and a `zh:` per SHA256SUMS line. */
   hashes: string[]
+  /** The registry's `warnings` for the provider, which Terraform prints as "Additional provider information from registry". */
+  warnings: string[]
 }
 
 interface ProviderPackageMeta {

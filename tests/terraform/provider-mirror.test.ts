@@ -77,6 +77,19 @@ describe('a mirror of public providers', () => {
     expect(stdout).toContain('Mirrored hashicorp/null 3.2.3 for windows_amd64.')
   })
 
+  it('passes on the upstream’s warnings, as Terraform would have read them there', async () => {
+    const version = '/organizations/hashicorp/registry-providers/private/hashicorp/null/versions/3.2.3'
+    const deprecation = (change: Record<string, unknown>) => upstream.api('PATCH', version, { body: doc('registry-provider-versions', { deprecation: change }) })
+    expect((await deprecation({ 'deprecated-status': 'Deprecated', reason: 'Use the terraform_data resource instead.' })).status).toBe(200)
+    try {
+      const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'linux_amd64', join(work, 'warned'))
+      expect(installed.warnings).toEqual(['hashicorp/null 3.2.3 is deprecated: Use the terraform_data resource instead.'])
+    } finally {
+      await deprecation({ 'deprecated-status': 'Undeprecated' })
+    }
+    expect((await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'linux_amd64', join(work, 'unwarned'))).warnings).toEqual([])
+  })
+
   it(`installs with the real terraform and the generated air-gapped configuration, online${NEEDS_TERRAFORM}`, async () => {
     if (!HAS_TERRAFORM) return
     const { stdout, lock } = await initPublicProvider(homeport, join(work, 'real-online'), work)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
-import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
+import { createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient, TerraformError } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
 
@@ -95,5 +95,39 @@ describe('terraform init with the real binary', () => {
     // Terraform's own h1: of the unpacked package is the one the suite's client computes.
     const installed = await client().installProvider(`${HOST}/acme/widget`, '~> 0.1', 'linux_amd64', join(work, 'compare'))
     expect(lock).toContain(`"${installed.hashes.find((hash) => hash.startsWith('h1:'))!}"`)
+  }, 120_000)
+})
+
+describe('a deprecated private provider version', () => {
+  let sunset: ProviderRelease
+  beforeAll(async () => {
+    sunset = await providerRelease('sunset', '1.0.0', ['linux_amd64'], key)
+    await publishProvider(test, 'acme', sunset, key)
+    const deprecated = await test.api('PATCH', '/organizations/acme/registry-providers/private/acme/sunset/versions/1.0.0', {
+      body: doc('registry-provider-versions', { deprecation: { 'deprecated-status': 'Deprecated', reason: 'Sunset 1.x reaches its end of life in March; use 2.x.', link: null } })
+    })
+    expect(deprecated.status).toBe(200)
+  })
+
+  it('still installs, and the registry’s warning says why', async () => {
+    const installed = await client().installProvider(`${HOST}/acme/sunset`, '~> 1.0', 'linux_amd64', join(work, 'sunset'))
+    expect(installed.version).toBe('1.0.0')
+    expect(installed.warnings).toEqual(['acme/sunset 1.0.0 is deprecated: Sunset 1.x reaches its end of life in March; use 2.x.'])
+  })
+
+  it.skipIf(!HAS_TERRAFORM)(`is named in terraform init's output, with its reason${NEEDS_TERRAFORM}`, async () => {
+    const dir = join(work, 'real-sunset')
+    const home = join(work, 'home-sunset')
+    await mkdir(dir, { recursive: true })
+    await mkdir(home, { recursive: true })
+    const config = join(work, 'sunset.tfrc')
+    await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
+    await writeFile(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    sunset = {\n      source  = "${HOST}/acme/sunset"\n      version = "~> 1.0"\n    }\n  }\n}\n`)
+    const output = await terraformInit(dir, { config, home })
+    expect(output).toContain(`- Installed ${HOST}/acme/sunset v1.0.0`)
+    // Terraform wraps its warnings at 78 columns.
+    const unwrapped = output.replace(/\s+/g, ' ')
+    expect(unwrapped).toContain(`Warning: Additional provider information from registry The remote registry returned warnings for ${HOST}/acme/sunset:`)
+    expect(unwrapped).toContain('- acme/sunset 1.0.0 is deprecated: Sunset 1.x reaches its end of life in March; use 2.x.')
   }, 120_000)
 })

@@ -295,6 +295,11 @@ export interface ProviderVersionRecord {
   /** The binary detached signature of SHA256SUMS (armored uploads are stored de-armored). */
   shasumsSig: StoredFile | null
   platforms: ProviderPlatformRecord[]
+  /**
+   * Set while its publisher marks the version deprecated: Terraform and OpenTofu print the reason
+   * (the versions list's `warnings`). Absent in records written before Homeport kept it.
+   */
+  deprecation?: VersionDeprecation | null
 }
 
 export interface ProviderPlatformRecord {

@@ -86,13 +86,7 @@ export interface ModuleVersionAttributes {
   warnings: string[]
   'created-at': string
   'updated-at': string
-  deprecation: {
-    'deprecated-status': 'Deprecated'
-    reason: string
-    link: string | null
-    'deprecated-by': string
-    'deprecated-at': string
-  } | null
+  deprecation: DeprecationAttributes | null
   revocation: {
     status: 'Revoked'
     message: string
@@ -102,6 +96,15 @@ export interface ModuleVersionAttributes {
     /** How many tokens may go on using it (who they are stays with the owners). */
     'existing-consumers': number
   } | null
+}
+
+/** A deprecated version's `deprecation`, in HCP's module version lifecycle's shape (provider versions reuse it). */
+export interface DeprecationAttributes {
+  'deprecated-status': 'Deprecated'
+  reason: string
+  link: string | null
+  'deprecated-by': string
+  'deprecated-at': string
 }
 
 /** What a change does to a module's callers. */

@@ -3,7 +3,7 @@
  * Upload and download locations are in each resource's `links` (`shasums-upload`,
  * `provider-binary-download`…), present only while they apply.
  */
-import type { RegistryName } from './modules.js'
+import type { DeprecationAttributes, RegistryName } from './modules.js'
 
 /** A `registry-providers` resource's attributes. */
 export interface ProviderAttributes {
@@ -23,9 +23,12 @@ export interface ProviderVersionAttributes {
   /** The GPG key that signs its SHA256SUMS. */
   'key-id': string
   protocols: string[]
-  permissions: { 'can-delete': boolean; 'can-upload-asset': boolean }
+  /** HCP's, and `can-deprecate`, Homeport's own. */
+  permissions: { 'can-delete': boolean; 'can-upload-asset': boolean; 'can-deprecate': boolean }
   'shasums-uploaded': boolean
   'shasums-sig-uploaded': boolean
+  /** Homeport's own: set while the version is deprecated; Terraform and OpenTofu print its reason. */
+  deprecation: DeprecationAttributes | null
 }
 
 /** A `registry-provider-platforms` resource's attributes. */

@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import type { ProviderAddress } from '../../domain/providers/providers.js'
+import type { DeprecationChange, ProviderAddress } from '../../domain/providers/providers.js'
 import { signDownload } from '../../domain/archives/download-links.js'
 import type { Services } from '../../domain/services.js'
 import { callerOf } from '../../http/auth.js'
@@ -76,6 +76,11 @@ export function registryProviderRoutes(router: Router, services: Services, baseU
     const { view, version } = await providers.readVersion(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
     sendDocument(ctx, 200, { data: providerVersionResource(view, version, links(ctx)) })
   })
+  // Homeport's own, in the shape of HCP's module version lifecycle: deprecate a version, or take it back.
+  router.patch(`${PROVIDER}/versions/:version`, async (ctx) => {
+    const { view, version } = await providers.changeDeprecation(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version, deprecationChange(ctx))
+    sendDocument(ctx, 200, { data: providerVersionResource(view, version, links(ctx)) })
+  })
   router.delete(`${PROVIDER}/versions/:version`, async (ctx) => {
     await providers.deleteVersion(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
     ctx.status = 204
@@ -106,4 +111,14 @@ export function registryProviderRoutes(router: Router, services: Services, baseU
     await providers.deletePlatform(callerOf(ctx), address(ctx), version, os, arch)
     ctx.status = 204
   })
+}
+
+/** `deprecation: {deprecated-status: Deprecated, reason, link}`, or `{deprecated-status: Undeprecated}`. */
+function deprecationChange(ctx: Context): DeprecationChange {
+  const attributes = readResource(ctx, 'registry-provider-versions').attributes
+  const deprecation = attributes.required('deprecation', 'Send the deprecation: {"deprecated-status": "Deprecated", "reason": "…"} or {"deprecated-status": "Undeprecated"}.', 'object')
+  const status = deprecation.string('deprecated-status')
+  if (status === 'Deprecated') return { deprecation: status, reason: deprecation.string('reason') ?? '', link: deprecation.nullableString('link') ?? null }
+  if (status === 'Undeprecated') return { deprecation: status }
+  throw deprecation.invalid('deprecated-status', 'deprecated-status is Deprecated or Undeprecated.')
 }

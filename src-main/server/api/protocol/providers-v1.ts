@@ -3,7 +3,7 @@ import type { Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import type { Caller } from '../../domain/core/access.js'
 import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
-import type { ListedProviderVersion, ProviderPackage } from '../../domain/providers/provider-registry.js'
+import type { ListedProviderVersion, ProviderPackage, ProviderVersionList } from '../../domain/providers/provider-registry.js'
 import type { MirrorArchive } from '../../domain/providers/provider-mirror.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
@@ -18,13 +18,13 @@ export const NETWORK_MIRROR_PREFIX = '/api/registry/provider-mirror/v1'
 
 /** What the protocol needs of a source of providers: the private registry, or the public mirror. */
 interface ProviderSource {
-  versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]>
+  versions(caller: Caller, namespace: string, type: string): Promise<ProviderVersionList>
   download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage>
 }
 
 /** What the network mirror needs of a source: the versions, and each zip's name, hash and signed location. */
 interface MirrorSource {
-  versions: ProviderSource['versions']
+  versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]>
   archive(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive>
 }
 
@@ -40,7 +40,8 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
   router.use(requireBearer)
   router.get('/:namespace/:type/versions', async (ctx) => {
     const { namespace, type } = pathParams(ctx, 'namespace', 'type')
-    ctx.body = { versions: await source.versions(callerOf(ctx), namespace, type) }
+    const { versions, warnings } = await source.versions(callerOf(ctx), namespace, type)
+    ctx.body = warnings.length > 0 ? { versions, warnings } : { versions }
   })
   router.get('/:namespace/:type/:version/download/:os/:arch', async (ctx) => {
     const { namespace, type, version, os, arch } = pathParams(ctx, 'namespace', 'type', 'version', 'os', 'arch')
@@ -91,7 +92,7 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     if (hostname === registryHostname.toLowerCase()) {
       const registry = services.providerRegistry
       return {
-        versions: (caller, namespace, type) => registry.versions(caller, namespace, type),
+        versions: async (caller, namespace, type) => (await registry.versions(caller, namespace, type)).versions,
         archive: async (...args) => {
           const { filename, shasum, tokens } = await registry.download(...args)
           return { filename, shasum, token: tokens.binary }

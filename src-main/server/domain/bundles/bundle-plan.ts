@@ -257,7 +257,7 @@ export class BundlePlanner {
     if (platforms.length === 0) return problem('no platform was named: name the platforms the bundle is for (linux_amd64, darwin_arm64…)')
     const { caller, providerMirror, providerRegistry } = this.sources
     try {
-      const listed = isPublic ? await providerMirror.versions(caller, namespace, type) : await providerRegistry.versions(caller, namespace, type)
+      const { versions: listed } = isPublic ? await providerMirror.versions(caller, namespace, type) : await providerRegistry.versions(caller, namespace, type)
       const available = listed.map((entry) => entry.version)
       const locked = this.locked.get(address)
       let version: string | undefined

@@ -66,6 +66,7 @@ const RULES = {
   'read provider': member,
   'download provider': member,
   'publish provider': manageModules,
+  'deprecate provider version': manageModules,
   'read gpg keys': member,
   'manage gpg keys': manageModules,
   // Git connections: using one to publish, and adding or removing one.

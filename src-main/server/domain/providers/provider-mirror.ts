@@ -14,7 +14,7 @@ import { terraformConstraint } from '../modules/versions/constraints.js'
 import type { UpstreamRegistry } from '../upstream/upstream.js'
 import { archSegment, namespaceSegment, osSegment, typeSegment, upstreamPath, versionSegment } from '../upstream/upstream-path.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
-import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease } from './provider-registry.js'
+import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList } from './provider-registry.js'
 import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
@@ -111,7 +111,7 @@ export class ProviderMirror {
     return new URL(this.upstream.address).host
   }
 
-  async versions(_caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
+  async versions(_caller: Caller, namespace: string, type: string): Promise<ProviderVersionList> {
     const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1', { live: true }).catch((error: unknown) => {
       // Out of reach is answered from what is here; a bad name or a bad answer is said as it is.
       if (error instanceof InvalidInputError || error instanceof BadGatewayError) throw error
@@ -119,10 +119,15 @@ export class ProviderMirror {
     })
     // Online, what upstream offers (a missing package is pulled through); offline, only what is here.
     if (answer && !answer.stale && answer.status === 200) {
-      // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
-      return ((answer.body as { versions?: ListedProviderVersion[] }).versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null)
+      const body = answer.body as { versions?: ListedProviderVersion[]; warnings?: unknown }
+      return {
+        // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
+        versions: (body.versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null),
+        // The upstream's own notices (a provider moved, archived), as it said them.
+        warnings: Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string') : []
+      }
     }
-    return this.localVersions(namespace, type)
+    return { versions: await this.localVersions(namespace, type), warnings: [] }
   }
 
   /**

@@ -1,18 +1,27 @@
 import type { Readable } from 'node:stream'
-import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, StoredFile } from '../../store/records.js'
+import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, StoredFile } from '../../store/records.js'
 import { ORGANIZATION_NAME, PROVIDER_KEY, PROVIDER_PLATFORM_ID, PROVIDER_VERSION_ID, organizationNameKey, providerKey, type Store } from '../../store/port.js'
 import { type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import { NotFoundError } from '../core/errors.js'
 import type { GpgKeyService } from './gpg-keys.js'
-import { findProviderVersion } from './providers.js'
+import { findProviderVersion, isPublished } from './providers.js'
 
 /** A version as the protocol lists it. */
 export interface ListedProviderVersion {
   version: string
   protocols: string[]
   platforms: Array<{ os: string; arch: string }>
+}
+
+/**
+ * What the protocol's versions endpoint answers: the versions, and `warnings` Terraform and OpenTofu
+ * print whenever they look the provider up (Homeport's say which versions are deprecated, and why).
+ */
+export interface ProviderVersionList {
+  versions: ListedProviderVersion[]
+  warnings: string[]
 }
 
 /** What the protocol's download endpoint answers: the package, and signed locations of its three files. */
@@ -52,13 +61,19 @@ export class ProviderRegistryService {
     private readonly keys: GpgKeyService
   ) {}
 
-  async versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]> {
+  async versions(caller: Caller, namespace: string, type: string): Promise<ProviderVersionList> {
     const { provider } = await this.provider(caller, namespace, type)
-    return provider.versions.filter(isPublished).map((version) => ({
-      version: version.version,
-      protocols: version.protocols,
-      platforms: version.platforms.filter((platform) => platform.binary).map(({ os, arch }) => ({ os, arch }))
-    }))
+    const published = provider.versions.filter(isPublished)
+    return {
+      versions: published.map((version) => ({
+        version: version.version,
+        protocols: version.protocols,
+        platforms: version.platforms.filter((platform) => platform.binary).map(({ os, arch }) => ({ os, arch }))
+      })),
+      warnings: published.flatMap(({ version, deprecation }) =>
+        deprecation ? [`${namespace}/${type} ${version} is deprecated: ${deprecation.reason}${deprecation.link ? ` (${deprecation.link})` : ''}`] : []
+      )
+    }
   }
 
   async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {
@@ -137,10 +152,6 @@ export function packageTokens(
 /** The signed location of a package's zip alone (the network mirror's archives). */
 export function binaryToken(signingKey: string, platform: { id: string; binary: StoredFile }): string {
   return signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256)
-}
-
-function isPublished(version: ProviderVersionRecord): boolean {
-  return version.shasums !== null && version.shasumsSig !== null && version.platforms.some((platform) => platform.binary)
 }
 
 function storedFile(provider: ProviderRecord, id: string, file: string | undefined): StoredFile | null | undefined {

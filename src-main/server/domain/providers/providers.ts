@@ -3,10 +3,11 @@ import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, Provid
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/port.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
-import { type Caller } from '../core/access.js'
+import { describeCaller, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
+import { noticeLink, noticeText } from '../core/notice.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import { uploadObjectId } from '../modules/upload-links.js'
 
@@ -41,6 +42,9 @@ export interface PlatformInput {
   shasum?: string
   filename?: string
 }
+
+/** What a publisher asks of a version, in the words of HCP's module version lifecycle (`deprecated-status`). */
+export type DeprecationChange = { deprecation: 'Deprecated'; reason: string; link: string | null } | { deprecation: 'Undeprecated' }
 
 /** The files of a provider release a link uploads. */
 export type ProviderFile = 'shasums' | 'shasums-sig' | 'binary'
@@ -232,10 +236,42 @@ export class ProviderService {
     await this.archives.release(platform.binary ? [platform.binary.sha256] : [])
   }
 
+  /**
+   * Deprecates a published version, with a reason (and a link) that Terraform and OpenTofu print
+   * whenever they look the provider up, or takes the deprecation back. The version is still offered:
+   * a provider's users pin it in their lock files, and a deprecation only tells them to move on.
+   */
+  async changeDeprecation(caller: Caller, address: ProviderAddress, version: string, change: DeprecationChange): Promise<{ view: ProviderView; version: ProviderVersionRecord }> {
+    const view = await this.read(caller, address)
+    if (!authorize(caller, 'deprecate provider version', view.org)) throw providerNotFound(address)
+    const deprecation =
+      change.deprecation === 'Deprecated'
+        ? { reason: noticeText(change.reason, 'deprecation.reason'), link: noticeLink(change.link, 'deprecation.link'), by: describeCaller(caller, view.org), at: now() }
+        : null
+    const { record: provider, result } = await this.store.providers
+      .update(view.provider.id, (draft) => {
+        const target = findProviderVersion(draft, version)
+        if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+        if (!isPublished(target)) {
+          throw new InvalidInputError(`Version ${target.version} is not published yet (it needs its SHA256SUMS, their signature and a platform's zip): only a published version is deprecated.`, 'version')
+        }
+        target.deprecation = deprecation
+        target.updatedAt = now()
+        return target
+      })
+      .catch(missingIsGone(address))
+    return { view: { org: view.org, provider }, version: result }
+  }
+
   /** The upload link's object id of a file not yet uploaded, for a caller who may publish; undefined otherwise. */
   uploadObjectId(caller: Caller, view: ProviderView, targetId: string, file: ProviderFile, uploaded: boolean): string | undefined {
     if (uploaded || !authorize(caller, 'publish provider', view.org)) return undefined
     return uploadObjectId(this.store.installation().signingKey, `${targetId}+${file}`)
+  }
+
+  /** Whether the caller may deprecate the provider's versions (a `permissions` entry of Homeport's own). */
+  mayDeprecate(caller: Caller, view: ProviderView): boolean {
+    return authorize(caller, 'deprecate provider version', view.org)
   }
 
   /** Whether the caller may delete the provider and its versions (the `permissions` HCP shows). */
@@ -261,6 +297,11 @@ export class ProviderService {
 /** The namespace a provider is addressed by: its organization's name for a private one. */
 export function providerNamespace({ org, provider }: ProviderView): string {
   return provider.registryName === 'private' ? org.name : (provider.namespace ?? '')
+}
+
+/** Whether the protocol offers a version: its SHA256SUMS and signature are in, and one platform's zip at least. */
+export function isPublished(version: ProviderVersionRecord): boolean {
+  return version.shasums !== null && version.shasumsSig !== null && version.platforms.some((platform) => platform.binary)
 }
 
 /** A version by its semantic version, a leading `v` accepted. */

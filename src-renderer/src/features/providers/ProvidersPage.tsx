@@ -5,6 +5,7 @@ import { useSession } from '../../lib/session'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { upload } from '../../lib/upload'
 import {
+  changeProviderDeprecation,
   createProviderPlatform,
   createProviderVersion,
   deleteProvider,
@@ -63,6 +64,7 @@ function VersionTable({ org, name, versions }: { org: string; name: string; vers
           <th scope="col">Signed by key</th>
           <th scope="col">SHA256SUMS and signature</th>
           <th scope="col">Platforms</th>
+          <th scope="col">Status</th>
           <ActionsHeader />
         </tr>
       </thead>
@@ -86,6 +88,7 @@ function VersionRow({ org, name, version }: { org: string; name: string; version
   })
   const { attributes } = version
   const files = attributes['shasums-uploaded'] && attributes['shasums-sig-uploaded'] ? 'uploaded and checked' : attributes['shasums-uploaded'] ? 'signature missing' : 'missing'
+  const offered = attributes['shasums-sig-uploaded'] && attributes['shasums-uploaded'] && platforms.data?.data.some((platform) => platform.attributes['provider-binary-uploaded']) === true
   return (
     <tr>
       <td>
@@ -104,12 +107,92 @@ function VersionRow({ org, name, version }: { org: string; name: string; version
         ))}
       </td>
       <td>
-        {attributes.permissions['can-delete'] && (
-          <ConfirmButton label="Delete" confirm={`Delete ${attributes.version} and its files?`} onConfirm={() => remove.mutate()} busy={remove.isPending} />
+        {attributes.deprecation ? (
+          <p>
+            <span className="badge warn">Deprecated</span> {attributes.deprecation.reason}
+            {attributes.deprecation.link && (
+              <>
+                {' '}
+                <a href={attributes.deprecation.link} target="_blank" rel="noreferrer noopener">
+                  More
+                </a>
+              </>
+            )}
+            <br />
+            <span className="muted">
+              By {attributes.deprecation['deprecated-by']} on {formatDate(attributes.deprecation['deprecated-at'])}. Terraform and OpenTofu print the reason at every init.
+            </span>
+          </p>
+        ) : (
+          <span className="muted">{offered ? 'Offered to Terraform' : 'Not offered until its files are in'}</span>
         )}
-        {remove.isError && <ErrorMessage error={remove.error} />}
+      </td>
+      <td>
+        <div className="stack-tight">
+          {attributes.permissions['can-deprecate'] && offered && <Deprecation org={org} name={name} version={version} />}
+          {attributes.permissions['can-delete'] && (
+            <ConfirmButton label="Delete" confirm={`Delete ${attributes.version} and its files?`} onConfirm={() => remove.mutate()} busy={remove.isPending} />
+          )}
+          {remove.isError && <ErrorMessage error={remove.error} />}
+        </div>
       </td>
     </tr>
+  )
+}
+
+/** Deprecating a version with a reason (and a link), or taking it back. */
+function Deprecation({ org, name, version }: { org: string; name: string; version: VersionResource }) {
+  const { client } = useSession()
+  const queryClient = useQueryClient()
+  const [asking, setAsking] = useState(false)
+  const [reason, setReason] = useState('')
+  const [link, setLink] = useState('')
+  const number = version.attributes.version
+  const change = useMutation({
+    mutationFn: (deprecation: Parameters<typeof changeProviderDeprecation>[4]) => changeProviderDeprecation(client, org, name, number, deprecation),
+    onSuccess: async () => {
+      setAsking(false)
+      setReason('')
+      setLink('')
+      await queryClient.invalidateQueries({ queryKey: providerKeys.all(org) })
+    }
+  })
+  const ids = `deprecate-${version.id}`
+  return (
+    <>
+      {version.attributes.deprecation ? (
+        <button type="button" disabled={change.isPending} onClick={() => change.mutate({ 'deprecated-status': 'Undeprecated' })}>
+          Undeprecate {number}
+        </button>
+      ) : asking ? (
+        <form
+          className="stack-tight"
+          aria-label={`Deprecate ${name} ${number}`}
+          onSubmit={(event) => {
+            event.preventDefault()
+            change.mutate({ 'deprecated-status': 'Deprecated', reason, link: link.trim() || null })
+          }}
+        >
+          <label htmlFor={`${ids}-reason`}>Why (Terraform prints it)</label>
+          <textarea id={`${ids}-reason`} value={reason} required rows={2} onChange={(event) => setReason(event.target.value)} />
+          <label htmlFor={`${ids}-link`}>Link (optional)</label>
+          <input id={`${ids}-link`} type="url" value={link} placeholder="https://…" onChange={(event) => setLink(event.target.value)} />
+          <div className="form-row">
+            <button type="submit" className="primary" disabled={change.isPending}>
+              Deprecate
+            </button>
+            <button type="button" onClick={() => setAsking(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <button type="button" onClick={() => setAsking(true)}>
+          Deprecate {number}
+        </button>
+      )}
+      <ErrorMessage error={change.error} action="Could not change it" />
+    </>
   )
 }
 

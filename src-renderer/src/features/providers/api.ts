@@ -54,6 +54,19 @@ export function deleteProvider(client: ApiClient, org: string, name: string) {
   return client.request<void>('DELETE', providerPath(org, name))
 }
 
+/** Deprecates a version (Terraform then prints the reason at every init), or takes the deprecation back. */
+export function changeProviderDeprecation(
+  client: ApiClient,
+  org: string,
+  name: string,
+  version: string,
+  deprecation: { 'deprecated-status': 'Deprecated'; reason: string; link: string | null } | { 'deprecated-status': 'Undeprecated' }
+) {
+  return client.request<Document<ProviderVersionAttributes>>('PATCH', `${providerPath(org, name)}/versions/${encodeURIComponent(version)}`, {
+    data: { type: 'registry-provider-versions', attributes: { deprecation } }
+  })
+}
+
 export function deleteProviderVersion(client: ApiClient, org: string, name: string, version: string) {
   return client.request<void>('DELETE', `${providerPath(org, name)}/versions/${encodeURIComponent(version)}`)
 }

@@ -4,6 +4,7 @@ import { namespaceOf, type ModuleView } from '../../../domain/modules/module-rul
 import type { VersionRecord } from '../../../store/records.js'
 import type { Resource } from '../../../../shared/wire/jsonapi.js'
 import type { ModuleAttributes, ModuleVersionAttributes, VcsRepoAttributes } from '../../../../shared/wire/modules.js'
+import { deprecationAttributes } from './deprecation.js'
 import { organizationPath } from './organization-resources.js'
 
 /** The path of a module (the spec's `links.self`). */
@@ -111,13 +112,7 @@ export function versionResource(view: ModuleView, version: VersionRecord, upload
       warnings: version.warnings,
       'created-at': version.createdAt,
       'updated-at': version.updatedAt,
-      deprecation: version.deprecation && {
-        'deprecated-status': 'Deprecated',
-        reason: version.deprecation.reason,
-        link: version.deprecation.link,
-        'deprecated-by': version.deprecation.by,
-        'deprecated-at': version.deprecation.at
-      },
+      deprecation: deprecationAttributes(version.deprecation),
       revocation: version.revocation && {
         status: 'Revoked',
         message: version.revocation.message,

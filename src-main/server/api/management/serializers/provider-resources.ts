@@ -2,6 +2,7 @@ import type { Caller } from '../../../domain/core/access.js'
 import type { GpgKeyView } from '../../../domain/providers/gpg-keys.js'
 import { providerNamespace, type ProviderService, type ProviderView } from '../../../domain/providers/providers.js'
 import type { MirroredProviderRecord, ProviderPlatformRecord, ProviderVersionRecord } from '../../../store/records.js'
+import { deprecationAttributes } from './deprecation.js'
 import { organizationPath } from './organization-resources.js'
 import type { Resource } from '../../../../shared/wire/jsonapi.js'
 import type { GpgKeyAttributes, MirroredProviderAttributes, ProviderAttributes, ProviderPlatformAttributes, ProviderVersionAttributes } from '../../../../shared/wire/providers.js'
@@ -66,9 +67,10 @@ export function providerVersionResource(view: ProviderView, version: ProviderVer
       'updated-at': version.updatedAt,
       'key-id': version.keyId,
       protocols: version.protocols,
-      permissions: { 'can-delete': manage, 'can-upload-asset': manage },
+      permissions: { 'can-delete': manage, 'can-upload-asset': manage, 'can-deprecate': links.providers.mayDeprecate(links.caller, view) },
       'shasums-uploaded': version.shasums !== null,
-      'shasums-sig-uploaded': version.shasumsSig !== null
+      'shasums-sig-uploaded': version.shasumsSig !== null,
+      deprecation: deprecationAttributes(version.deprecation)
     },
     relationships: {
       'registry-provider': { data: { id: view.provider.id, type: 'registry-providers' } },

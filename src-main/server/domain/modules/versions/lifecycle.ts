@@ -5,6 +5,7 @@ import { authorize } from '../../core/authorize.js'
 import type { DownloadCounter } from '../downloads.js'
 import { InvalidInputError, NotFoundError } from '../../core/errors.js'
 import { now } from '../../core/ids.js'
+import { noticeLink, noticeText } from '../../core/notice.js'
 import { findVersion, label, type ModuleAddress, type ModuleView } from '../module-rules.js'
 import type { ModuleService } from '../modules.js'
 
@@ -14,8 +15,6 @@ export type LifecycleChange =
   | { deprecation: 'Undeprecated' }
   | { revocation: 'Revoked'; message: string; link: string | null }
   | { revocation: 'Unrevoked' }
-
-const MAX_TEXT = 1000
 
 /**
  * HCP's module version lifecycle: a publisher deprecates a published version (with a reason and a
@@ -54,7 +53,7 @@ function apply(version: VersionRecord, change: LifecycleChange, context: { by: s
   if (version.status !== 'ok') throw new InvalidInputError(`Version ${version.version} is not published (it is ${version.status}): only a published version is deprecated or revoked.`, 'version')
   if ('deprecation' in change) {
     if (change.deprecation === 'Deprecated') {
-      version.deprecation = { reason: text(change.reason, 'deprecation.reason'), link: link(change.link, 'deprecation.link'), by, at }
+      version.deprecation = { reason: noticeText(change.reason, 'deprecation.reason'), link: noticeLink(change.link, 'deprecation.link'), by, at }
     } else {
       if (version.revocation) throw new InvalidInputError(`Version ${version.version} is revoked: revert the revocation before the deprecation.`, 'deprecation.deprecatedStatus')
       version.deprecation = null
@@ -63,30 +62,11 @@ function apply(version: VersionRecord, change: LifecycleChange, context: { by: s
   }
   if (change.revocation === 'Revoked') {
     if (!version.deprecation) throw new InvalidInputError(`Deprecate version ${version.version} before revoking it.`, 'revocation.status')
-    version.revocation = { message: text(change.message, 'revocation.message'), link: link(change.link, 'revocation.link'), by, at, consumers: context.consumers }
+    version.revocation = { message: noticeText(change.message, 'revocation.message'), link: noticeLink(change.link, 'revocation.link'), by, at, consumers: context.consumers }
   } else {
     // Back to deprecated, as HCP does.
     version.revocation = null
   }
-}
-
-function text(value: string, attribute: string): string {
-  const trimmed = value.trim()
-  if (trimmed === '') throw new InvalidInputError(`Say why (${attribute.split('.').pop()}): consumers see it.`, attribute)
-  if (trimmed.length > MAX_TEXT) throw new InvalidInputError(`Keep it to ${MAX_TEXT} characters.`, attribute)
-  return trimmed
-}
-
-function link(value: string | null, attribute: string): string | null {
-  if (value === null || value.trim() === '') return null
-  let url: URL
-  try {
-    url = new URL(value.trim())
-  } catch {
-    throw new InvalidInputError(`"${value}" is not a URL.`, attribute)
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidInputError(`The link must be an http(s) URL, not ${url.protocol}.`, attribute)
-  return url.toString()
 }
 
 /** Whether `caller` may still be offered a version: it is not revoked, or the caller used it before it was. */
