@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { zipSync } from 'fflate'
+import { unzipSync, zipSync } from 'fflate'
 import * as openpgp from 'openpgp'
 import { makeSigningKey, providerRelease, publishProvider, putFile, sha256, sign, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { dirHash } from '../helpers/terraform-client.js'
 
 let test: TestServer
 let key: SigningKey
@@ -85,6 +86,17 @@ describe('publishing a private provider (HCP Terraform’s API)', () => {
     expect((await protocol('acme/widget/0.1.0/download/windows/amd64')).status).toBe(404)
     expect((await protocol('acme/widget/9.9.9/download/linux/amd64')).status).toBe(404)
     expect((await get((download.body.download_url as string).replace('/provider-files/', '/provider-files/x'))).status).toBe(404)
+  })
+
+  it('lists every platform’s h1: and zh: in the download answer, as OpenTofu 1.12 locks them all at once', async () => {
+    const release = await providerRelease('locked', '1.0.0', ['linux_amd64', 'darwin_arm64', 'windows_amd64'], key)
+    await publishProvider(test, 'acme', release, key)
+    const expected = Object.fromEntries(
+      [...release.zips.values()].map((zip) => [`${zip.os}_${zip.arch}`, { hashes: [dirHash(unzipSync(new Uint8Array(zip.bytes))), `zh:${zip.shasum}`], package_size: zip.bytes.length }])
+    )
+    for (const platform of ['linux/amd64', 'windows/amd64']) {
+      expect((await protocol(`acme/locked/1.0.0/download/${platform}`)).body.packages).toEqual(expected)
+    }
   })
 
   it('lists only versions whose sums, signature and a zip are in', async () => {

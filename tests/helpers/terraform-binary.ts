@@ -31,6 +31,23 @@ export async function terraformInit(dir: string, env: { config: string; home: st
   return stdout
 }
 
+/**
+ * `terraform providers lock` for each of `platforms`, in `dir`: its output, or the error's (stdout and
+ * stderr together, since Terraform writes its diagnostics to stderr) with `failed`.
+ */
+export async function terraformLock(dir: string, platforms: string[], env: { config: string; home: string }): Promise<{ output: string; failed: boolean }> {
+  try {
+    const { stdout, stderr } = await run('terraform', ['providers', 'lock', '-no-color', ...platforms.map((platform) => `-platform=${platform}`)], {
+      cwd: dir,
+      env: { ...process.env, HOME: env.home, TF_CLI_CONFIG_FILE: env.config, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1' }
+    })
+    return { output: stdout + stderr, failed: false }
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string }
+    return { output: stdout + stderr, failed: true }
+  }
+}
+
 /** An unmodified configuration that needs the public provider `hashicorp/null ~> 3.2`. */
 export const NEEDS_PUBLIC_NULL = 'terraform {\n  required_providers {\n    null = {\n      source  = "hashicorp/null"\n      version = "~> 3.2"\n    }\n  }\n}\n'
 
@@ -45,12 +62,34 @@ export async function initPublicProvider(
   work: string,
   mainTf = NEEDS_PUBLIC_NULL
 ): Promise<{ stdout: string; lock: string }> {
+  const env = await airGappedConfiguration(homeport, dir, work, mainTf)
+  const stdout = await terraformInit(dir, env)
+  return { stdout, lock: await readLock(dir) }
+}
+
+/** `terraform providers lock` of an unmodified configuration that needs `hashicorp/null`, as initPublicProvider sets it up. */
+export async function lockPublicProvider(
+  homeport: { url: string; adminToken: string },
+  dir: string,
+  work: string,
+  platforms: string[]
+): Promise<{ output: string; failed: boolean; lock: string }> {
+  const env = await airGappedConfiguration(homeport, dir, work, NEEDS_PUBLIC_NULL)
+  return { ...(await terraformLock(dir, platforms, env)), lock: await readLock(dir) }
+}
+
+/** `dir` holding `mainTf`, and the generated air-gapped CLI configuration pointing registry.terraform.io at `homeport`. */
+async function airGappedConfiguration(homeport: { url: string; adminToken: string }, dir: string, work: string, mainTf: string): Promise<{ config: string; home: string }> {
   const home = join(work, 'home')
   await mkdir(home, { recursive: true })
   await mkdir(dir, { recursive: true })
   const config = join(work, 'air-gapped.tfrc')
   await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: ['registry.terraform.io'] }))
   await writeFile(join(dir, 'main.tf'), mainTf)
-  const stdout = await terraformInit(dir, { config, home })
-  return { stdout, lock: await readFile(join(dir, '.terraform.lock.hcl'), 'utf8').catch(() => '') }
+  return { config, home }
+}
+
+/** The lock file Terraform wrote in `dir`; empty when it locked nothing. */
+function readLock(dir: string): Promise<string> {
+  return readFile(join(dir, '.terraform.lock.hcl'), 'utf8').catch(() => '')
 }

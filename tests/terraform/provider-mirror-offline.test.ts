@@ -61,10 +61,10 @@ describe('a mirror whose upstream is gone', () => {
     const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'linux_amd64', join(work, 'offline'))
     expect(installed.version).toBe('3.2.3')
     await expect(client().installProvider(`${PUBLIC}/hashicorp/null`, '3.3.0', 'linux_amd64', join(work, 'pinned'))).rejects.toThrow(/no available releases match the given constraints 3\.3\.0/)
-    // A platform never mirrored is not listed (Terraform says the version has no package for it); asked for anyway, the answer says why.
+    // A platform never mirrored is not listed; asked for anyway, it is missing (Terraform: "not available for darwin_arm64"), and the answer says why.
     const other = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/darwin/arm64')
-    expect(other.status).toBe(503)
-    expect(other.body.errors[0]).toMatch(/cannot be reached \(it did not answer moments ago\), and Homeport has no earlier answer for this provider/)
+    expect(other.status).toBe(404)
+    expect(other.body.errors[0]).toMatch(/has no package for darwin_arm64 here, and the upstream registry cannot be reached: offline, only mirrored platforms are offered\.$/)
 
     // The upstream's answers are still in the cache on disk: they do not widen the list after a restart either.
     await homeport.restart()

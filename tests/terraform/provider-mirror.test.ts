@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { makeSigningKey, providerRelease, type ProviderRelease, publishProvider, sign, type SigningKey, startPublicUpstream } from '../helpers/providers.js'
 import { doc, startTestServer, type TestServer } from '../helpers/server.js'
 import { publicMirrorClient } from '../helpers/terraform-client.js'
-import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider, lockPublicProvider } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
 const PUBLIC = 'registry.terraform.io'
@@ -50,6 +50,10 @@ describe('a mirror of public providers', () => {
     const mirrored = await homeport.server.services.store.providerMirror.all()
     expect(mirrored.map((provider) => `${provider.hostname}/${provider.namespace}/${provider.type}`)).toEqual([new URL(upstream.url).host + '/hashicorp/null'])
     expect(mirrored[0]!.versions[0]!.platforms.map((platform) => `${platform.os}_${platform.arch}`)).toEqual(['linux_amd64'])
+    // OpenTofu's multi-platform hashes list what is mirrored, with the h1: Terraform computed on install.
+    const download = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/linux/amd64')
+    const zip = release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!
+    expect(download.body.packages).toEqual({ linux_amd64: { hashes: [installed.hashes.find((hash) => hash.startsWith('h1:')), `zh:${zip.shasum}`], package_size: zip.bytes.length } })
   })
 
   it('mirrors named versions and platforms ahead of time (site admin only)', async () => {
@@ -98,6 +102,14 @@ describe('a mirror of public providers', () => {
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
   }, 120_000)
 
+  it(`locks every platform with the real terraform providers lock, pulling each through${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    const { output, failed, lock } = await lockPublicProvider(homeport, join(work, 'lock-online'), work, ['linux_amd64', 'darwin_arm64', 'windows_amd64'])
+    expect(failed, output).toBe(false)
+    expect(lock.match(/"h1:/g)).toHaveLength(3)
+    for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+  }, 120_000)
+
   it('keeps serving what it mirrored once the upstream is gone, and says plainly what it lacks', async () => {
     await upstream.stop()
     const installed = await client().installProvider(`${PUBLIC}/hashicorp/null`, '~> 3.2', 'darwin_arm64', join(work, 'offline'))
@@ -113,9 +125,10 @@ describe('a mirror of public providers', () => {
     const archives = (await homeport.api('GET', `/api/registry/provider-mirror/v1/${PUBLIC}/hashicorp/null/3.2.3.json`)).body.archives as Record<string, { hashes: string[] }>
     expect(Object.keys(archives).sort()).toEqual(['darwin_arm64', 'linux_amd64', 'windows_amd64'])
     expect(archives.linux_amd64!.hashes).toEqual([`zh:${release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!.shasum}`])
+    // A platform not mirrored is missing, as the versions list says, not a 503 Terraform would retry.
     const missing = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/freebsd/amd64')
-    expect(missing.status).toBe(503)
-    expect(missing.body.errors[0]).toMatch(/cannot be reached.*no earlier answer for this provider/)
+    expect(missing.status).toBe(404)
+    expect(missing.body.errors[0]).toBe('hashicorp/null 3.2.3 has no package for freebsd_amd64 here, and the upstream registry cannot be reached: offline, only mirrored platforms are offered.')
     const unknown = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/random/versions')
     expect(unknown.status).toBe(404)
     expect(unknown.body.errors[0]).toMatch(/is not mirrored here, and the upstream registry cannot be reached/)
@@ -126,6 +139,18 @@ describe('a mirror of public providers', () => {
     const { stdout, lock } = await initPublicProvider(homeport, join(work, 'real-offline'), work)
     expect(stdout).toContain(`- Installed hashicorp/null v3.2.3 (self-signed, key ID ${key.keyId})`)
     for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+  }, 120_000)
+
+  it(`offline, locks the mirrored platforms, and names one it lacks in Terraform's own words${NEEDS_TERRAFORM}`, async () => {
+    if (!HAS_TERRAFORM) return
+    const mirrored = await lockPublicProvider(homeport, join(work, 'lock-offline'), work, ['linux_amd64', 'darwin_arm64'])
+    expect(mirrored.failed, mirrored.output).toBe(false)
+    expect(mirrored.lock.match(/"h1:/g)).toHaveLength(2)
+    const lacking = await lockPublicProvider(homeport, join(work, 'lock-lacking'), work, ['linux_amd64', 'freebsd_amd64'])
+    expect(lacking.failed).toBe(true)
+    const unwrapped = lacking.output.replace(/\s+/g, ' ')
+    expect(unwrapped).toContain('provider registry.terraform.io/hashicorp/null 3.2.3 is not available for freebsd_amd64.')
+    expect(unwrapped).not.toMatch(/Service Unavailable|Internal Server Error/)
   }, 120_000)
 })
 

@@ -6,7 +6,7 @@ import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient, TerraformError } from '../helpers/terraform-client.js'
-import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
+import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit, terraformLock } from '../helpers/terraform-binary.js'
 
 /** A module that needs nothing but Homeport (a module calling the public registry is the air-gap issue's). */
 const NETWORK = {
@@ -129,5 +129,39 @@ describe('a deprecated private provider version', () => {
     const unwrapped = output.replace(/\s+/g, ' ')
     expect(unwrapped).toContain(`Warning: Additional provider information from registry The remote registry returned warnings for ${HOST}/acme/sunset:`)
     expect(unwrapped).toContain('- acme/sunset 1.0.0 is deprecated: Sunset 1.x reaches its end of life in March; use 2.x.')
+  }, 120_000)
+})
+
+describe('terraform providers lock for several platforms', () => {
+  const configure = async (name: string, source: string) => {
+    const dir = join(work, name)
+    const home = join(work, `${name}-home`)
+    await mkdir(dir, { recursive: true })
+    await mkdir(home, { recursive: true })
+    const config = join(work, `${name}.tfrc`)
+    await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
+    await writeFile(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${source}"\n      version = "~> 0.1"\n    }\n  }\n}\n`)
+    return { dir, env: { config, home } }
+  }
+
+  it.skipIf(!HAS_TERRAFORM)(`writes an h1: and the zh: hashes for each platform Homeport has${NEEDS_TERRAFORM}`, async () => {
+    const { dir, env } = await configure('lock-all', `${HOST}/acme/widget`)
+    const { output, failed } = await terraformLock(dir, ['linux_amd64', 'darwin_arm64'], env)
+    expect(failed, output).toBe(false)
+    expect(output).toContain(`- Obtained ${HOST}/acme/widget checksums for linux_amd64`)
+    expect(output).toContain(`- Obtained ${HOST}/acme/widget checksums for darwin_arm64`)
+    const lock = await readFile(join(dir, '.terraform.lock.hcl'), 'utf8')
+    expect(lock.match(/"h1:/g)).toHaveLength(2)
+    for (const zip of release.zips.values()) expect(lock).toContain(`"zh:${zip.shasum}"`)
+  }, 120_000)
+
+  it.skipIf(!HAS_TERRAFORM)(`fails with Terraform's own message for a platform the release lacks${NEEDS_TERRAFORM}`, async () => {
+    const { dir, env } = await configure('lock-missing', `${HOST}/acme/widget`)
+    const { output, failed } = await terraformLock(dir, ['linux_amd64', 'windows_amd64'], env)
+    expect(failed).toBe(true)
+    const unwrapped = output.replace(/\s+/g, ' ')
+    expect(unwrapped).toContain('Error: Could not retrieve providers for locking')
+    expect(unwrapped).toContain(`provider ${HOST}/acme/widget 0.1.0 is not available for windows_amd64.`)
+    expect(unwrapped).not.toMatch(/Internal Server Error|Service Unavailable|Bad Gateway/)
   }, 120_000)
 })

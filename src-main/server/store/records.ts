@@ -313,6 +313,8 @@ export interface ProviderPlatformRecord {
   createdAt: string
   updatedAt: string
   binary: StoredFile | null
+  /** The unpacked package's `h1:`, computed when the zip arrived (absent in records written before Homeport kept it). */
+  hash1?: string
 }
 
 /** An ASCII-armored OpenPGP public key, scoped to a namespace (an organization's name): HCP's `gpg-keys`. */
@@ -370,6 +372,8 @@ export interface MirroredProviderPlatform {
   /** The zip's SHA-256 (its `zh:`). */
   shasum: string
   binary: StoredFile
+  /** The unpacked package's `h1:`, computed when the zip arrived (absent in records written before Homeport kept it). */
+  hash1?: string
   /** Set when upstream's signed SHA256SUMS does not vouch for this zip (imported, not pulled): the network mirror alone serves it. */
   unsigned?: true
 }

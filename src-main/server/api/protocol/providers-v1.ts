@@ -66,7 +66,9 @@ export function providerProtocolRouter(prefix: string, source: ProviderSource, r
           source: key.source,
           source_url: key.sourceUrl
         }))
-      }
+      },
+      // OpenTofu 1.12 locks every platform listed here at once; Terraform ignores it.
+      ...(found.packages ? { packages: found.packages } : {})
     }
   })
   return router

@@ -11,10 +11,10 @@ import { verifyDownload, type DownloadToken } from '../archives/download-links.j
 import { BadGatewayError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import { terraformConstraint } from '../modules/versions/constraints.js'
-import type { UpstreamRegistry } from '../upstream/upstream.js'
+import { UpstreamUnavailableError, type UpstreamRegistry } from '../upstream/upstream.js'
 import { archSegment, namespaceSegment, osSegment, typeSegment, upstreamPath, versionSegment } from '../upstream/upstream-path.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
-import { binaryToken, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList } from './provider-registry.js'
+import { binaryToken, packageHashes, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList } from './provider-registry.js'
 import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
@@ -176,7 +176,8 @@ export class ProviderMirror {
       shasum: platform.shasum,
       tokens: packageTokens(this.store.installation().signingKey, { id: mirrored.id, shasums: mirrored.shasums, shasumsSig: mirrored.shasumsSig }, platform),
       shasumsName: mirrored.shasumsName ?? `terraform-provider-${type}_${version}_SHA256SUMS`,
-      keys: mirrored.keys
+      keys: mirrored.keys,
+      packages: packageHashes(mirrored.platforms, platform)
     }
   }
 
@@ -224,12 +225,10 @@ export class ProviderMirror {
       const readRange = (start: number, end: number) => this.store.archives.read(binary.sha256, { start, end })
       await checkProviderZip(type, binary.size, readRange)
       const zh = `zh:${binary.sha256}`
-      // The zh: is known from storing the zip; the h1: means unpacking it all, so only when needed.
-      if (!hashes.includes(zh)) {
-        const h1 = await archiveHash1(binary.size, readRange)
-        if (!hashes.includes(h1)) {
-          throw new InvalidInputError(`The zip's hashes are ${h1} and ${zh}, and the folder lists ${hashes.join(', ')}: the zip is not the one that was mirrored.`, 'hashes')
-        }
+      // Kept with the package: OpenTofu's download answer lists every platform's h1: (see packageHashes).
+      const h1 = await archiveHash1(binary.size, readRange)
+      if (!hashes.includes(zh) && !hashes.includes(h1)) {
+        throw new InvalidInputError(`The zip's hashes are ${h1} and ${zh}, and the folder lists ${hashes.join(', ')}: the zip is not the one that was mirrored.`, 'hashes')
       }
       const filename = `terraform-provider-${type}_${version}_${os}_${arch}.zip`
       const before = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums
@@ -251,7 +250,7 @@ export class ProviderMirror {
           }
           const signed = vouched && mirrored.shasums?.sha256 === before?.sha256
           outcome.signed = signed
-          mirrored.platforms.push({ id: newId('mirpp'), os, arch, filename, shasum: binary.sha256, binary, ...(signed ? {} : { unsigned: true as const }) })
+          mirrored.platforms.push({ id: newId('mirpp'), os, arch, filename, shasum: binary.sha256, binary, hash1: h1, ...(signed ? {} : { unsigned: true as const }) })
         })
       return outcome
     } finally {
@@ -437,8 +436,13 @@ export class ProviderMirror {
   /** Fetches one package from the upstream, checks it as Terraform would, and keeps it. */
   private async pull(namespace: string, type: string, version: string, os: string, arch: string): Promise<void> {
     const path = upstreamPath(namespaceSegment(namespace), typeSegment(type), versionSegment(version), 'download', osSegment(os), archSegment(arch))
-    const answer = await this.upstream.get(path, 'providers.v1')
-    if (answer.stale) throw new UnavailableError(`The upstream registry cannot be reached, and ${namespace}/${type} ${version} for ${os}_${arch} is not mirrored here.`)
+    // Out of reach, only what is mirrored is offered (as the versions list does): a package that is not here is
+    // missing, which Terraform says plainly ("not available for <platform>"), rather than a 503 it retries.
+    const offline = () => new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch} here, and the upstream registry cannot be reached: offline, only mirrored platforms are offered`, false)
+    const answer = await this.upstream.get(path, 'providers.v1').catch((error: unknown) => {
+      throw error instanceof UpstreamUnavailableError ? offline() : error
+    })
+    if (answer.stale) throw offline()
     if (answer.status === 404) throw new NotFoundError(`the upstream registry has no ${namespace}/${type} ${version} for ${os}_${arch}`, false)
     if (answer.status !== 200) throw new UnavailableError(`The upstream registry answered HTTP ${answer.status} for ${path}.`)
     const meta = answer.body as UpstreamPackage
@@ -474,6 +478,9 @@ export class ProviderMirror {
     const unpins = [this.archives.pin(binary.sha256)]
     try {
       if (binary.sha256 !== meta.shasum) throw invalid(`the zip's SHA-256 is ${binary.sha256}, not ${meta.shasum}`)
+      const hash1 = await archiveHash1(binary.size, (start, end) => this.store.archives.read(binary.sha256, { start, end })).catch((error: Error) => {
+        throw invalid(error.message)
+      })
       const shasums = await this.store.archives.put(Readable.from([sumsBytes]), MAX_PROVIDER_ZIP_BYTES)
       const shasumsSig = await this.store.archives.put(Readable.from([signature]), MAX_PROVIDER_ZIP_BYTES)
       stored.push(shasums, shasumsSig)
@@ -483,7 +490,7 @@ export class ProviderMirror {
       if (kept && kept.sha256 !== shasums.sha256 && (await this.shasumsOf(kept)).get(meta.filename) !== meta.shasum) {
         throw new ConflictError(`${namespace}/${type} ${version} is mirrored here from a release whose SHA256SUMS does not list upstream's ${meta.filename}: remove the version to mirror it from the upstream.`)
       }
-      const platform: MirroredProviderPlatform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary }
+      const platform: MirroredProviderPlatform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary, hash1 }
       await this.change(namespace, type, (draft) => {
           let target = draft.versions.find((candidate) => candidate.version === version)
           if (!target) {

@@ -37,7 +37,12 @@ export interface ProviderPackage {
   shasumsName: string
   /** The keys Terraform may verify the signature with (upstream's own, for a mirrored provider). */
   keys: Array<{ keyId: string; asciiArmor: string; trustSignature: string; source: string; sourceUrl: string | null }>
+  /** Every platform's hashes and zip size, for OpenTofu's multi-platform lock (see packageHashes); undefined when unknown. */
+  packages?: PackageHashes
 }
+
+/** OpenTofu's `packages` of a download answer (1.12): `<os>_<arch>` → its `h1:` and `zh:`, and the zip's size. */
+export type PackageHashes = Record<string, { hashes: string[]; package_size: number }>
 
 /** A version's signed files, as a release publishes them: for bundles, which carry whole releases. */
 export interface ProviderRelease {
@@ -91,7 +96,8 @@ export class ProviderRegistryService {
       shasum: platform.shasum,
       tokens: packageTokens(this.store.installation().signingKey, { id: target.id, shasums: target.shasums!, shasumsSig: target.shasumsSig! }, { id: platform.id, binary: platform.binary! }),
       shasumsName: `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
-      keys: [{ keyId: key.keyId, asciiArmor: key.asciiArmor, trustSignature: '', source: 'Homeport', sourceUrl: null }]
+      keys: [{ keyId: key.keyId, asciiArmor: key.asciiArmor, trustSignature: '', source: 'Homeport', sourceUrl: null }],
+      packages: packageHashes(target.platforms, platform)
     }
   }
 
@@ -131,6 +137,22 @@ export class ProviderRegistryService {
     if (!org || !provider) throw new NotFoundError(`no provider ${namespace}/${type}`)
     return { org, provider }
   }
+}
+
+/**
+ * OpenTofu's `packages` for a download answer: each platform whose zip is here, with the `h1:` of
+ * its unpacked package (computed when the zip arrived) and its `zh:`, so that one `tofu init` locks
+ * every platform. OpenTofu refuses the install when the list is there but wrong for the platform it
+ * downloads, so it is sent only when the requested platform's hashes are known, and lists only
+ * platforms whose both hashes are (records from before Homeport kept `h1:` have none).
+ */
+export function packageHashes(
+  platforms: ReadonlyArray<{ os: string; arch: string; shasum: string; binary: StoredFile | null; hash1?: string; unsigned?: true }>,
+  requested: { os: string; arch: string }
+): PackageHashes | undefined {
+  const known = platforms.filter((platform) => platform.binary && platform.hash1 && !platform.unsigned)
+  if (!known.some((platform) => platform.os === requested.os && platform.arch === requested.arch)) return undefined
+  return Object.fromEntries(known.map((platform) => [`${platform.os}_${platform.arch}`, { hashes: [platform.hash1!, `zh:${platform.shasum}`], package_size: platform.binary!.size }]))
 }
 
 /**

@@ -10,7 +10,7 @@ import { formatBytes } from '../ingest/archive-reader.js'
 import { linkState, parseObjectId } from '../modules/upload-links.js'
 import type { GpgKeyService } from './gpg-keys.js'
 import type { ProviderFile } from './providers.js'
-import { binarySignature, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
+import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
 
 /** The largest provider zip accepted: real ones reach a few hundred MB. */
 export const MAX_PROVIDER_ZIP_BYTES = 1024 * 1024 * 1024
@@ -115,12 +115,15 @@ export class ProviderUploadService {
       if (sums.get(platform.filename) !== stored.sha256) {
         throw new InvalidInputError(`SHA256SUMS does not list ${platform.filename} with this zip's SHA-256 ${stored.sha256}.`)
       }
-      await checkProviderZip(provider.name, stored.size, (start, end) => this.store.archives.read(stored.sha256, { start, end }))
+      const readRange = (start: number, end: number) => this.store.archives.read(stored.sha256, { start, end })
+      await checkProviderZip(provider.name, stored.size, readRange)
+      const hash1 = await archiveHash1(stored.size, readRange)
       await this.store.providers
         .update(provider.id, (draft) => {
           const target = platformOf(draft, platformId).platform
           if (target.binary) throw new ConflictError(`The ${target.os}_${target.arch} zip is uploaded already.`)
           target.binary = stored
+          target.hash1 = hash1
           target.updatedAt = now()
         })
         .catch(gone)
