@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
+import { unzipSync } from 'fflate'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, terraformInit } from '../helpers/terraform-binary.js'
+import { dirHash } from '../helpers/terraform-client.js'
 
 let test: TestServer
 let work: string
@@ -27,7 +29,7 @@ afterAll(async () => {
 const MIRROR = '/api/registry/provider-mirror/v1/homeport.localhost/acme/widget'
 
 describe('the provider network mirror protocol, over HTTPS', () => {
-  it('answers index.json and <version>.json as application/json, with each archive and its zh: hash', async () => {
+  it('answers index.json and <version>.json as application/json, with each archive and its h1: and zh: hashes', async () => {
     const index = await test.api('GET', `${MIRROR}/index.json`)
     expect(index.status).toBe(200)
     expect(index.headers.get('content-type')).toMatch(/^application\/json/)
@@ -36,7 +38,7 @@ describe('the provider network mirror protocol, over HTTPS', () => {
     const archives = version.body.archives as Record<string, { url: string; hashes: string[] }>
     expect(Object.keys(archives).sort()).toEqual(['darwin_arm64', 'linux_amd64'])
     const zip = release.zips.get('terraform-provider-widget_0.3.0_linux_amd64.zip')!
-    expect(archives.linux_amd64!.hashes).toEqual([`zh:${zip.shasum}`])
+    expect(archives.linux_amd64!.hashes).toEqual([dirHash(unzipSync(new Uint8Array(zip.bytes))), `zh:${zip.shasum}`])
     // The url resolves against the <version>.json URL, and needs no token.
     const archive = await test.fetch(new URL(archives.linux_amd64!.url, `${test.url}${MIRROR}/0.3.0.json`))
     expect(createHash('sha256').update(Buffer.from(await archive.arrayBuffer())).digest('hex')).toBe(zip.shasum)

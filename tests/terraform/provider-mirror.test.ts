@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
+import { unzipSync } from 'fflate'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { makeSigningKey, providerRelease, type ProviderRelease, publishProvider, sign, type SigningKey, startPublicUpstream } from '../helpers/providers.js'
 import { doc, startTestServer, type TestServer } from '../helpers/server.js'
-import { publicMirrorClient } from '../helpers/terraform-client.js'
+import { dirHash, publicMirrorClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider, lockPublicProvider } from '../helpers/terraform-binary.js'
 
 const run = promisify(execFile)
@@ -124,7 +125,8 @@ describe('a mirror of public providers', () => {
     expect(index.body).toEqual({ versions: { '3.2.3': {} } })
     const archives = (await homeport.api('GET', `/api/registry/provider-mirror/v1/${PUBLIC}/hashicorp/null/3.2.3.json`)).body.archives as Record<string, { hashes: string[] }>
     expect(Object.keys(archives).sort()).toEqual(['darwin_arm64', 'linux_amd64', 'windows_amd64'])
-    expect(archives.linux_amd64!.hashes).toEqual([`zh:${release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!.shasum}`])
+    const linux = release.zips.get('terraform-provider-null_3.2.3_linux_amd64.zip')!
+    expect(archives.linux_amd64!.hashes).toEqual([dirHash(unzipSync(new Uint8Array(linux.bytes))), `zh:${linux.shasum}`])
     // A platform not mirrored is missing, as the versions list says, not a 503 Terraform would retry.
     const missing = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3/download/freebsd/amd64')
     expect(missing.status).toBe(404)

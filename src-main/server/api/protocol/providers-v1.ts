@@ -84,7 +84,8 @@ function providerFileUrl(base: string, token: string, name: string): string {
  * `provider_installation { network_mirror { url = "https://…/api/registry/provider-mirror/v1/" } }`
  * (Terraform allows it over HTTPS only). `:hostname` is the provider's own registry host: the
  * public registries' names reach the public mirror, the registry hostname the private providers.
- * The archives' hashes are their `zh:` (Terraform checks them, and records only its own `h1:`).
+ * The archives' hashes are their `h1:` (when known) and `zh:`: Terraform checks them and records only
+ * its own `h1:`; OpenTofu with `trust_all_hashes` records them all.
  */
 export function networkMirrorRouter(services: Services, rateLimit: Middleware, registryHostname: string, baseUrl: BaseUrl): Router {
   const router = new Router({ prefix: NETWORK_MIRROR_PREFIX })
@@ -96,8 +97,8 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
       return {
         versions: async (caller, namespace, type) => (await registry.versions(caller, namespace, type)).versions,
         archive: async (...args) => {
-          const { filename, shasum, tokens } = await registry.download(...args)
-          return { filename, shasum, token: tokens.binary }
+          const { filename, shasum, hash1, tokens } = await registry.download(...args)
+          return { filename, shasum, hash1, token: tokens.binary }
         }
       }
     }
@@ -127,7 +128,7 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     const archives: Record<string, { url: string; hashes: string[] }> = {}
     for (const { os, arch } of listed.platforms ?? []) {
       const found = await source.archive(callerOf(ctx), namespace, type, version, os, arch)
-      archives[`${os}_${arch}`] = { url: providerFileUrl(baseUrl(ctx), found.token, found.filename), hashes: [`zh:${found.shasum}`] }
+      archives[`${os}_${arch}`] = { url: providerFileUrl(baseUrl(ctx), found.token, found.filename), hashes: [...(found.hash1 ? [found.hash1] : []), `zh:${found.shasum}`] }
     }
     ctx.body = { archives }
   })

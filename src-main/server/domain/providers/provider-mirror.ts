@@ -37,6 +37,8 @@ const MAX_SIGNED_FILE_BYTES = 1024 * 1024
 export interface MirrorArchive {
   filename: string
   shasum: string
+  /** The unpacked package's `h1:`, when it was computed (OpenTofu's `trust_all_hashes` records it). */
+  hash1?: string
   /** The signed token of its location (see download-links.ts). */
   token: string
 }
@@ -205,8 +207,8 @@ export class ProviderMirror {
   async archive(namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive> {
     const found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
     if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
-    const { filename, shasum } = found.platform
-    return { filename, shasum, token: binaryToken(this.store.installation().signingKey, found.platform) }
+    const { filename, shasum, hash1 } = found.platform
+    return { filename, shasum, hash1, token: binaryToken(this.store.installation().signingKey, found.platform) }
   }
 
   /**

@@ -31,6 +31,8 @@ export interface ProviderPackage {
   arch: string
   filename: string
   shasum: string
+  /** The unpacked package's `h1:`, when it was computed as the zip arrived. */
+  hash1?: string
   /** Signed tokens for the zip, SHA256SUMS and its signature (see download-links.ts). */
   tokens: { binary: string; shasums: string; signature: string }
   /** File names for the two sums files, as a release names them. */
@@ -94,6 +96,7 @@ export class ProviderRegistryService {
       arch,
       filename: platform.filename,
       shasum: platform.shasum,
+      hash1: platform.hash1,
       tokens: packageTokens(this.store.installation().signingKey, { id: target.id, shasums: target.shasums!, shasumsSig: target.shasumsSig! }, { id: platform.id, binary: platform.binary! }),
       shasumsName: `terraform-provider-${provider.name}_${target.version}_SHA256SUMS`,
       keys: [{ keyId: key.keyId, asciiArmor: key.asciiArmor, trustSignature: '', source: 'Homeport', sourceUrl: null }],
