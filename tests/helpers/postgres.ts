@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +29,10 @@ export const NO_POSTGRES = 'PostgreSQL not found (no initdb in /usr/lib/postgres
 export interface TestPostgres {
   /** The server's address, as the `homeport` role, without a database name. */
   url: string
+  /** Freezes the server and every backend (SIGSTOP): connections stay open, and nothing answers. */
+  pause(): Promise<void>
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -86,9 +90,22 @@ export async function startPostgres(bin: string): Promise<TestPostgres> {
   await as('initdb', ['-D', data, '-U', 'homeport', '-A', 'trust', '--no-sync', '-E', 'UTF8'])
   const port = await freePort()
   await as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`, 'start'])
+  /** The postmaster (the first line of its pid file) and every process it started. */
+  const processes = async (): Promise<number[]> => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])
+    const { stdout } = await run('pgrep', ['-P', String(postmaster)]).catch(() => ({ stdout: '' }))
+    return [postmaster, ...stdout.split('\n').filter(Boolean).map(Number)]
+  }
+  const signal = async (name: NodeJS.Signals) => {
+    for (const pid of await processes()) process.kill(pid, name)
+  }
   return {
     url: `postgres://homeport@127.0.0.1:${port}`,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
     async stop() {
+      // A paused server would never stop.
+      await signal('SIGCONT').catch(() => undefined)
       await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => undefined)
       rmSync(dir, { recursive: true, force: true })
     }

@@ -33,6 +33,8 @@ export type ServerOptions = Partial<ServeOptions> & {
   upstreamMaxAgeMs?: number
   /** PostgreSQL only: how long an archive stays after it was last stored (tests shorten it; see pg-archives.ts). */
   archiveGraceMs?: number
+  /** PostgreSQL only: how long a connection and a query may take before the request is answered 503 (tests shorten them). */
+  databaseTimeouts?: { connectMs: number; queryMs: number }
   /** The time, for time-based rules (the audit trail's retention); tests move it instead of waiting. */
   clock?: () => number
 }
@@ -56,7 +58,11 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
   const options = { ...parseServeOptions([], {}), ...given }
   // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
   if (options.database) await makeFolder(options.dataDir, undefined, 0o700)
-  const store = options.database ? await openPostgresStore(options.database, { archiveGraceMs: given.archiveGraceMs }) : await openFileStore(options.dataDir)
+  const store = options.database ? await openPostgresStore(options.database, {
+        archiveGraceMs: given.archiveGraceMs,
+        connectTimeoutMs: given.databaseTimeouts?.connectMs,
+        queryTimeoutMs: given.databaseTimeouts?.queryMs
+      }) : await openFileStore(options.dataDir)
   const background = new Background({ jobs: jobTable(options), leases: store.leases })
   let server: Server | undefined
   try {

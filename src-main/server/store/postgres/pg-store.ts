@@ -40,7 +40,11 @@ export interface PostgresStore extends Store {
  */
 export async function openPostgresStore(
   url: string,
-  { archiveGraceMs = DEFAULT_ARCHIVE_GRACE_MS, connectTimeoutMs = CONNECT_TIMEOUT_MS }: { archiveGraceMs?: number; connectTimeoutMs?: number } = {}
+  {
+    archiveGraceMs = DEFAULT_ARCHIVE_GRACE_MS,
+    connectTimeoutMs = CONNECT_TIMEOUT_MS,
+    queryTimeoutMs = QUERY_TIMEOUT_MS
+  }: { archiveGraceMs?: number; connectTimeoutMs?: number; queryTimeoutMs?: number } = {}
 ): Promise<PostgresStore> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -48,7 +52,7 @@ export async function openPostgresStore(
     application_name: 'homeport',
     // A host that takes the connection and never answers must not hold the start (or a request) forever.
     connectionTimeoutMillis: connectTimeoutMs,
-    query_timeout: QUERY_TIMEOUT_MS,
+    query_timeout: queryTimeoutMs,
     // A database that vanished without closing the connection is noticed by the operating system.
     keepAlive: true
   })
