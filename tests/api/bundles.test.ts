@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, doc, publish, settledVersion, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
+import { eventually } from '../helpers/eventually.js'
 
 /**
  * Bundles of private modules and providers, through the API alone (the GUI's path): made in one
@@ -49,12 +50,11 @@ afterAll(async () => {
 async function makeBundle(attributes: Record<string, unknown>, token?: string) {
   const started = await source.api('POST', '/bundles', { body: doc('bundles', { organization: 'acme', platforms: ['linux_amd64'], ...attributes }), token })
   if (started.status !== 202) return started
-  for (let attempt = 0; attempt < 200; attempt++) {
+  return eventually(async () => {
     const job = await source.api('GET', `/bundles/${started.body.data.id}`, { token })
-    if (['ready', 'failed'].includes(job.body.data.attributes.status)) return job
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error('the bundle did not finish')
+    if (!['ready', 'failed'].includes(job.body.data.attributes.status)) throw new Error(`the bundle did not finish (${job.body.data.attributes.status})`)
+    return job
+  })
 }
 
 async function importBundle(bytes: Uint8Array<ArrayBuffer>, token = target.adminToken) {

@@ -6,6 +6,7 @@ import { NETWORK_MODULE } from '../helpers/archives.js'
 import { createModule, createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
+import { eventually } from '../helpers/eventually.js'
 
 const PUBLIC = '/api/registry/public/v1/modules'
 
@@ -109,11 +110,10 @@ describe('mirroring and working offline', () => {
     expect(response.body.data.attributes).toMatchObject({ version: '1.1.0', source: 'mirror', status: 'reg_ingressing' })
     const settled = await homeport.api('GET', '/organizations/acme/registry-modules/public/community/network/aws')
     expect(settled.body.data.attributes['version-statuses']).toEqual([{ version: '1.1.0', status: expect.stringMatching(/reg_ingressing|ok/) }])
-    for (let i = 0; i < 100; i++) {
+    await eventually(async () => {
       const read = await homeport.api('GET', '/organizations/acme/registry-modules/public/community/network/aws')
-      if (read.body.data.attributes['version-statuses'][0].status === 'ok') break
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+      expect(read.body.data.attributes['version-statuses'][0].status).toBe('ok')
+    })
     const again = await homeport.api('POST', mirrorPath, { body: doc('registry-module-versions', { version: '1.1.0' }) })
     expect(again.status).toBe(422)
     const missing = await homeport.api('POST', mirrorPath, { body: doc('registry-module-versions', { version: '9.9.9' }) })

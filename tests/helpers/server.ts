@@ -6,6 +6,7 @@ import { startServer, type RunningServer, type ServerOptions } from '../../src-m
 import { inject } from 'vitest'
 import { moduleArchive } from './archives.js'
 import { postgresDatabases } from './postgres.js'
+import { eventually } from './eventually.js'
 
 export interface ApiResponse {
   status: number
@@ -185,17 +186,16 @@ export async function upload(url: string, archive: Buffer | string, fetcher: typ
   return { status: response.status, body: text ? JSON.parse(text) : undefined }
 }
 
-/** Polls a module until `version` has left the states in which ingest is still running. */
-export async function settledVersion(test: TestServer, org: string, name: string, provider: string, version: string) {
-  for (let attempt = 0; attempt < 200; attempt++) {
+/** Waits until `version` of a module has left the states in which ingest is still running. */
+export function settledVersion(test: TestServer, org: string, name: string, provider: string, version: string) {
+  return eventually(async () => {
     const module = await test.api('GET', `/organizations/${org}/registry-modules/private/${org}/${name}/${provider}`)
     const entry = (module.body.data.attributes['version-statuses'] as Array<{ version: string; status: string; error?: string }>).find(
       (candidate) => candidate.version === version
     )
-    if (entry && entry.status !== 'reg_ingressing' && entry.status !== 'pending') return { module: module.body.data, entry }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`version ${version} of ${name} did not settle`)
+    if (!entry || entry.status === 'reg_ingressing' || entry.status === 'pending') throw new Error(`version ${version} of ${name} did not settle (${entry?.status ?? 'absent'})`)
+    return { module: module.body.data, entry }
+  })
 }
 
 /** Creates the module if needed, then a version from `files`, uploads it and waits for ingest. */

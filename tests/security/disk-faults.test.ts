@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { moduleArchive } from '../helpers/archives.js'
 import { exited, spawnServer } from '../helpers/process.js'
 import { createModule, createOrganization, createVersion, doc, settledVersion, startTestServer, upload, type TestServer } from '../helpers/server.js'
+import { eventually } from '../helpers/eventually.js'
 
 /**
  * A real small file system (tmpfs) under the data directory, filled up or made read-only. It
@@ -149,9 +150,7 @@ describe('a full disk and a read-only data directory', () => {
         })
       ).json()) as { data: { links: { upload: string } } }
       expect((await upload(created.data.links.upload, await moduleArchive({ 'main.tf': 'output "x" {\n  value = 1\n}\n' }))).status).toBe(200)
-      for (let attempt = 0; attempt < 100 && (await fetch(`${server.url}/api/registry/v1/modules/kept/vpc/aws/2.0.0`, { headers })).status !== 200; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+      await eventually(async () => expect((await fetch(`${server.url}/api/registry/v1/modules/kept/vpc/aws/2.0.0`, { headers })).status).toBe(200))
       await fillLeaving(0)
       for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/api/registry/v1/modules/kept/vpc/aws/2.0.0/download`, { headers })).status).toBe(204)
       // The flush (every two seconds) fails; the server goes on, and says so once.

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { OutsideFolderError, pathInside, writeInside } from '../../src-main/server/files/folder-writes.js'
 import { makeSigningKey, providerRelease, publishProvider } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { eventually } from '../helpers/eventually.js'
 
 /** Names a hostile publisher tried for a provider's zip: each one a way out of the folder a bundle writes in. */
 const HOSTILE_NAMES = ['../'.repeat(40) + 'tmp/escaped-by-bundle.zip', '../../../../etc/cron.d/evil.zip', 'a/b.zip', '..', '/etc/passwd', '..\\..\\x.zip', 'x\0.zip', 'x\n.zip', '.hidden.zip']
@@ -100,12 +101,11 @@ describe('a bundle of a provider whose stored file name is a path (a record olde
   it('fails the bundle and writes nothing outside its folder', async () => {
     const started = await test.api('POST', '/bundles', { body: doc('bundles', { organization: 'acme', platforms: ['linux_amd64'], providers: [{ source: 'homeport.localhost/acme/tool', version: '1.0.0' }] }) })
     expect(started.status).toBe(202)
-    let job = started
-    for (let attempt = 0; attempt < 200 && !['ready', 'failed'].includes(job.body.data.attributes.status); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 50))
-      job = await test.api('GET', `/bundles/${started.body.data.id}`)
-    }
-    expect(job.body.data.attributes.status).toBe('failed')
+    const job = await eventually(async () => {
+      const read = await test.api('GET', `/bundles/${started.body.data.id}`)
+      expect(read.body.data.attributes.status).toBe('failed')
+      return read
+    })
     expect(job.body.data.attributes.problems[0].reason).toMatch(/is not a path inside the folder it is written to: nothing was written/)
     expect(await readdir(outside)).toEqual([])
   })

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { moduleArchive } from '../helpers/archives.js'
 import { exited, spawnServer } from '../helpers/process.js'
+import { eventually } from '../helpers/eventually.js'
 
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789'
 const ROUNDS = 6
@@ -144,14 +145,13 @@ describe('a server killed while it publishes', () => {
       const server = await spawnServer(['--port', '0', '--data-dir', dir], { HOMEPORT_ADMIN_TOKEN: ADMIN_TOKEN })
       try {
         type ModuleList = { data: Array<{ attributes: { name: string; 'version-statuses': Array<{ version: string; status: string }> } }> }
-        let modules: ModuleList = { data: [] }
         // Interrupted ingests resume at start; wait for them to settle.
-        for (let attempt = 0; attempt < 100; attempt++) {
-          modules = (await (await fetch(`${server.url}/api/v2/organizations/crash/registry-modules?page[size]=100`, { headers })).json()) as ModuleList
-          const busy = modules.data.some((module) => module.attributes['version-statuses'].some((entry) => entry.status === 'reg_ingressing'))
-          if (!busy) break
-          await new Promise((resolve) => setTimeout(resolve, 100))
-        }
+        const modules = await eventually(async () => {
+          const list = (await (await fetch(`${server.url}/api/v2/organizations/crash/registry-modules?page[size]=100`, { headers })).json()) as ModuleList
+          const busy = list.data.filter((module) => module.attributes['version-statuses'].some((entry) => entry.status === 'reg_ingressing'))
+          expect(busy.map((module) => module.attributes.name)).toEqual([])
+          return list
+        })
         const statuses = new Map<string, string>(
           modules.data.flatMap((module) => module.attributes['version-statuses'].map((entry) => [`${module.attributes.name}@${entry.version}`, entry.status] as [string, string]))
         )

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Repo } from '../helpers/git-repos.js'
 import { createModule, createOrganization, createTeamWithToken, doc, ownersToken, startTestServer, type TestServer } from '../helpers/server.js'
+import { eventually } from '../helpers/eventually.js'
 
 const POLL_MS = 200
 let test: TestServer
@@ -47,14 +48,13 @@ function publishBody(identifier: string, vcsRepo: Record<string, unknown> = {}, 
 
 /** Waits until the module's versions are all settled and `expected` are among them. */
 async function versionsOf(name: string, expected: string[], provider = 'aws') {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  return eventually(async () => {
     const module = await test.api('GET', modulePath(name, provider))
     const statuses = module.body.data.attributes['version-statuses'] as Array<{ version: string; status: string; error?: string }>
     const settled = statuses.every((entry) => !['pending', 'cloning', 'reg_ingressing'].includes(entry.status))
-    if (settled && expected.every((version) => statuses.some((entry) => entry.version === version))) return { module: module.body.data, statuses }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`${name} never had ${expected.join(', ')}`)
+    if (!settled || !expected.every((version) => statuses.some((entry) => entry.version === version))) throw new Error(`${name} never had ${expected.join(', ')}: ${JSON.stringify(statuses)}`)
+    return { module: module.body.data, statuses }
+  })
 }
 
 describe('VCS connections (oauth-clients)', () => {
@@ -313,12 +313,7 @@ describe('tag-based publishing (endpoint 2)', () => {
     const bare = await Repo.create(repos, 'acme', 'terraform-aws-untagged', moduleFiles('Never tagged.'))
     await bare.tag('latest')
     expect((await test.api('POST', '/organizations/acme/registry-modules/vcs', { body: publishBody('acme/terraform-aws-untagged') })).status).toBe(201)
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const module = await test.api('GET', modulePath('untagged'))
-      if (module.body.data.attributes.status === 'no_version_tags') return
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    throw new Error('the module never reached no_version_tags')
+    await eventually(async () => expect((await test.api('GET', modulePath('untagged'))).body.data.attributes.status).toBe('no_version_tags'))
   })
 })
 
@@ -505,19 +500,13 @@ describe('an archive too large to keep', () => {
         body: doc('registry-modules', { 'vcs-repo': { identifier: 'acme/terraform-aws-bulky', 'oauth-token-id': token } })
       })
       expect(published.status).toBe(201)
-      let entry: { status: string; error?: string } | undefined
-      for (let attempt = 0; attempt < 200; attempt++) {
+      await eventually(async () => {
         const module = await small.api('GET', '/organizations/acme/registry-modules/private/acme/bulky/aws')
-        entry = (module.body.data.attributes['version-statuses'] as Array<{ status: string; error?: string }>)[0]
-        if (entry && entry.status !== 'cloning') break
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      expect(entry).toMatchObject({ status: 'clone_failed', error: expect.stringMatching(/larger than/) })
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      const running = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
-        .split('\n')
-        .filter((line) => line.includes('git archive') || line.includes('git-archive'))
-      expect(running).toEqual([])
+        const entry = (module.body.data.attributes['version-statuses'] as Array<{ status: string; error?: string }>)[0]
+        expect(entry).toMatchObject({ status: 'clone_failed', error: expect.stringMatching(/larger than/) })
+      })
+      // The server runs in this test's process: no git it started is left running (its own children only, not the machine's).
+      await eventually(() => expect(childCommands().filter((line) => line.includes('git archive') || line.includes('git-archive'))).toEqual([]))
     } finally {
       await small.close()
     }
@@ -541,3 +530,12 @@ describe('the deprecated endpoint and plain modules', () => {
     expect((await test.api('POST', `${modulePath('uploaded')}/actions/resync`)).status).toBe(422)
   })
 })
+
+/** The command lines of this process's children (pgrep exits 1 when there are none). */
+function childCommands(): string[] {
+  try {
+    return execFileSync('pgrep', ['-a', '-P', String(process.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean)
+  } catch {
+    return []
+  }
+}
