@@ -4,6 +4,8 @@ import { DataRetentionService } from '../domain/organizations/data-retention.js'
 import type { ServeOptions } from './options.js'
 import { ModuleSharingService } from '../domain/modules/module-sharing.js'
 import { DocsCache } from '../domain/archives/docs-cache.js'
+import { ModuleCatalog } from '../domain/assistant/module-catalog.js'
+import { ProviderCatalog } from '../domain/assistant/provider-catalog.js'
 import { DownloadCounter } from '../domain/modules/downloads.js'
 import { IngestQueue } from '../domain/ingest/ingest-queue.js'
 import { RegistryService } from '../domain/modules/protocol-reads.js'
@@ -128,6 +130,8 @@ export function createServices(store: Store, background: Background, options: Se
     providerRegistry,
     providerMirror,
     bundles,
+    moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname),
+    providerCatalog: new ProviderCatalog(store, options.registryHostname),
     auditTrail: new AuditTrailService(store, options.clock),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),

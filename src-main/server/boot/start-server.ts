@@ -5,6 +5,8 @@ import { makeFolder, writeInside } from '../files/folder-writes.js'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from '../http/app.js'
+import { assistantContext } from '../api/mcp/assistant-context.js'
+import { McpSessions } from '../api/mcp/mcp-router.js'
 import { gracefulServer } from '../http/graceful-close.js'
 import { isClientGone } from '../http/errors.js'
 import { allowedHosts } from '../http/doors.js'
@@ -76,7 +78,9 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
+    const mcp = new McpSessions(assistantContext(services, options.registryHostname))
     const app = createApp(services, {
+      mcp,
       baseUrl: options.baseUrl,
       rendererDir: options.rendererDir,
       rateLimiter: limiter,
@@ -131,6 +135,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       close() {
         // The order in which Homeport stops, each step waiting for the one before.
         closing ??= (async () => {
+          await mcp.close() // 0. assistants' sessions end, and their open event streams with them
           await graceful.close() // 1. no new connections; requests in flight are answered
           await background.close() // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish, or are cancelled after a grace period
           await services.ingest.close() // 3. the HCL parser's worker thread ends

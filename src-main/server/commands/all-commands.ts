@@ -3,6 +3,7 @@ import { bundle } from './bundle.js'
 import type { Command } from './command.js'
 import { importBundle } from './import.js'
 import { importProviders } from './import-providers.js'
+import { mcp } from './mcp.js'
 import { migrate } from './migrate.js'
 import { mirrorProvider } from './mirror-provider.js'
 import { restore } from './restore.js'
@@ -10,7 +11,7 @@ import { serve, serveOptionsUsage } from './serve.js'
 import { terraformConfig } from './terraform-config.js'
 
 /** Every subcommand of `homeport`, in the order `homeport --help` lists them. */
-export const COMMANDS: readonly Command[] = [serve, terraformConfig, backup, restore, mirrorProvider, importProviders, bundle, importBundle, migrate]
+export const COMMANDS: readonly Command[] = [serve, terraformConfig, mcp, backup, restore, mirrorProvider, importProviders, bundle, importBundle, migrate]
 
 /** `homeport --help`: each command's usage line, then what each does, then the settings of serve. */
 export function usage(): string {

@@ -25,6 +25,8 @@ import type { TerraformLogin } from './login/terraform-login.js'
 import type { TeamService } from './organizations/teams.js'
 import type { UploadService } from './modules/uploads.js'
 import type { AuditTrailService } from './organizations/audit-trail.js'
+import type { ModuleCatalog } from './assistant/module-catalog.js'
+import type { ProviderCatalog } from './assistant/provider-catalog.js'
 import type { Store } from '../store/port.js'
 
 /**
@@ -60,6 +62,9 @@ export interface Services {
   providerMirror: ProviderMirror
   bundles: BundleService
   auditTrail: AuditTrailService
+  /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */
+  moduleCatalog: ModuleCatalog
+  providerCatalog: ProviderCatalog
   recover(): Promise<void>
   /** Removes archives nothing refers to (a periodic job, one replica at a time: boot/jobs.ts). */
   sweepArchives(): Promise<void>

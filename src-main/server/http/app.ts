@@ -31,6 +31,7 @@ import { selfHostedRoutes } from '../api/management/self-hosted.js'
 import { teamRoutes } from '../api/management/teams.js'
 import { vcsConnectionRoutes } from '../api/management/vcs-connections.js'
 import { webhookRouter } from '../api/homeport/webhooks.js'
+import { mcpRouter, type McpSessions } from '../api/mcp/mcp-router.js'
 
 export interface AppOptions {
   /** The public URL used in links; by default, the URL the client called. */
@@ -47,6 +48,8 @@ export interface AppOptions {
   registryHostname?: string
   /** Host names the server answers to (see http/doors.ts); by default any. */
   allowedHosts?: ReadonlySet<string> | 'any'
+  /** The MCP sessions of /mcp (api/mcp/), closed with the server; none: no MCP face. */
+  mcp?: McpSessions
 }
 
 export const API_VERSION = '2.6'
@@ -141,6 +144,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit, baseUrl).routes())
   app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit, baseUrl).routes())
   app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME, baseUrl).routes())
+  if (options.mcp) app.use(mcpRouter(options.mcp, rateLimit).routes())
   app.use(privateRegistry.routes())
   app.use(publicRegistryRouter(services, rateLimit, baseUrl).routes())
   app.use(registryProtocolRouter(services, rateLimit, baseUrl, options.protocolCache).routes())

@@ -6,8 +6,8 @@ import { ORGANIZATION_NAME, organizationNameKey, TEAM_ID, TOKEN_ID, VCS_CONNECTI
 import { identifiedCaller } from './auth.js'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-/** Routes that take a POST and write nothing: what they answer is computed, not kept. */
-const READS_BY_POST = [/\/compare$/]
+/** Routes that take a POST (or a DELETE) and write nothing: what they answer is computed, not kept (MCP's tools only read). */
+const READS_BY_POST = [/\/compare$/, /^\/mcp$/]
 /** Path segments that say where a route lives, not what it writes. */
 const PLACES = new Set(['api', 'v1', 'v2', 'private', 'public', 'registry', 'homeport', 'relationships'])
 /** Path parameters that name an organization, by the routers' own names. */

@@ -3,6 +3,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { Agent, fetch as undiciFetch } from 'undici'
 import { readAdminTokenFile } from '../../data-dir/admin-token.js'
 import { CA_CERT_FILE, SERVER_FILE, TLS_DIR } from '../../data-dir/layout.js'
 import type { BundleAttributes, BundleImportAttributes, BundleRequestAttributes } from '../../../shared/wire/bundles.js'
@@ -72,6 +73,19 @@ export class HomeportClient {
     if (!adminToken) throw new Error('Homeport is running but no admin token was found: pass --token.')
     const ca = url.startsWith('https:') ? await readFile(join(dataDir, TLS_DIR, CA_CERT_FILE), 'utf8').catch(() => undefined) : undefined
     return new HomeportClient(url, adminToken, ca)
+  }
+
+  /**
+   * A fetch for this Homeport, for clients that bring their own protocol (the MCP bridge): its
+   * token on every request, and its own CA trusted when it serves HTTPS with its own certificate.
+   */
+  fetcher(): typeof fetch {
+    const dispatcher = this.ca ? new Agent({ connect: { ca: this.ca } }) : undefined
+    return (input, init) => {
+      const headers = new Headers(init?.headers)
+      headers.set('Authorization', `Bearer ${this.token}`)
+      return undiciFetch(input as never, { ...init, headers, ...(dispatcher ? { dispatcher } : {}) } as never) as unknown as Promise<Response>
+    }
   }
 
   organizations(): Promise<ListDocument<OrganizationAttributes>> {

@@ -176,7 +176,8 @@ export class RegistryService {
     return { size, file: `${module.name}-${module.provider}-${version.version}.tar.gz`, open: (range) => this.store.archives.read(sha256, range) }
   }
 
-  private async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
+  /** The organizations whose modules the caller reads: its own, and in the self-hosted edition those sharing with it. */
+  async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
     const own = await this.ownOrganization(caller)
     return (await this.store.organizations.all()).filter((org) => this.mayRead(caller, org, own))
   }

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto'
+import Router from '@koa/router'
+import { bodyParser } from '@koa/bodyparser'
+import type { Context, Middleware } from 'koa'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { HOMEPORT_VERSION } from '../../../shared/version.js'
+import { callerKey } from '../../domain/core/access.js'
+import { bearerToken, callerOf, requireBearer } from '../../http/auth.js'
+import { HttpError } from '../../http/errors.js'
+import type { AssistantContext } from './assistant-context.js'
+import { createAssistantServer } from './assistant-server.js'
+
+export const MCP_PATH = '/mcp'
+/** Sessions kept at once; past it, the one idle longest is closed to make room. */
+export const MAX_SESSIONS = 64
+/** A session unused this long is closed (its client starts another, as the protocol says). */
+export const SESSION_IDLE_MS = 30 * 60 * 1000
+
+interface Session {
+  transport: StreamableHTTPServerTransport
+  server: McpServer
+  /** Whose token opened it: only that token may use it. */
+  owner: string
+  usedAt: number
+}
+
+/**
+ * The MCP sessions of Streamable HTTP at /mcp, bounded: at most MAX_SESSIONS, each closed after
+ * SESSION_IDLE_MS unused, each bound to the token that opened it. Closed with the server, so that a
+ * client's open event stream does not hold the shutdown.
+ */
+export class McpSessions {
+  private readonly sessions = new Map<string, Session>()
+  private closed = false
+
+  constructor(
+    private readonly context: AssistantContext,
+    private readonly clock: () => number = Date.now
+  ) {}
+
+  get size(): number {
+    return this.sessions.size
+  }
+
+  /** The session `id` names, for its owner; undefined when it is unknown, closed, or someone else's. */
+  find(id: string, owner: string): Session | undefined {
+    const session = this.sessions.get(id)
+    if (!session || session.owner !== owner) return undefined
+    session.usedAt = this.clock()
+    return session
+  }
+
+  /** A new session's transport, for `owner`; its id is given to the client by the initialize answer. */
+  async open(owner: string): Promise<StreamableHTTPServerTransport> {
+    if (this.closed) throw new HttpError(503, 'unavailable', 'Homeport is stopping: open the session again in a moment.')
+    await this.sweep()
+    const server = createAssistantServer(this.context, HOMEPORT_VERSION)
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server, owner, usedAt: this.clock() })
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id)
+      }
+    })
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId)
+    }
+    await server.connect(transport)
+    return transport
+  }
+
+  /** Closes every session (the server is stopping); new ones are refused. */
+  async close(): Promise<void> {
+    this.closed = true
+    await Promise.all([...this.sessions.values()].map((session) => session.server.close().catch(() => undefined)))
+    this.sessions.clear()
+  }
+
+  /** Closes the sessions idle too long, and the one idle longest while there is no room for another. */
+  private async sweep(): Promise<void> {
+    const now = this.clock()
+    const idle = [...this.sessions.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt)
+    for (const [index, [id, session]] of idle.entries()) {
+      const over = this.sessions.size >= MAX_SESSIONS && index === 0
+      if (now - session.usedAt < SESSION_IDLE_MS && !over) continue
+      this.sessions.delete(id)
+      await session.server.close().catch(() => undefined)
+    }
+  }
+}
+
+/**
+ * The MCP face at /mcp (Streamable HTTP): the same bearer tokens, rate limit and authorization as
+ * the API, so an assistant with a team's token sees what that team sees. Each request is
+ * authenticated on its own, and its caller goes to the tools with the message (a token revoked
+ * mid-session stops at once); a session is used only with the token that opened it.
+ */
+export function mcpRouter(sessions: McpSessions, rateLimit: Middleware): Router {
+  const router = new Router()
+  const handle = async (ctx: Context) => {
+    const caller = callerOf(ctx)
+    const owner = callerKey(caller)
+    const id = ctx.get('mcp-session-id')
+    const body = (ctx.request as { body?: unknown }).body
+    let transport: StreamableHTTPServerTransport
+    if (id) {
+      const session = sessions.find(id, owner)
+      // The protocol's answer to an unknown session: 404, and the client starts a new one.
+      if (!session) throw new HttpError(404, 'not found', 'This MCP session is unknown or has ended: initialize a new one.')
+      transport = session.transport
+    } else if (ctx.method === 'POST' && isInitializeRequest(body)) {
+      transport = await sessions.open(owner)
+    } else {
+      throw new HttpError(400, 'bad request', 'Start with an initialize request; then send its Mcp-Session-Id header with every request.')
+    }
+    ctx.respond = false
+    const request = Object.assign(ctx.req, { auth: { token: bearerToken(ctx.get('authorization')) ?? '', clientId: owner, scopes: [], extra: { caller } } })
+    await transport.handleRequest(request, ctx.res, body)
+  }
+  router.use(MCP_PATH, rateLimit, requireBearer, bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }))
+  router.post(MCP_PATH, handle)
+  router.get(MCP_PATH, handle)
+  router.delete(MCP_PATH, handle)
+  return router
+}

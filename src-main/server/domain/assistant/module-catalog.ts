@@ -1,0 +1,110 @@
+import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
+import type { RegistryName, VersionRecord } from '../../store/records.js'
+import { BY_ORGANIZATION, type Store } from '../../store/port.js'
+import type { Caller } from '../core/access.js'
+import { InvalidInputError, NotFoundError } from '../core/errors.js'
+import type { DocsCache } from '../archives/docs-cache.js'
+import type { ModuleDocs } from '../ingest/terraform-docs.js'
+import type { ModuleView } from '../modules/module-rules.js'
+import { published, type RegistryService } from '../modules/protocol-reads.js'
+import { offered } from '../modules/versions/lifecycle.js'
+
+/** A module an assistant may read: where it is, and the versions the caller is offered, newest first. */
+export interface CatalogEntry {
+  view: ModuleView
+  /** The published versions the caller is offered (a revoked one only to its existing users), newest first. */
+  versions: VersionRecord[]
+  /** Its source address without the hostname: `namespace/name/provider`. */
+  address: string
+  /** The hostname Terraform sources name it by: this registry's for a private module, the public registry's for a mirrored one. */
+  hostname: string
+}
+
+/** A module as an assistant names it: `namespace/name/provider`, with the registry's hostname in front or not. */
+export interface ModuleReference {
+  namespace: string
+  name: string
+  provider: string
+  /** Named by the hostname, when one was given: this registry's is private, a public registry's is public. */
+  registry?: RegistryName
+  /** A submodule or example, after `//`. */
+  part: string
+}
+
+export interface CatalogFilter {
+  organization?: string
+  registry?: RegistryName
+  provider?: string
+}
+
+/**
+ * The modules a caller reads, private and mirrored from the public registry, for the assistant's
+ * tools: the same organizations and versions the registry protocol offers that caller (shared
+ * modules in the self-hosted edition; a revoked version only to its existing users). A local
+ * registry holds hundreds of modules, not millions: reading them all per search is what it costs.
+ */
+export class ModuleCatalog {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: RegistryService,
+    private readonly docs: DocsCache,
+    private readonly registryHostname: string
+  ) {}
+
+  /** Every module the caller reads with at least one version it is offered. */
+  async entries(caller: Caller, filter: CatalogFilter = {}): Promise<CatalogEntry[]> {
+    const found: CatalogEntry[] = []
+    for (const org of await this.registry.readableOrganizations(caller)) {
+      if (filter.organization !== undefined && org.name !== filter.organization) continue
+      for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) {
+        if (filter.registry !== undefined && module.registryName !== filter.registry) continue
+        if (filter.provider !== undefined && module.provider !== filter.provider) continue
+        const versions = offered(caller, published(module))
+        if (versions.length === 0) continue
+        const namespace = module.registryName === 'private' ? org.name : (module.namespace ?? '')
+        found.push({
+          view: { org, module },
+          versions,
+          address: `${namespace}/${module.name}/${module.provider}`,
+          hostname: module.registryName === 'private' ? this.registryHostname : PUBLIC_REGISTRY_HOSTS[0]!
+        })
+      }
+    }
+    return found.sort((a, b) => a.address.localeCompare(b.address) || a.view.org.name.localeCompare(b.view.org.name))
+  }
+
+  /** The module a reference names, among those the caller reads; a private one first when both registries have it. */
+  async find(caller: Caller, reference: ModuleReference): Promise<CatalogEntry> {
+    const address = `${reference.namespace}/${reference.name}/${reference.provider}`
+    const matches = (await this.entries(caller, { registry: reference.registry })).filter((entry) => entry.address.toLowerCase() === address.toLowerCase())
+    const found = matches.find((entry) => entry.view.module.registryName === 'private') ?? matches[0]
+    if (!found) throw new NotFoundError(`No module ${address} with a published version you may read here`, false)
+    return found
+  }
+
+  /** A version's documentation (inputs, outputs, parts, README), as ingest extracted it. */
+  documentation(version: VersionRecord): Promise<ModuleDocs> {
+    return this.docs.get(version.archive?.sha256)
+  }
+
+  /**
+   * `namespace/name/provider`, optionally after a hostname and with a `//part`: this registry's
+   * hostname names a private module, a public registry's a mirrored one; anything else is refused.
+   */
+  parse(text: string, attribute = 'module'): ModuleReference {
+    const [address = '', part = ''] = text.trim().split('//')
+    const segments = address.split('/').filter((segment) => segment !== '')
+    const named = segments.length === 4 ? segments.shift()!.toLowerCase() : undefined
+    if (segments.length !== 3 || segments.some((segment) => !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(segment))) {
+      throw new InvalidInputError(`"${text}" is not a module address: give namespace/name/provider (like acme/vpc/aws), optionally after the registry's hostname.`, attribute)
+    }
+    let registry: RegistryName | undefined
+    if (named !== undefined) {
+      if (named === this.registryHostname.toLowerCase()) registry = 'private'
+      else if (PUBLIC_REGISTRY_HOSTS.includes(named)) registry = 'public'
+      else throw new InvalidInputError(`${named} is neither this registry (${this.registryHostname}) nor a public registry it mirrors.`, attribute)
+    }
+    const [namespace, name, provider] = segments as [string, string, string]
+    return { namespace, name, provider, registry, part: part.replace(/^\/+|\/+$/g, '') }
+  }
+}
