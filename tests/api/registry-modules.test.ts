@@ -208,9 +208,10 @@ describe('versions (endpoint 4)', () => {
     await createVersion(test, 'acme', 'dated', 'aws', '1.1.0')
     const module = await test.api('GET', `${base}/private/acme/dated/aws`)
     expect(module.body.data.attributes['published-versions']).toEqual([{ version: '1.0.0', 'published-at': expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), tag: null, 'commit-sha': null }])
+    // Newest first, as HCP lists them.
     expect(module.body.data.attributes['version-statuses']).toEqual([
-      { version: '1.0.0', status: 'ok' },
-      { version: '1.1.0', status: 'pending' }
+      { version: '1.1.0', status: 'pending' },
+      { version: '1.0.0', status: 'ok' }
     ])
   })
 

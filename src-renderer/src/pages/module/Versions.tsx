@@ -11,7 +11,7 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
   const { client } = useSession()
   const remove = useDeleteAt(client, address.org)
   const action = useModuleAction(client, address.org)
-  const statuses = [...attributes['version-statuses']].reverse()
+  const statuses = attributes['version-statuses']
   const publishedAt = new Map(attributes['published-versions'].map((entry) => [entry.version, entry['published-at']]))
   return (
     <div className="card padded">

@@ -1,3 +1,4 @@
+import semver from 'semver'
 import { type Caller } from '../../../domain/core/access.js'
 import { authorize } from '../../../domain/core/authorize.js'
 import { namespaceOf, type ModuleView } from '../../../domain/modules/module-rules.js'
@@ -71,7 +72,8 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
       provider: module.provider,
       'registry-name': module.registryName,
       status: module.status,
-      'version-statuses': module.versions.map((version) => ({
+      // Newest first, as HCP lists them: HashiCorp's own MCP server takes the first for the latest.
+      'version-statuses': [...module.versions].sort((a, b) => semver.rcompare(a.version, b.version)).map((version) => ({
         version: version.version,
         status: version.status,
         ...(version.error ? { error: version.error } : {})
