@@ -4,6 +4,7 @@ import { useSession } from '../lib/session'
 import { ErrorMessage, Loading } from '../lib/ui'
 import { downloadBackup } from '../features/settings/api'
 import { AuditRetention } from '../features/audit/AuditRetention'
+import { ConnectAssistant } from '../features/assistants/ConnectAssistant'
 
 /**
  * The desktop app's settings: port, data folder, edition, TLS. Saving restarts the embedded
@@ -29,6 +30,7 @@ export function SettingsPage() {
         </p>
         <Backups />
         <AuditRetention />
+        <ConnectAssistant />
       </section>
     )
   }
@@ -106,6 +108,7 @@ export function SettingsPage() {
       </form>
       <Backups />
       <AuditRetention />
+      <ConnectAssistant />
     </section>
   )
 }
