@@ -79,7 +79,7 @@ describe('comparing versions', () => {
     const broken = await preview('1.5.0', vpc(['vpc_id'], { 'broken.tf': 'resource "x" {' }))
     expect(broken.body.data!.attributes.warnings).toEqual([expect.stringMatching(/broken\.tf/)])
     expect(await archives()).toBe(before)
-    expect((await test.api('GET', MODULE)).body.data.attributes['version-statuses'].map((entry: { version: string }) => entry.version)).toEqual(['1.3.0', '1.4.0'])
+    expect((await test.api('GET', MODULE)).body.data.attributes['version-statuses'].map((entry: { version: string }) => entry.version)).toEqual(['1.4.0', '1.3.0'])
   })
 
   it('refuses a preview to readers, without a version, and of what is not an archive', async () => {
