@@ -37,6 +37,22 @@ afterAll(async () => {
 
 const client = () => new TerraformClient({ hosts: { [HOST]: { 'providers.v1': `${test.url}/api/registry/v1/providers/` } }, credentials: { [HOST]: reader.token } })
 
+/** A configuration folder `name` holding `mainTf`, and the generated CLI configuration with the reader's token, for the real binary. */
+async function configuration(name: string, mainTf: string): Promise<{ dir: string; env: { config: string; home: string } }> {
+  const dir = join(work, name)
+  const home = join(work, `${name}-home`)
+  await mkdir(dir, { recursive: true })
+  await mkdir(home, { recursive: true })
+  const config = join(work, `${name}.tfrc`)
+  await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
+  await writeFile(join(dir, 'main.tf'), mainTf)
+  return { dir, env: { config, home } }
+}
+
+/** `required_providers` naming one provider. */
+const requires = (name: string, source: string, version: string) =>
+  `terraform {\n  required_providers {\n    ${name} = {\n      source  = "${source}"\n      version = "${version}"\n    }\n  }\n}\n`
+
 describe('installing a private provider as terraform init does', () => {
   it('verifies the checksums and the signature, and records every platform in the lock', async () => {
     const installed = await client().installProvider(`${HOST}/acme/widget`, '~> 0.1', 'linux_amd64', join(work, 'client'))
@@ -74,18 +90,8 @@ describe('installing a private provider over HTTPS', () => {
 
 describe('terraform init with the real binary', () => {
   it.skipIf(!HAS_TERRAFORM)(`installs a module and a private provider with the generated CLI configuration, the provider self-signed, every platform locked${NEEDS_TERRAFORM}`, async () => {
-    const dir = join(work, 'real')
-    const home = join(work, 'home')
-    await mkdir(dir, { recursive: true })
-    await mkdir(home, { recursive: true })
-    const config = join(work, 'homeport.tfrc')
-    await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
-    await writeFile(
-      join(dir, 'main.tf'),
-      `terraform {\n  required_providers {\n    widget = {\n      source  = "${HOST}/acme/widget"\n      version = "~> 0.1"\n    }\n  }\n}\n\n` +
-        `module "network" {\n  source  = "${HOST}/acme/network/aws"\n  version = "~> 1.2"\n}\n`
-    )
-    const stdout = await terraformInit(dir, { config, home })
+    const { dir, env } = await configuration('real', `${requires('widget', `${HOST}/acme/widget`, '~> 0.1')}\nmodule "network" {\n  source  = "${HOST}/acme/network/aws"\n  version = "~> 1.2"\n}\n`)
+    const stdout = await terraformInit(dir, env)
     expect(stdout).toContain(`Downloading ${HOST}/acme/network/aws 1.2.0 for network...`)
     expect(stdout).toContain(`- Installed ${HOST}/acme/widget v0.1.0 (self-signed, key ID ${key.keyId})`)
     await expect(readFile(join(dir, '.terraform', 'modules', 'network', 'main.tf'), 'utf8')).resolves.toBe(NETWORK['main.tf'])
@@ -116,14 +122,8 @@ describe('a deprecated private provider version', () => {
   })
 
   it.skipIf(!HAS_TERRAFORM)(`is named in terraform init's output, with its reason${NEEDS_TERRAFORM}`, async () => {
-    const dir = join(work, 'real-sunset')
-    const home = join(work, 'home-sunset')
-    await mkdir(dir, { recursive: true })
-    await mkdir(home, { recursive: true })
-    const config = join(work, 'sunset.tfrc')
-    await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
-    await writeFile(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    sunset = {\n      source  = "${HOST}/acme/sunset"\n      version = "~> 1.0"\n    }\n  }\n}\n`)
-    const output = await terraformInit(dir, { config, home })
+    const { dir, env } = await configuration('real-sunset', requires('sunset', `${HOST}/acme/sunset`, '~> 1.0'))
+    const output = await terraformInit(dir, env)
     expect(output).toContain(`- Installed ${HOST}/acme/sunset v1.0.0`)
     // Terraform wraps its warnings at 78 columns.
     const unwrapped = output.replace(/\s+/g, ' ')
@@ -133,19 +133,10 @@ describe('a deprecated private provider version', () => {
 })
 
 describe('terraform providers lock for several platforms', () => {
-  const configure = async (name: string, source: string) => {
-    const dir = join(work, name)
-    const home = join(work, `${name}-home`)
-    await mkdir(dir, { recursive: true })
-    await mkdir(home, { recursive: true })
-    const config = join(work, `${name}.tfrc`)
-    await writeFile(config, terraformCliConfig({ hostname: HOST, serverUrl: test.url, token: reader.token }))
-    await writeFile(join(dir, 'main.tf'), `terraform {\n  required_providers {\n    widget = {\n      source  = "${source}"\n      version = "~> 0.1"\n    }\n  }\n}\n`)
-    return { dir, env: { config, home } }
-  }
+  const configure = (name: string) => configuration(name, requires('widget', `${HOST}/acme/widget`, '~> 0.1'))
 
   it.skipIf(!HAS_TERRAFORM)(`writes an h1: and the zh: hashes for each platform Homeport has${NEEDS_TERRAFORM}`, async () => {
-    const { dir, env } = await configure('lock-all', `${HOST}/acme/widget`)
+    const { dir, env } = await configure('lock-all')
     const { output, failed } = await terraformLock(dir, ['linux_amd64', 'darwin_arm64'], env)
     expect(failed, output).toBe(false)
     expect(output).toContain(`- Obtained ${HOST}/acme/widget checksums for linux_amd64`)
@@ -156,7 +147,7 @@ describe('terraform providers lock for several platforms', () => {
   }, 120_000)
 
   it.skipIf(!HAS_TERRAFORM)(`fails with Terraform's own message for a platform the release lacks${NEEDS_TERRAFORM}`, async () => {
-    const { dir, env } = await configure('lock-missing', `${HOST}/acme/widget`)
+    const { dir, env } = await configure('lock-missing')
     const { output, failed } = await terraformLock(dir, ['linux_amd64', 'windows_amd64'], env)
     expect(failed).toBe(true)
     const unwrapped = output.replace(/\s+/g, ' ')

@@ -105,7 +105,7 @@ export function createServices(store: Store, background: Background, options: Se
   return {
     store,
     edition: options.edition,
-    authenticator: new Authenticator(store, options.adminToken),
+    authenticator: new Authenticator(store, options.adminToken, options.clock),
     organizations,
     teams: new TeamService(store, organizations),
     organizationTokens: new OrganizationTokenService(store, organizations),

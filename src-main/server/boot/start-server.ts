@@ -6,7 +6,7 @@ import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createApp } from '../http/app.js'
 import { assistantContext } from '../api/mcp/assistant-context.js'
-import { McpSessions } from '../api/mcp/mcp-router.js'
+import { McpSessions, type SessionLimits } from '../api/mcp/mcp-router.js'
 import { gracefulServer } from '../http/graceful-close.js'
 import { isClientGone } from '../http/errors.js'
 import { allowedHosts } from '../http/doors.js'
@@ -37,6 +37,8 @@ export type ServerOptions = Partial<ServeOptions> & {
   archiveGraceMs?: number
   /** PostgreSQL only: how long a connection and a query may take before the request is answered 503 (tests shorten them). */
   databaseTimeouts?: { connectMs: number; queryMs: number }
+  /** How many MCP sessions are kept, and for how long unused (tests lower them). */
+  mcpSessions?: SessionLimits
   /** The time, for time-based rules (the audit trail's retention); tests move it instead of waiting. */
   clock?: () => number
 }
@@ -76,9 +78,9 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       await services.bundles.start()
     }
     const limiter = new RateLimiter(options.rateLimitPerMinute)
-    const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted)
+    const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted, options.clock)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
-    const mcp = new McpSessions(assistantContext(services, options.registryHostname))
+    const mcp = new McpSessions(assistantContext(services, options.registryHostname), given.mcpSessions, options.clock)
     const app = createApp(services, {
       mcp,
       baseUrl: options.baseUrl,

@@ -69,13 +69,16 @@ export class ProtocolCache {
   private readonly callers = new Map<string, Caller>()
   private bytes = 0
   private revisionSeen: number
-  private sweptAt = Date.now()
+  private sweptAt: number
 
   constructor(
     private readonly revision: () => number,
     private readonly limits: ProtocolCacheLimits = DEFAULT_CACHE_LIMITS,
-    private readonly downloadsCounted: () => number = () => 0
+    private readonly downloadsCounted: () => number = () => 0,
+    /** The time answers and tokens expire by; tests move it instead of waiting. */
+    private readonly clock: () => number = Date.now
   ) {
+    this.sweptAt = clock()
     this.revisionSeen = revision()
   }
 
@@ -98,7 +101,7 @@ export class ProtocolCache {
   callerOf(token: string): Caller | undefined {
     this.dropIfStale()
     const caller = this.callers.get(token)
-    if (caller && caller.kind !== 'site-admin' && caller.expiresAt !== undefined && caller.expiresAt <= Date.now()) {
+    if (caller && caller.kind !== 'site-admin' && caller.expiresAt !== undefined && caller.expiresAt <= this.clock()) {
       this.callers.delete(token)
       return undefined
     }
@@ -109,7 +112,7 @@ export class ProtocolCache {
     this.dropIfStale()
     const answer = this.answers.get(key)
     if (!answer) return undefined
-    if (answer.expiresAt < Date.now() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
+    if (answer.expiresAt < this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
       this.remove(key, answer)
       return undefined
     }
@@ -140,7 +143,7 @@ export class ProtocolCache {
     bytes = 2 * (bytes + body.length + key.length) + 200
     if (bytes > this.limits.maxEntryBytes) return
     this.dropIfStale()
-    const now = Date.now()
+    const now = this.clock()
     if (now - this.sweptAt > SWEEP_EVERY_MS) this.sweep(now)
     const previous = this.answers.get(key)
     if (previous) this.remove(key, previous)

@@ -13,10 +13,16 @@ import type { AssistantContext } from './assistant-context.js'
 import { createAssistantServer } from './assistant-server.js'
 
 export const MCP_PATH = '/mcp'
-/** Sessions kept at once; past it, the one idle longest is closed to make room. */
-export const MAX_SESSIONS = 64
-/** A session unused this long is closed (its client starts another, as the protocol says). */
-export const SESSION_IDLE_MS = 30 * 60 * 1000
+
+/** How many sessions are kept, and for how long unused. */
+export interface SessionLimits {
+  /** Sessions kept at once; past it, the one idle longest is closed to make room. */
+  max: number
+  /** A session unused this long is closed (its client starts another, as the protocol says). */
+  idleMs: number
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 64, idleMs: 30 * 60 * 1000 }
 
 interface Session {
   transport: StreamableHTTPServerTransport
@@ -27,9 +33,8 @@ interface Session {
 }
 
 /**
- * The MCP sessions of Streamable HTTP at /mcp, bounded: at most MAX_SESSIONS, each closed after
- * SESSION_IDLE_MS unused, each bound to the token that opened it. Closed with the server, so that a
- * client's open event stream does not hold the shutdown.
+ * The MCP sessions of Streamable HTTP at /mcp, bounded (SessionLimits), each bound to the token that
+ * opened it. Closed with the server, so that a client's open event stream does not hold the shutdown.
  */
 export class McpSessions {
   private readonly sessions = new Map<string, Session>()
@@ -37,6 +42,7 @@ export class McpSessions {
 
   constructor(
     private readonly context: AssistantContext,
+    private readonly limits: SessionLimits = DEFAULT_SESSION_LIMITS,
     private readonly clock: () => number = Date.now
   ) {}
 
@@ -85,8 +91,8 @@ export class McpSessions {
     const now = this.clock()
     const idle = [...this.sessions.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt)
     for (const [index, [id, session]] of idle.entries()) {
-      const over = this.sessions.size >= MAX_SESSIONS && index === 0
-      if (now - session.usedAt < SESSION_IDLE_MS && !over) continue
+      const over = this.sessions.size >= this.limits.max && index === 0
+      if (now - session.usedAt < this.limits.idleMs && !over) continue
       this.sessions.delete(id)
       await session.server.close().catch(() => undefined)
     }
