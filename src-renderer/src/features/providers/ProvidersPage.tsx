@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import semver from 'semver'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
@@ -38,6 +39,8 @@ export function ProvidersPage({ org, canPublish, registryHostname }: { org: stri
           const list = ((provider.relationships?.['registry-provider-versions'] as { data: Array<{ id: string }> } | undefined)?.data ?? [])
             .map(({ id }) => versions.get(id))
             .filter((version): version is VersionResource => version !== undefined)
+            // Newest first, as module versions are listed.
+            .sort((a, b) => semver.rcompare(a.attributes.version, b.attributes.version))
           return (
             <section key={provider.id} className="card padded stack-tight" aria-labelledby={`provider-${provider.id}`}>
               <header className="row">
