@@ -27,10 +27,11 @@ function answered(url: string, caller: Caller | undefined, body: string) {
 function setup(limits = { maxBytes: 1024 * 1024, maxEntryBytes: 256 * 1024 }) {
   let revision = 1
   let downloads = 0
-  const cache = new ProtocolCache(() => revision, limits, () => downloads)
+  let now = Date.parse('2026-11-26T09:00:00Z')
+  const cache = new ProtocolCache(() => revision, limits, () => downloads, () => now)
   const remember = (url: string, caller: Caller | undefined, body: string, cacheable: Cacheable = { ttlMs: 60_000 }) =>
     cache.remember(answered(url, caller, body), cacheable, { revision, downloads })
-  return { cache, remember, write: () => revision++, download: () => downloads++ }
+  return { cache, remember, write: () => revision++, download: () => downloads++, wait: (ms: number) => (now += ms) }
 }
 
 describe('the protocol answer cache', () => {
@@ -70,7 +71,7 @@ describe('the protocol answer cache', () => {
   })
 
   it('lets everything go at the next write, and sweeps what expired', async () => {
-    const { cache, remember, write } = setup()
+    const { cache, remember, write, wait } = setup()
     remember('/api/registry/v1/modules/acme/a/aws/versions', alice, 'a')
     // The fast path knows the token Koa authenticated, until the next write (a revocation is one).
     expect(cache.callerOf('token-of-team-alice')).toEqual(alice)
@@ -82,15 +83,9 @@ describe('the protocol answer cache', () => {
 
     for (let i = 0; i < 20; i++) remember(`/api/registry/v1/modules/acme/m${i}/aws/versions`, alice, 'short-lived', { ttlMs: 1 })
     expect(cache.size.entries).toBe(20)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    const realNow = Date.now
-    try {
-      // The sweep runs on a later write to the cache, at most every ten seconds.
-      Date.now = () => realNow() + 11_000
-      remember('/api/registry/v1/modules/acme/fresh/aws/versions', alice, 'fresh', { ttlMs: 60_000 })
-    } finally {
-      Date.now = realNow
-    }
+    // The sweep runs on a later write to the cache, at most every ten seconds.
+    wait(11_000)
+    remember('/api/registry/v1/modules/acme/fresh/aws/versions', alice, 'fresh', { ttlMs: 60_000 })
     expect(cache.size.entries).toBe(1)
   })
 
