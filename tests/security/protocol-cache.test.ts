@@ -70,7 +70,7 @@ describe('the protocol answer cache', () => {
     expect(cache.get(ProtocolCache.keyOf(alice, '127.0.0.1', '/api/registry/v1/modules/acme/huge/aws/versions')!)).toBeUndefined()
   })
 
-  it('lets everything go at the next write, and sweeps what expired', async () => {
+  it('lets everything go at the next write, and sweeps what expired', () => {
     const { cache, remember, write, wait } = setup()
     remember('/api/registry/v1/modules/acme/a/aws/versions', alice, 'a')
     // The fast path knows the token Koa authenticated, until the next write (a revocation is one).
