@@ -35,6 +35,8 @@ beforeAll(async () => {
   await publish(test, 'acme', 'vpc', 'aws', '5.9.0', next)
   await publish(test, 'acme', 's3-bucket', 'aws', '4.1.0', S3_BUCKET)
   await publish(test, 'acme', 's3-bucket', 'aws', '4.2.0', S3_BUCKET)
+  // A prerelease is listed, but is not the latest.
+  await publish(test, 'acme', 's3-bucket', 'aws', '5.0.0-rc.1', S3_BUCKET)
   await publish(test, 'other', 'secret-vpc', 'aws', '1.0.0', vpcModule('1.0.0'))
   const deprecated = await test.api('PATCH', '/organizations/acme/registry-modules/private/acme/s3-bucket/aws/4.1.0', {
     body: doc('module-versions', { deprecation: { 'deprecated-status': 'Deprecated', reason: 'Encryption is off by default in 4.1; use 4.2.', link: null } })
@@ -108,8 +110,8 @@ describe('the MCP server over Streamable HTTP', () => {
     const admin = await call<{ modules: Array<{ address: string }> }>(await connect(test.adminToken), 'search_modules', { query: 'vpc' })
     expect(admin.data.modules.map((entry) => entry.address)).toContain(`${HOST}/other/secret-vpc/aws`)
 
-    const bucket = await call<{ modules: Array<{ address: string; description: string }> }>(client, 'search_modules', { query: 'encryption lifecycle' })
-    expect(bucket.data.modules.map((entry) => entry.address)).toEqual([`${HOST}/acme/s3-bucket/aws`])
+    const bucket = await call<{ modules: Array<{ address: string; description: string; latest_version: string }> }>(client, 'search_modules', { query: 'encryption lifecycle' })
+    expect(bucket.data.modules.map((entry) => [entry.address, entry.latest_version])).toEqual([[`${HOST}/acme/s3-bucket/aws`, '4.2.0']])
     expect(bucket.text).toContain('Creates an S3 bucket with versioning')
     const paged = await call<{ total: number; total_pages: number; modules: unknown[] }>(client, 'search_modules', { page_size: 1, page: 2 })
     expect(paged.data).toMatchObject({ total: 2, total_pages: 2 })
@@ -163,6 +165,7 @@ describe('the MCP server over Streamable HTTP', () => {
     const client = await connect()
     const versions = await call<{ versions: Array<{ version: string; deprecation: { reason: string } | null }> }>(client, 'list_versions', { module: 'acme/s3-bucket/aws' })
     expect(versions.data.versions.map((version) => [version.version, version.deprecation?.reason ?? null])).toEqual([
+      ['5.0.0-rc.1', null],
       ['4.2.0', null],
       ['4.1.0', 'Encryption is off by default in 4.1; use 4.2.']
     ])

@@ -35,8 +35,8 @@ export function registerModuleResources(server: McpServer, context: AssistantCon
       // The latest version of each module the caller reads: listing every version of every module would bury them.
       list: async (extra) => ({
         resources: (await modules.entries(callerOf(extra))).map((entry) => ({
-          uri: readmeUri(entry, entry.versions[0]!.version),
-          name: `${entry.address} ${entry.versions[0]!.version} README`,
+          uri: readmeUri(entry, entry.latest.version),
+          name: `${entry.address} ${entry.latest.version} README`,
           mimeType: 'text/markdown'
         }))
       })

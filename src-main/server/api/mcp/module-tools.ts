@@ -64,7 +64,7 @@ export function registerModuleTools(server: McpServer, context: AssistantContext
       const texts = []
       for (const entry of entries) {
         const [namespace = '', name = '', moduleProvider = ''] = entry.address.split('/')
-        texts.push({ item: entry, text: searchText({ namespace, name, provider: moduleProvider }, await modules.documentation(entry.versions[0]!)) })
+        texts.push({ item: entry, text: searchText({ namespace, name, provider: moduleProvider }, await modules.documentation(entry.latest)) })
       }
       const ranked = rank(texts, query, () => 0)
       const shown = pageOf(ranked, page, size)
@@ -73,8 +73,8 @@ export function registerModuleTools(server: McpServer, context: AssistantContext
           address: `${item.hostname}/${item.address}`,
           organization: item.view.org.name,
           registry: item.view.module.registryName,
-          latest_version: item.versions[0]!.version,
-          description: clip((await modules.documentation(item.versions[0]!)).description, 300),
+          latest_version: item.latest.version,
+          description: clip((await modules.documentation(item.latest)).description, 300),
           matched
         }))
       )
@@ -138,7 +138,7 @@ export function registerModuleTools(server: McpServer, context: AssistantContext
         registry: entry.view.module.registryName,
         organization: entry.view.org.name,
         version: target.version,
-        latest_version: entry.versions[0]!.version,
+        latest_version: entry.latest.version,
         published_at: target.publishedAt,
         description: clip(docs.description, 500),
         deprecation: target.deprecation && { reason: target.deprecation.reason, link: target.deprecation.link },
@@ -301,7 +301,7 @@ export function registerModuleTools(server: McpServer, context: AssistantContext
 
 /** An exact version among those offered, or the latest. */
 function pickVersion(entry: CatalogEntry, version: string | undefined): VersionRecord {
-  if (version === undefined) return entry.versions[0]!
+  if (version === undefined) return entry.latest
   const found = entry.versions.find((candidate) => candidate.version === version.replace(/^v/, ''))
   if (!found) throw new NotFoundError(`${entry.address} has no version ${version} you may install; versions: ${entry.versions.map((candidate) => candidate.version).join(', ')}`, false)
   return found

@@ -44,7 +44,7 @@ export function registerProviderTools(server: McpServer, context: AssistantConte
         source: sourceOf(entry),
         registry: entry.registry,
         organization: entry.organization,
-        latest_version: entry.versions[0]!.version,
+        latest_version: entry.latest.version,
         versions: entry.versions.length
       }))
       const text =
@@ -73,7 +73,7 @@ export function registerProviderTools(server: McpServer, context: AssistantConte
     },
     async ({ provider }, extra) => {
       const entry = await providers.find(callerOf(extra), provider)
-      const latest = entry.versions[0]!
+      const latest = entry.latest
       const [, type = ''] = entry.address.split('/')
       const block = `terraform {\n  required_providers {\n    ${type} = {\n      source  = "${sourceOf(entry)}"\n      version = "~> ${latest.version.split('.').slice(0, 2).join('.')}"\n    }\n  }\n}\n`
       const versions = entry.versions.map((version) => ({

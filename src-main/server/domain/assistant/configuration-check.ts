@@ -81,8 +81,9 @@ async function checkBlock(caller: Caller, catalog: ModuleCatalog, file: string, 
     say('error', 'unknown-module', `No module ${reference.namespace}/${reference.name}/${reference.provider} you may install is published here.`)
     return report
   }
-  let matches: (version: string) => boolean = () => true
-  if (constraint === null) say('warning', 'no-version-constraint', `No version constraint: Terraform takes the newest (${entry.versions[0]!.version}), and a new major version would change it. Pin one, like "~> ${semver.major(entry.versions[0]!.version)}.0".`)
+  // Without a constraint Terraform takes the newest stable version.
+  let matches: (version: string) => boolean = (version) => semver.prerelease(version) === null
+  if (constraint === null) say('warning', 'no-version-constraint', `No version constraint: Terraform takes the newest (${entry.latest.version}), and a new major version would change it. Pin one, like "~> ${semver.major(entry.latest.version)}.0".`)
   else {
     try {
       matches = terraformConstraint(constraint, 'version')

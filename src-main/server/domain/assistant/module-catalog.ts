@@ -6,7 +6,7 @@ import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { DocsCache } from '../archives/docs-cache.js'
 import type { ModuleDocs } from '../ingest/terraform-docs.js'
 import type { ModuleView } from '../modules/module-rules.js'
-import { published, type RegistryService } from '../modules/protocol-reads.js'
+import { latestOf, published, type RegistryService } from '../modules/protocol-reads.js'
 import { offered } from '../modules/versions/lifecycle.js'
 
 /** A module an assistant may read: where it is, and the versions the caller is offered, newest first. */
@@ -14,6 +14,8 @@ export interface CatalogEntry {
   view: ModuleView
   /** The published versions the caller is offered (a revoked one only to its existing users), newest first. */
   versions: VersionRecord[]
+  /** The one the registry calls latest: the newest stable version, or the newest prerelease when none is stable. */
+  latest: VersionRecord
   /** Its source address without the hostname: `namespace/name/provider`. */
   address: string
   /** The hostname Terraform sources name it by: this registry's for a private module, the public registry's for a mirrored one. */
@@ -65,6 +67,7 @@ export class ModuleCatalog {
         found.push({
           view: { org, module },
           versions,
+          latest: latestOf(versions)!,
           address: `${namespace}/${module.name}/${module.provider}`,
           hostname: module.registryName === 'private' ? this.registryHostname : PUBLIC_REGISTRY_HOSTS[0]!
         })

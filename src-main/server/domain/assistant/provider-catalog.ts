@@ -16,7 +16,16 @@ export interface ProviderEntry {
   /** The organization that publishes a private provider. */
   organization: string | null
   /** Newest first: the versions Terraform is offered, with the platforms each has here. */
-  versions: Array<{ version: string; protocols: string[]; platforms: string[]; deprecation: VersionDeprecation | null }>
+  versions: ProviderEntryVersion[]
+  /** The newest stable version (Terraform installs a prerelease only when a constraint names it), or the newest. */
+  latest: ProviderEntryVersion
+}
+
+export interface ProviderEntryVersion {
+  version: string
+  protocols: string[]
+  platforms: string[]
+  deprecation: VersionDeprecation | null
 }
 
 /**
@@ -42,14 +51,14 @@ export class ProviderCatalog {
           platforms: version.platforms.filter((platform) => platform.binary).map((platform) => `${platform.os}_${platform.arch}`),
           deprecation: version.deprecation ?? null
         }))
-        if (versions.length > 0) found.push({ address: `${org.name}/${provider.name}`, hostname: this.registryHostname, registry: 'private', organization: org.name, versions: newestFirst(versions) })
+        if (versions.length > 0) found.push(entryOf({ address: `${org.name}/${provider.name}`, hostname: this.registryHostname, registry: 'private', organization: org.name }, versions))
       }
     }
     for (const mirrored of await this.store.providerMirror.all()) {
       const versions = mirrored.versions
         .map((version) => ({ version: version.version, protocols: version.protocols, platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`), deprecation: null }))
         .filter((version) => version.platforms.length > 0)
-      if (versions.length > 0) found.push({ address: `${mirrored.namespace}/${mirrored.type}`, hostname: PUBLIC_REGISTRY_HOSTS[0]!, registry: 'mirror', organization: null, versions: newestFirst(versions) })
+      if (versions.length > 0) found.push(entryOf({ address: `${mirrored.namespace}/${mirrored.type}`, hostname: PUBLIC_REGISTRY_HOSTS[0]!, registry: 'mirror', organization: null }, versions))
     }
     return found.sort((a, b) => a.address.localeCompare(b.address) || a.registry.localeCompare(b.registry))
   }
@@ -69,6 +78,8 @@ export class ProviderCatalog {
   }
 }
 
-function newestFirst<T extends { version: string }>(versions: T[]): T[] {
-  return versions.sort((a, b) => semver.rcompare(a.version, b.version))
+/** An entry with its versions newest first, and its latest. */
+function entryOf(where: Omit<ProviderEntry, 'versions' | 'latest'>, versions: ProviderEntryVersion[]): ProviderEntry {
+  const sorted = versions.sort((a, b) => semver.rcompare(a.version, b.version))
+  return { ...where, versions: sorted, latest: sorted.find((version) => semver.prerelease(version.version) === null) ?? sorted[0]! }
 }

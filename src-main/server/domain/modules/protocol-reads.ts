@@ -217,7 +217,7 @@ export function latest(module: ModuleRecord): VersionRecord | undefined {
 }
 
 /** Of versions newest first, the newest stable one, or the newest prerelease when none is stable. */
-function latestOf(versions: VersionRecord[]): VersionRecord | undefined {
+export function latestOf(versions: VersionRecord[]): VersionRecord | undefined {
   return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
 }
 
