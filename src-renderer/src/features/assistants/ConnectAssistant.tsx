@@ -27,27 +27,28 @@ export function ConnectAssistant() {
         Assistants search and read this registry’s modules and providers through its MCP server, at <code>{endpoint}</code>, and check the module blocks they
         write. Give them a team’s token (an organization’s Teams page makes one): they see what that team sees, and change nothing.
       </p>
-      <div className="snippet-header">
-        <p>
-          <strong>Over HTTP</strong> <span className="muted">(Claude Code, VS Code, Cursor…)</span>
-        </p>
-        <CopyButton text={http} label="Copy HTTP configuration" />
-      </div>
-      <pre className="keep-lines" aria-label="MCP configuration over HTTP" tabIndex={0}>
-        {http}
-      </pre>
-      <div className="snippet-header">
-        <p>
-          <strong>Over stdio</strong> <span className="muted">(Claude Desktop, and assistants that start a command)</span>
-        </p>
-        <CopyButton text={stdio} label="Copy stdio configuration" />
-      </div>
-      <pre className="keep-lines" aria-label="MCP configuration over stdio" tabIndex={0}>
-        {stdio}
-      </pre>
+      <Configuration transport="HTTP" clients="Claude Code, VS Code, Cursor…" text={http} />
+      <Configuration transport="stdio" clients="Claude Desktop, and assistants that start a command" text={stdio} />
       <p className="hint">
         <code>homeport</code> is the command line (<code>node out/main/cli.js</code> in a checkout). Replace <code>{TOKEN}</code> in either.
       </p>
     </section>
+  )
+}
+
+/** One configuration to paste, with the assistants it suits and a button that copies it. */
+function Configuration({ transport, clients, text }: { transport: string; clients: string; text: string }) {
+  return (
+    <>
+      <div className="snippet-header">
+        <p>
+          <strong>Over {transport}</strong> <span className="muted">({clients})</span>
+        </p>
+        <CopyButton text={text} label={`Copy ${transport} configuration`} />
+      </div>
+      <pre className="keep-lines" aria-label={`MCP configuration over ${transport}`} tabIndex={0}>
+        {text}
+      </pre>
+    </>
   )
 }
