@@ -12,6 +12,7 @@ import { rawBodyRouter } from '../../http/raw-body-router.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { pageRequest, paginate } from '../../http/pagination.js'
 import { includes, pathParams, queryString } from '../../http/query.js'
+import { deprecationOf } from './deprecation-attribute.js'
 import { moduleResource, versionResource } from './serializers/module-resources.js'
 import type { BaseUrl } from '../../http/base-url.js'
 import type { ListDocument, Resource } from '../../../shared/wire/jsonapi.js'
@@ -181,12 +182,7 @@ function lifecycleChange(ctx: Context): LifecycleChange {
   const deprecation = attributes.object('deprecation')
   const revocation = attributes.object('revocation')
   if ((deprecation === undefined) === (revocation === undefined)) throw new HttpError(422, 'invalid attribute', 'Send either deprecation or revocation.', { pointer: '/data/attributes' })
-  if (deprecation) {
-    const status = deprecation.string('deprecated-status')
-    if (status === 'Deprecated') return { deprecation: status, reason: deprecation.string('reason') ?? '', link: deprecation.nullableString('link') ?? null }
-    if (status === 'Undeprecated') return { deprecation: status }
-    throw deprecation.invalid('deprecated-status', 'deprecated-status is Deprecated or Undeprecated.')
-  }
+  if (deprecation) return deprecationOf(deprecation)
   const status = revocation!.string('status')
   if (status === 'Revoked') return { revocation: status, message: revocation!.string('message') ?? '', link: revocation!.nullableString('link') ?? null }
   if (status === 'Unrevoked') return { revocation: status }

@@ -1,7 +1,9 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import type { DeprecationChange, ProviderAddress } from '../../domain/providers/providers.js'
+import type { DeprecationChange } from '../../domain/core/notice.js'
+import type { ProviderAddress } from '../../domain/providers/providers.js'
 import { signDownload } from '../../domain/archives/download-links.js'
+import { deprecationOf } from './deprecation-attribute.js'
 import type { Services } from '../../domain/services.js'
 import { callerOf } from '../../http/auth.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
@@ -116,9 +118,5 @@ export function registryProviderRoutes(router: Router, services: Services, baseU
 /** `deprecation: {deprecated-status: Deprecated, reason, link}`, or `{deprecated-status: Undeprecated}`. */
 function deprecationChange(ctx: Context): DeprecationChange {
   const attributes = readResource(ctx, 'registry-provider-versions').attributes
-  const deprecation = attributes.required('deprecation', 'Send the deprecation: {"deprecated-status": "Deprecated", "reason": "…"} or {"deprecated-status": "Undeprecated"}.', 'object')
-  const status = deprecation.string('deprecated-status')
-  if (status === 'Deprecated') return { deprecation: status, reason: deprecation.string('reason') ?? '', link: deprecation.nullableString('link') ?? null }
-  if (status === 'Undeprecated') return { deprecation: status }
-  throw deprecation.invalid('deprecated-status', 'deprecated-status is Deprecated or Undeprecated.')
+  return deprecationOf(attributes.required('deprecation', 'Send the deprecation: {"deprecated-status": "Deprecated", "reason": "…"} or {"deprecated-status": "Undeprecated"}.', 'object'))
 }

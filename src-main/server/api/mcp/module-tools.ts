@@ -64,20 +64,20 @@ export function registerModuleTools(server: McpServer, context: AssistantContext
       const texts = []
       for (const entry of entries) {
         const [namespace = '', name = '', moduleProvider = ''] = entry.address.split('/')
-        texts.push({ item: entry, text: searchText({ namespace, name, provider: moduleProvider }, await modules.documentation(entry.latest)) })
+        const docs = await modules.documentation(entry.latest)
+        texts.push({ item: { entry, description: docs.description }, text: searchText({ namespace, name, provider: moduleProvider }, docs) })
       }
+      // Entries come in address order, which ties keep (the sort is stable).
       const ranked = rank(texts, query, () => 0)
       const shown = pageOf(ranked, page, size)
-      const found = await Promise.all(
-        shown.items.map(async ({ item, matched }) => ({
-          address: `${item.hostname}/${item.address}`,
-          organization: item.view.org.name,
-          registry: item.view.module.registryName,
-          latest_version: item.latest.version,
-          description: clip((await modules.documentation(item.latest)).description, 300),
-          matched
-        }))
-      )
+      const found = shown.items.map(({ item: { entry, description }, matched }) => ({
+        address: `${entry.hostname}/${entry.address}`,
+        organization: entry.view.org.name,
+        registry: entry.view.module.registryName,
+        latest_version: entry.latest.version,
+        description: clip(description, 300),
+        matched
+      }))
       const result = { query, page: shown.page, page_size: shown.page_size, total: shown.total, total_pages: shown.total_pages, modules: found }
       const lines = found.map((entry) => `- ${entry.address} ${entry.latest_version} (${entry.registry}, ${entry.organization}): ${entry.description || 'no description'}`)
       const text =

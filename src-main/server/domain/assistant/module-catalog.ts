@@ -101,13 +101,15 @@ export class ModuleCatalog {
     if (segments.length !== 3 || segments.some((segment) => !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(segment))) {
       throw new InvalidInputError(`"${text}" is not a module address: give namespace/name/provider (like acme/vpc/aws), optionally after the registry's hostname.`, attribute)
     }
-    let registry: RegistryName | undefined
-    if (named !== undefined) {
-      if (named === this.registryHostname.toLowerCase()) registry = 'private'
-      else if (PUBLIC_REGISTRY_HOSTS.includes(named)) registry = 'public'
-      else throw new InvalidInputError(`${named} is neither this registry (${this.registryHostname}) nor a public registry it mirrors.`, attribute)
-    }
+    const registry = named === undefined ? undefined : registryOfHost(named, this.registryHostname, attribute)
     const [namespace, name, provider] = segments as [string, string, string]
     return { namespace, name, provider, registry, part: part.replace(/^\/+|\/+$/g, '') }
   }
+}
+
+/** Which registry a source's hostname names: this one's is private, a public registry's is mirrored here; any other is refused. */
+export function registryOfHost(host: string, registryHostname: string, attribute: string): RegistryName {
+  if (host === registryHostname.toLowerCase()) return 'private'
+  if (PUBLIC_REGISTRY_HOSTS.includes(host)) return 'public'
+  throw new InvalidInputError(`${host} is neither this registry (${registryHostname}) nor a public registry it mirrors.`, attribute)
 }

@@ -6,6 +6,7 @@ import type { Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { isPublished } from '../providers/providers.js'
+import { registryOfHost } from './module-catalog.js'
 
 /** A provider an assistant may name in `required_providers`: a private one, or a public one mirrored here. */
 export interface ProviderEntry {
@@ -68,8 +69,7 @@ export class ProviderCatalog {
     const segments = text.trim().toLowerCase().split('/').filter((segment) => segment !== '')
     const host = segments.length === 3 ? segments.shift() : undefined
     if (segments.length !== 2) throw new InvalidInputError(`"${text}" is not a provider address: give namespace/type (like acme/widget), optionally after the registry's hostname.`, 'provider')
-    const registry = host === undefined ? undefined : host === this.registryHostname.toLowerCase() ? 'private' : PUBLIC_REGISTRY_HOSTS.includes(host) ? 'mirror' : null
-    if (registry === null) throw new InvalidInputError(`${host} is neither this registry (${this.registryHostname}) nor a public registry it mirrors.`, 'provider')
+    const registry = host === undefined ? undefined : registryOfHost(host, this.registryHostname, 'provider') === 'private' ? 'private' : 'mirror'
     const address = segments.join('/')
     const matches = (await this.entries(caller)).filter((entry) => entry.address.toLowerCase() === address && (registry === undefined || entry.registry === registry))
     const found = matches.find((entry) => entry.registry === 'private') ?? matches[0]

@@ -1,5 +1,8 @@
 import { InvalidInputError } from './errors.js'
 
+/** What a publisher asks of a version's deprecation, in the words of HCP's module version lifecycle (`deprecated-status`): modules and providers alike. */
+export type DeprecationChange = { deprecation: 'Deprecated'; reason: string; link: string | null } | { deprecation: 'Undeprecated' }
+
 /** The most characters a publisher's notice (a deprecation's reason, a revocation's message) holds. */
 const MAX_TEXT = 1000
 

@@ -7,7 +7,7 @@ import { describeCaller, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
-import { noticeLink, noticeText } from '../core/notice.js'
+import { noticeLink, noticeText, type DeprecationChange } from '../core/notice.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import { uploadObjectId } from '../modules/upload-links.js'
 
@@ -42,9 +42,6 @@ export interface PlatformInput {
   shasum?: string
   filename?: string
 }
-
-/** What a publisher asks of a version, in the words of HCP's module version lifecycle (`deprecated-status`). */
-export type DeprecationChange = { deprecation: 'Deprecated'; reason: string; link: string | null } | { deprecation: 'Undeprecated' }
 
 /** The files of a provider release a link uploads. */
 export type ProviderFile = 'shasums' | 'shasums-sig' | 'binary'

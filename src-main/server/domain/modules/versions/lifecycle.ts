@@ -5,14 +5,13 @@ import { authorize } from '../../core/authorize.js'
 import type { DownloadCounter } from '../downloads.js'
 import { InvalidInputError, NotFoundError } from '../../core/errors.js'
 import { now } from '../../core/ids.js'
-import { noticeLink, noticeText } from '../../core/notice.js'
+import { noticeLink, noticeText, type DeprecationChange } from '../../core/notice.js'
 import { findVersion, label, type ModuleAddress, type ModuleView } from '../module-rules.js'
 import type { ModuleService } from '../modules.js'
 
 /** What a publisher asks of a version, in HCP's words (`deprecated-status`, `status`). */
 export type LifecycleChange =
-  | { deprecation: 'Deprecated'; reason: string; link: string | null }
-  | { deprecation: 'Undeprecated' }
+  | DeprecationChange
   | { revocation: 'Revoked'; message: string; link: string | null }
   | { revocation: 'Unrevoked' }
 
