@@ -187,7 +187,8 @@ describe('the MCP server over Streamable HTTP', () => {
       `module "bucket" {\n  source  = "${HOST}/acme/s3-bucket/aws"\n  version = "4.1.0"\n  buckett = "logs"\n}\n`,
       `module "ghost" {\n  source  = "${HOST}/acme/ghost/aws"\n  version = "1.0.0"\n}\n`,
       `module "old" {\n  source  = "${HOST}/acme/vpc/aws"\n  version = "~> 4.0"\n}\n`,
-      'module "local" {\n  source = "./modules/thing"\n}\n'
+      'module "local" {\n  source = "./modules/thing"\n}\n',
+      'module "consul" {\n  source  = "hashicorp/consul/aws"\n  version = "0.12.0"\n}\n'
     ].join('\n')
     const report = await call<{ ok: boolean; modules: Array<{ block: string; selected: string | null; findings: Array<{ code: string; severity: string; message: string }> }> }>(
       await connect(),
@@ -202,6 +203,7 @@ describe('the MCP server over Streamable HTTP', () => {
     expect(by.ghost!.findings).toEqual([expect.objectContaining({ code: 'unknown-module', severity: 'error' })])
     expect(by.old!.findings).toEqual([expect.objectContaining({ code: 'no-matching-version', message: expect.stringMatching(/No version meets "~> 4\.0"\. Available: 5\.9\.0, 5\.8\.1/) })])
     expect(by.local!.findings).toEqual([expect.objectContaining({ code: 'not-registry-source', severity: 'info' })])
+    expect(by.consul!.findings).toEqual([expect.objectContaining({ code: 'not-mirrored', severity: 'warning' })])
     const broken = await call(await connect(), 'check_configuration', { text: 'module "x" {\n  source = \n' })
     expect(broken.isError).toBe(true)
     expect(broken.text).toMatch(/main\.tf is not valid Terraform configuration/)

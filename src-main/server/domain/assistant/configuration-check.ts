@@ -13,7 +13,7 @@ export type Severity = 'error' | 'warning' | 'info'
 export interface Finding {
   severity: Severity
   /** Stable, for an assistant to act on: `unknown-module`, `missing-input`, `deprecated`… */
-  code: 'not-registry-source' | 'unknown-module' | 'no-version-constraint' | 'invalid-constraint' | 'no-matching-version' | 'revoked' | 'deprecated' | 'unknown-part' | 'missing-input' | 'unknown-input'
+  code: 'not-registry-source' | 'unknown-module' | 'not-mirrored' | 'no-version-constraint' | 'invalid-constraint' | 'no-matching-version' | 'revoked' | 'deprecated' | 'unknown-part' | 'missing-input' | 'unknown-input'
   message: string
 }
 
@@ -78,7 +78,10 @@ async function checkBlock(caller: Caller, catalog: ModuleCatalog, file: string, 
     throw error
   })
   if (!entry) {
-    say('error', 'unknown-module', `No module ${reference.namespace}/${reference.name}/${reference.provider} you may install is published here.`)
+    const address = `${reference.namespace}/${reference.name}/${reference.provider}`
+    // A public registry's address (written with its hostname, or with none) is Terraform's to fetch from there; Homeport may pull it through.
+    if (reference.registry !== 'private') say('warning', 'not-mirrored', `${address} is not mirrored here: Terraform fetches it from the public registry, or, configured for Homeport's mirror, Homeport pulls it through while it can reach the upstream.`)
+    else say('error', 'unknown-module', `No module ${address} you may install is published here.`)
     return report
   }
   // Without a constraint Terraform takes the newest stable version.
