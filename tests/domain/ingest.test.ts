@@ -1,5 +1,8 @@
 import { PassThrough } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
+import { unzipSync } from 'fflate'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { versionArchives } from '../../src-main/server/store/port.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
 let d: Domain
@@ -70,8 +73,9 @@ describe('another archive through the same link', () => {
     await d.background.idle()
 
     const settled = await modules.readVersion(ADMIN, at, '1.0.0')
-    expect(settled.version).toMatchObject({ status: 'ok', archive: { sha256: second } })
-    expect(await store.archives.list()).toEqual([second])
+    expect(settled.version).toMatchObject({ status: 'ok', archive: { sha256: second }, zip: { sha256: expect.any(String) } })
+    // The published archive and the zip made of it for OCI clients; nothing of the first.
+    expect((await store.archives.list()).sort()).toEqual(versionArchives(settled.version).sort())
     // Published: no read offers a link any more, but the one given still takes an archive until it expires.
     expect(modules.uploadObjectId(ADMIN, settled.view, settled.version)).toBeUndefined()
     await d.upload(link, { 'main.tf': 'output "third" {\n  value = 3\n}\n' })
@@ -79,6 +83,30 @@ describe('another archive through the same link', () => {
     const third = await modules.readVersion(ADMIN, at, '1.0.0')
     expect(third.version.status).toBe('ok')
     expect(third.version.archive!.sha256).not.toBe(second)
-    expect(await store.archives.list()).toEqual([third.version.archive!.sha256])
+    expect((await store.archives.list()).sort()).toEqual(versionArchives(third.version).sort())
+  })
+})
+
+describe('the zip OCI clients install a module from', () => {
+  it('is made at ingest, and at start for versions published without one, from the archive as it is', async () => {
+    const { modules, store, ingest } = d.services
+    const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'vpc', provider: 'aws' }
+    await modules.create(ADMIN, 'busy', { name: 'vpc', provider: 'aws' })
+    const { view, version } = await modules.createVersion(ADMIN, at, { version: '1.0.0' })
+    await d.upload(modules.uploadObjectId(ADMIN, view, version)!, { 'main.tf': 'output "one" {\n  value = 1\n}\n', 'modules/inner/main.tf': '' })
+    await d.background.idle()
+    const made = (await modules.readVersion(ADMIN, at, '1.0.0')).version.zip!
+    const files = unzipSync(new Uint8Array(await buffer(store.archives.read(made.sha256))))
+    expect(Object.keys(files).sort()).toEqual(['main.tf', 'modules/inner/main.tf'])
+
+    // A version published before Homeport made zips: the start-up job makes the same one.
+    await store.modules.update(view.module.id, (draft) => {
+      delete draft.versions[0]!.zip
+    })
+    await d.services.sweepArchives()
+    expect(await store.archives.list()).toHaveLength(1)
+    await ingest.zipPublished()
+    expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.zip).toEqual(made)
+    expect(await store.archives.list()).toHaveLength(2)
   })
 })

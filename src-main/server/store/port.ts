@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from './records.js'
+import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -154,6 +154,11 @@ export function organizationNameKey(name: string): string {
 export function providerKey(provider: Pick<ProviderRecord, 'organizationId' | 'registryName' | 'namespace' | 'name'>): string {
   const namespace = provider.registryName === 'private' ? '' : (provider.namespace ?? '').toLowerCase()
   return [provider.organizationId, provider.registryName, namespace, provider.name.toLowerCase()].join('/')
+}
+
+/** A module version's stored files: the archive it was published with, and the zip made of it for OCI clients. */
+export function versionArchives(version: Pick<VersionRecord, 'archive' | 'zip'>): string[] {
+  return [version.archive, version.zip].flatMap((file) => (file ? [file.sha256] : []))
 }
 
 /** Every stored file of a provider: the sums, their signatures and the zips. */

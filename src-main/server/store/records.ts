@@ -173,6 +173,11 @@ export interface VersionRecord {
   /** When the version became `ok`, with microseconds (the protocol's `published_at`). */
   publishedAt: string | null
   archive: ArchiveRef | null
+  /**
+   * The same module as a zip, made from `archive` at ingest, for OCI clients (OpenTofu's `oci://`
+   * sources take a zip); absent until made (versions ingested before Homeport made them get one at start).
+   */
+  zip?: ArchiveRef
   /** The git tag the version was published from, for tag-based VCS modules. */
   tag: string | null
   /** Set while its publisher marks the version deprecated (HCP's module version lifecycle). */

@@ -33,6 +33,19 @@ export class InvalidArchiveError extends Error {
   }
 }
 
+/** An entry of an archive that passed every rule, as a visitor of readModuleArchive sees it. */
+export interface CheckedEntry {
+  /** Relative to the module root. */
+  path: string
+  kind: 'file' | 'link'
+  /** The permission bits the archive gives it. */
+  mode: number
+  /** A link's target, as the archive names it. */
+  linkpath?: string
+  /** A file's bytes, as they are read: listen to it at once, or they are gone. */
+  data: ReadEntry
+}
+
 export interface ArchiveContents {
   /** The text of the files `wanted` asked for, by path relative to the module root. */
   files: Map<string, string>
@@ -51,7 +64,9 @@ export async function readModuleArchive(
   source: Readable,
   compressedSize: number,
   wanted: (path: string) => boolean,
-  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS
+  limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
+  /** Sees every file and link that passed the rules, in the archive's order (a repackager: domain/oci/module-zip.ts). */
+  visit?: (entry: CheckedEntry) => void
 ): Promise<ArchiveContents> {
   const files = new Map<string, string>()
   const paths: string[] = []
@@ -71,7 +86,11 @@ export async function readModuleArchive(
       if (unpacked > limits.maxUnpackedBytes) {
         throw new InvalidArchiveError(`The archive unpacks to more than ${formatBytes(limits.maxUnpackedBytes)}.`)
       }
-      if (!isRegularFile(entry)) return entry.resume()
+      if (!isRegularFile(entry)) {
+        visit?.({ path, kind: 'link', mode: entry.mode ?? 0o777, linkpath: entry.linkpath ?? '', data: entry })
+        return entry.resume()
+      }
+      visit?.({ path, kind: 'file', mode: entry.mode ?? 0o644, data: entry })
       paths.push(path)
       if (!wanted(path)) return entry.resume()
       if (entry.size > limits.maxTextFileBytes) {

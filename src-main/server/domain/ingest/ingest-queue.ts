@@ -8,6 +8,14 @@ import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type Ar
 import { HclParser } from './hcl-parser.js'
 import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, TERRAFORM_FILE, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
 import { storableCopy } from '../core/stored-text.js'
+import type { ArchiveRef } from '../../store/records.js'
+import { storeModuleZip } from './module-zip.js'
+
+/** A zip stored for a version, kept from the archive sweep until the version names it. */
+interface PinnedZip {
+  ref: ArchiveRef
+  unpin: () => void
+}
 
 /** How long a replica's claim on an ingest lasts unless renewed: a dead replica's ingest is taken over after it. */
 export const INGEST_LEASE_MS = 30_000
@@ -106,9 +114,10 @@ export class IngestQueue {
     const archive = version.archive
     // Another upload may supersede this archive while it is read: it stays until this ingest lets go.
     const unpin = this.archives.pin(archive.sha256)
-    let outcome: { docs: ModuleDocs } | { error: string }
+    let outcome: { docs: ModuleDocs; zip?: PinnedZip } | { error: string }
     try {
       outcome = { docs: await this.documentation(archive.sha256, archive.size) }
+      outcome.zip = await this.zipOf(archive, `${module!.name} ${version.version}`)
     } catch (error) {
       if (!(error instanceof InvalidArchiveError)) {
         this.log(`homeport: ingest of ${module!.name} ${version.version} failed: ${(error as Error).stack ?? String(error)}`)
@@ -128,6 +137,7 @@ export class IngestQueue {
           target.error = ''
           target.warnings = outcome.docs.warnings
           target.publishedAt = nowWithMicroseconds()
+          if (outcome.zip) target.zip = outcome.zip.ref
           draft.status = 'setup_complete'
           draft.updatedAt = target.updatedAt
         } else {
@@ -140,8 +150,52 @@ export class IngestQueue {
       if (!(error instanceof RecordMissingError)) throw error
     } finally {
       unpin()
+      if ('zip' in outcome) outcome.zip?.unpin()
     }
-    await this.archives.release([archive.sha256])
+    await this.archives.release([archive.sha256, ...('zip' in outcome && outcome.zip ? [outcome.zip.ref.sha256] : [])])
+  }
+
+  /**
+   * The zip OCI clients install the module from (ingest/module-zip.ts), stored and pinned until the
+   * version names it. A failure here does not fail the ingest: the version is published for
+   * Terraform, and the zip is made at the next start (zipPublished).
+   */
+  private async zipOf(archive: ArchiveRef, label: string): Promise<PinnedZip | undefined> {
+    try {
+      const ref = await storeModuleZip(this.store.archives, this.store.archives.read(archive.sha256), archive.size, this.limits)
+      return { ref, unpin: this.archives.pin(ref.sha256) }
+    } catch (error) {
+      this.log(`homeport: could not make the OCI zip of ${label} (it is made at the next start): ${(error as Error).message}`)
+      return undefined
+    }
+  }
+
+  /**
+   * Makes the OCI zip of every published version that has none: those published before Homeport
+   * made them, or whose zip could not be made at ingest. Run once at start; a version whose archive
+   * changed meanwhile is left to its new ingest.
+   */
+  async zipPublished(signal?: AbortSignal): Promise<void> {
+    for (const module of await this.store.modules.all()) {
+      for (const version of module.versions) {
+        if (signal?.aborted) return
+        const archive = version.archive
+        if (version.status !== 'ok' || !archive || version.zip) continue
+        const zip = await this.zipOf(archive, `${module.name} ${version.version}`)
+        if (!zip) continue
+        try {
+          await this.store.modules.update(module.id, (draft) => {
+            const target = draft.versions.find((candidate) => candidate.id === version.id)
+            if (target?.status === 'ok' && target.archive?.sha256 === archive.sha256 && !target.zip) target.zip = zip.ref
+          })
+        } catch (error) {
+          if (!(error instanceof RecordMissingError)) throw error
+        } finally {
+          zip.unpin()
+          await this.archives.release([zip.ref.sha256])
+        }
+      }
+    }
   }
 
   /** Parses one HCL file with the queue's parser (its worker thread), for readers of configurations besides ingest. */

@@ -1,6 +1,6 @@
 import semver from 'semver'
 import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VcsRepoRecord, VersionRecord } from '../../store/records.js'
-import { BY_ORGANIZATION, MODULE_KEY, moduleKey, type Store } from '../../store/port.js'
+import { BY_ORGANIZATION, MODULE_KEY, moduleKey, versionArchives, type Store } from '../../store/port.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
@@ -282,7 +282,7 @@ export class ModuleService {
         return
       }
     }
-    await this.archives.release(target.archive ? [target.archive.sha256] : [])
+    await this.archives.release(versionArchives(target))
   }
 
   async createVersion(caller: Caller, address: ModuleAddress, input: VersionCreateInput): Promise<{ view: ModuleView; version: VersionRecord }> {
@@ -395,7 +395,7 @@ export class ModuleService {
   private async afterRemoval(module: ModuleRecord): Promise<void> {
     await this.downloads.forget(module.id)
     await this.events.emit('moduleRemoved', module)
-    await this.archives.release(module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])))
+    await this.archives.release(module.versions.flatMap(versionArchives))
   }
 
   private registryNameForCreate(value: string | undefined): RegistryName {

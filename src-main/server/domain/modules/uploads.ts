@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import { TooLargeError } from '../../store/errors.js'
 import { RecordMissingError, unwritableCause, WritesRefusedError } from '../../store/errors.js'
 import type { VersionRecord } from '../../store/records.js'
-import { VERSION_ID, type Store } from '../../store/port.js'
+import { VERSION_ID, versionArchives, type Store } from '../../store/port.js'
 import { ConflictError, ExpiredError, LimitExceededError, NotFoundError } from '../core/errors.js'
 import { now } from '../core/ids.js'
 import { formatBytes } from '../ingest/archive-reader.js'
@@ -61,15 +61,17 @@ export class UploadService {
     }
 
     const unpin = this.archives.pin(archive.sha256)
-    let superseded: string | undefined
+    let superseded: string[] = []
     try {
       const { record } = await this.store.modules.update(found.id, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === version.id)
         if (!target) throw new RecordMissingError(version.id)
         // Checked again at the write: the version may have been published while the archive came in.
         checkTakesArchive(target, 'usable')
-        superseded = target.archive?.sha256
+        superseded = versionArchives(target)
         target.archive = archive
+        // Made again from the new archive at its ingest.
+        delete target.zip
         target.status = 'reg_ingressing'
         target.error = ''
         target.warnings = []
@@ -83,7 +85,7 @@ export class UploadService {
       return versionGone(error)
     } finally {
       unpin()
-      await this.archives.release([archive.sha256, ...(superseded ? [superseded] : [])])
+      await this.archives.release([archive.sha256, ...superseded])
     }
   }
 

@@ -20,6 +20,7 @@ import {
   PROVIDER_PLATFORM_ID,
   PROVIDER_VERSION_ID,
   providerFiles,
+  versionArchives,
   providerKey,
   MODULE_KEY,
   ORGANIZATION_NAME,
@@ -89,7 +90,7 @@ export function collectionSpecs() {
       groups: {
         [BY_ORGANIZATION]: (module) => module.organizationId,
         [BY_MODULE_NAME]: moduleNameKey,
-        [BY_ARCHIVE]: (module) => module.versions.flatMap((version) => (version.archive ? [version.archive.sha256] : [])),
+        [BY_ARCHIVE]: (module) => module.versions.flatMap(versionArchives),
         // Every module published from VCS, for the watcher.
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : []),
         [INGESTING]: (module) => (module.versions.some((version) => version.status === 'reg_ingressing') ? ['all'] : [])

@@ -45,7 +45,10 @@ export const checkModule: RecordCheck<ModuleRecord> = (module) =>
         (!VERSION_ID.test(version?.id) && `version ${JSON.stringify(version?.id)} has no valid id`) ||
         (version.archive !== null &&
           (!SHA256.test(version.archive?.sha256) || !Number.isSafeInteger(version.archive?.size)) &&
-          `version ${version.id}'s archive is not a SHA-256 with a size`)
+          `version ${version.id}'s archive is not a SHA-256 with a size`) ||
+        (version.zip !== undefined &&
+          (!SHA256.test(version.zip?.sha256) || !Number.isSafeInteger(version.zip?.size)) &&
+          `version ${version.id}'s zip is not a SHA-256 with a size`)
     )
   )
 
