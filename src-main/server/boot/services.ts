@@ -5,6 +5,7 @@ import type { ServeOptions } from './options.js'
 import { ModuleSharingService } from '../domain/modules/module-sharing.js'
 import { DocsCache } from '../domain/archives/docs-cache.js'
 import { ModuleCatalog } from '../domain/assistant/module-catalog.js'
+import { OciRegistry } from '../domain/oci/oci-registry.js'
 import { ProviderCatalog } from '../domain/assistant/provider-catalog.js'
 import { DownloadCounter } from '../domain/modules/downloads.js'
 import { IngestQueue } from '../domain/ingest/ingest-queue.js'
@@ -132,6 +133,7 @@ export function createServices(store: Store, background: Background, options: Se
     bundles,
     moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname),
     providerCatalog: new ProviderCatalog(store, options.registryHostname),
+    oci: new OciRegistry(store, providerRegistry, providerMirror, registry, publicRegistry, downloads, options.registryHostname),
     auditTrail: new AuditTrailService(store, options.clock),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),

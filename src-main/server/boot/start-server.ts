@@ -90,7 +90,8 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       rateLimiter: limiter,
       protocolCache,
       registryHostname: options.registryHostname,
-      allowedHosts: hosts
+      allowedHosts: hosts,
+      clock: options.clock
     })
     const fastPath = { cache: protocolCache, limiter, downloads: services.downloads, allowedHosts: hosts }
     app.on('error', (error: Error) => {

@@ -27,6 +27,7 @@ import type { UploadService } from './modules/uploads.js'
 import type { AuditTrailService } from './organizations/audit-trail.js'
 import type { ModuleCatalog } from './assistant/module-catalog.js'
 import type { ProviderCatalog } from './assistant/provider-catalog.js'
+import type { OciRegistry } from './oci/oci-registry.js'
 import type { Store } from '../store/port.js'
 
 /**
@@ -65,6 +66,8 @@ export interface Services {
   /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */
   moduleCatalog: ModuleCatalog
   providerCatalog: ProviderCatalog
+  /** The OCI Distribution face's reads (api/oci/). */
+  oci: OciRegistry
   recover(): Promise<void>
   /** Removes archives nothing refers to (a periodic job, one replica at a time: boot/jobs.ts). */
   sweepArchives(): Promise<void>

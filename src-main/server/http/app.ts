@@ -32,6 +32,7 @@ import { teamRoutes } from '../api/management/teams.js'
 import { vcsConnectionRoutes } from '../api/management/vcs-connections.js'
 import { webhookRouter } from '../api/homeport/webhooks.js'
 import { mcpRouter, type McpSessions } from '../api/mcp/mcp-router.js'
+import { ociRouter } from '../api/oci/oci-router.js'
 
 export interface AppOptions {
   /** The public URL used in links; by default, the URL the client called. */
@@ -50,6 +51,8 @@ export interface AppOptions {
   allowedHosts?: ReadonlySet<string> | 'any'
   /** The MCP sessions of /mcp (api/mcp/), closed with the server; none: no MCP face. */
   mcp?: McpSessions
+  /** The time the OCI token endpoint tells clients their token lasts from; tests move it. */
+  clock?: () => number
 }
 
 export const API_VERSION = '2.6'
@@ -145,6 +148,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit, baseUrl).routes())
   app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME, baseUrl).routes())
   if (options.mcp) app.use(mcpRouter(options.mcp, rateLimit).routes())
+  app.use(ociRouter(services, rateLimit, baseUrl, options.clock).routes())
   app.use(privateRegistry.routes())
   app.use(publicRegistryRouter(services, rateLimit, baseUrl).routes())
   app.use(registryProtocolRouter(services, rateLimit, baseUrl, options.protocolCache).routes())

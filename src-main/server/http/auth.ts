@@ -35,6 +35,11 @@ export function identifiedCaller(ctx: Context): Caller | undefined {
   return (ctx.state as { identity?: Identity }).identity?.caller
 }
 
+/** Whether the request presented a bearer token at all (a known one or not). */
+export function presentedToken(ctx: Context): boolean {
+  return (ctx.state as { identity?: Identity }).identity?.presented ?? false
+}
+
 /** Requires a valid `Authorization: Bearer <token>` (see identify). */
 export async function requireBearer(ctx: Context, next: Next): Promise<void> {
   const identity = (ctx.state as { identity?: Identity }).identity

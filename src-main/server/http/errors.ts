@@ -162,15 +162,28 @@ const jsonApiErrors = renderingErrors(JSON_API, (error) => ({
  */
 const protocolErrors = renderingErrors('application/json', (error) => ({ errors: [error.message, ...error.further], code: error.code }))
 
+/**
+ * Renders any error below it in OCI's distribution-spec format, `{"errors": [{code, message, detail}]}`,
+ * with the spec's codes: the OCI face's own (api/oci/oci-errors.ts), else the one its status means.
+ */
+const ociErrors = renderingErrors('application/json', (error) => ({ errors: [{ code: ociCode(error), message: error.message, detail: { code: error.code } }] }))
+
+function ociCode(error: HttpError): string {
+  if (/^[A-Z_]+$/.test(error.code)) return error.code
+  const byStatus: Record<number, string> = { 401: 'UNAUTHORIZED', 403: 'DENIED', 404: 'NAME_UNKNOWN', 405: 'UNSUPPORTED', 413: 'SIZE_INVALID', 429: 'TOOMANYREQUESTS' }
+  return byStatus[error.status] ?? 'UNKNOWN'
+}
+
 /** HCP's GPG keys live under the registry's prefix, in the management API's conventions: the one exception. */
 const JSON_API_UNDER_REGISTRY = '/api/registry/private/v2/'
 
 /**
  * The one error handler, first in the app: every error below it, from any route or middleware, is
- * answered in the format of the face it was meant for: the registry protocol's under /api/registry,
- * JSON:API everywhere else (and for HCP's GPG keys).
+ * answered in the format of the face it was meant for: OCI's under /v2, the registry protocol's under
+ * /api/registry, JSON:API everywhere else (and for HCP's GPG keys).
  */
 export async function errorsByPath(ctx: Context, next: Next): Promise<void> {
+  if (ctx.path === '/v2' || ctx.path.startsWith('/v2/')) return ociErrors(ctx, next)
   const protocol = ctx.path.startsWith('/api/registry/') && !ctx.path.startsWith(JSON_API_UNDER_REGISTRY)
   await (protocol ? protocolErrors : jsonApiErrors)(ctx, next)
 }

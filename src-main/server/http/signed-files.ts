@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import type { Readable } from 'node:stream'
 import { parseDownloadToken, type DownloadToken } from '../domain/archives/download-links.js'
 import { HttpError } from './errors.js'
@@ -27,21 +27,26 @@ export function signedFileRouter(prefix: string, rateLimit: Middleware, find: (t
     const token = parseDownloadToken(raw)
     const file = token && (await find(token, name))
     if (!file) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
-    ctx.type = file.type
     if (file.attachment) ctx.set('Content-Disposition', `attachment; filename="${file.attachment}"`)
-    ctx.set('Accept-Ranges', 'bytes')
     ctx.set('Cache-Control', 'private, max-age=600, immutable')
-    const range = byteRange(ctx.get('range'), file.size)
-    if (range === 'unsatisfiable') {
-      ctx.set('Content-Range', `bytes */${file.size}`)
-      throw new HttpError(416, 'range not satisfiable', `The file has ${file.size} bytes.`)
-    }
-    ctx.status = range ? 206 : 200
-    if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
-    ctx.length = range ? range.end - range.start + 1 : file.size
-    if (ctx.method !== 'HEAD') ctx.body = file.open(range)
+    sendFile(ctx, file)
   })
   return router
+}
+
+/** Answers with a file, whole or the one byte range asked for; to HEAD, with its headers alone. */
+export function sendFile(ctx: Context, file: Pick<SignedFile, 'size' | 'open' | 'type'>): void {
+  ctx.type = file.type
+  ctx.set('Accept-Ranges', 'bytes')
+  const range = byteRange(ctx.get('range'), file.size)
+  if (range === 'unsatisfiable') {
+    ctx.set('Content-Range', `bytes */${file.size}`)
+    throw new HttpError(416, 'range not satisfiable', `The file has ${file.size} bytes.`)
+  }
+  ctx.status = range ? 206 : 200
+  if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+  ctx.length = range ? range.end - range.start + 1 : file.size
+  if (ctx.method !== 'HEAD') ctx.body = file.open(range)
 }
 
 /** A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range, clamped to the file; undefined for none (or one Homeport does not serve, answered whole). */

@@ -127,12 +127,18 @@ export class RegistryService {
     provider: string,
     version: string
   ): Promise<{ published: VersionRecord; token: string; moduleId: string }> {
+    const { view, version: target } = await this.download(caller, namespace, name, provider, version)
+    return { published: target, token: signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256), moduleId: view.module.id }
+  }
+
+  /** A version being downloaded (by whatever face serves the file): counted, and its downloader remembered as one of its users. */
+  async download(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
     const view = await this.module(caller, namespace, name, provider)
     const target = this.offeredVersion(caller, view, version)
     if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
     this.downloads.count(view.module.id)
     if (caller.kind !== 'site-admin') this.downloads.consumed(view.module.id, target.id, callerKey(caller))
-    return { published: target, token: signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256), moduleId: view.module.id }
+    return { view, version: target }
   }
 
   /** The latest version, for the download-latest redirect. */
@@ -217,7 +223,7 @@ export function latest(module: ModuleRecord): VersionRecord | undefined {
 }
 
 /** Of versions newest first, the newest stable one, or the newest prerelease when none is stable. */
-export function latestOf(versions: VersionRecord[]): VersionRecord | undefined {
+export function latestOf<T extends Pick<VersionRecord, 'version'>>(versions: T[]): T | undefined {
   return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
 }
 

@@ -14,7 +14,7 @@ import { terraformConstraint } from '../modules/versions/constraints.js'
 import { UpstreamUnavailableError, type UpstreamRegistry } from '../upstream/upstream.js'
 import { archSegment, namespaceSegment, osSegment, typeSegment, upstreamPath, versionSegment } from '../upstream/upstream-path.js'
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
-import { binaryToken, packageHashes, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList } from './provider-registry.js'
+import { binaryToken, packageHashes, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList, type StoredVersionZips } from './provider-registry.js'
 import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
@@ -149,6 +149,16 @@ export class ProviderMirror {
       throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here, and the upstream registry cannot be reached`, false)
     }
     return versions
+  }
+
+  /** Every version mirrored here with its zips, signed by upstream or imported (OCI carries no signature: domain/oci/). */
+  async storedZips(namespace: string, type: string): Promise<StoredVersionZips[]> {
+    const mirrored = await this.mirrored(namespace, type)
+    if (!mirrored) throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here`, false)
+    return mirrored.versions.map((version) => ({
+      version: version.version,
+      zips: version.platforms.map(({ os, arch, filename, binary }) => ({ os, arch, filename, file: binary }))
+    }))
   }
 
   async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {

@@ -46,6 +46,12 @@ export interface ProviderPackage {
 /** OpenTofu's `packages` of a download answer (1.12): `<os>_<arch>` → its `h1:` and `zh:`, and the zip's size. */
 export type PackageHashes = Record<string, { hashes: string[]; package_size: number }>
 
+/** A version's zips as they are kept, for faces that serve the files themselves (OCI, domain/oci/). */
+export interface StoredVersionZips {
+  version: string
+  zips: Array<{ os: string; arch: string; filename: string; file: StoredFile }>
+}
+
 /** A version's signed files, as a release publishes them: for bundles, which carry whole releases. */
 export interface ProviderRelease {
   protocols: string[]
@@ -81,6 +87,15 @@ export class ProviderRegistryService {
         deprecation ? [`${namespace}/${type} ${version} is deprecated: ${deprecation.reason}${deprecation.link ? ` (${deprecation.link})` : ''}`] : []
       )
     }
+  }
+
+  /** Every published version with the zips that are in, in the order the versions were made. */
+  async storedZips(caller: Caller, namespace: string, type: string): Promise<StoredVersionZips[]> {
+    const { provider } = await this.provider(caller, namespace, type)
+    return provider.versions.filter(isPublished).map((version) => ({
+      version: version.version,
+      zips: version.platforms.flatMap(({ os, arch, filename, binary }) => (binary ? [{ os, arch, filename, file: binary }] : []))
+    }))
   }
 
   async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {

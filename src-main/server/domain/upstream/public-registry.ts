@@ -130,6 +130,12 @@ export class PublicRegistryService {
     return { view, version: target }
   }
 
+  /** The versions mirrored here, newest first, without asking the upstream (for faces that serve only what is here: OCI). */
+  async localVersions(caller: Caller, namespace: string, name: string, provider: string): Promise<{ view: ModuleView; versions: VersionRecord[] }> {
+    const view = await this.curated(caller, namespace, name, provider)
+    return { view, versions: published(view.module) }
+  }
+
   /** The versions a client may install: upstream's while it answers (any of them pulls through), else those mirrored here. */
   async installableVersions(caller: Caller, namespace: string, name: string, provider: string): Promise<string[]> {
     const answer = await this.versions(caller, namespace, name, provider)
