@@ -44,4 +44,15 @@ test('shows the Terraform CLI configuration for this server, to copy or download
   const download = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Download homeport.tfrc' }).click()
   expect((await download).suggestedFilename()).toBe('homeport.tfrc')
+
+  // OpenTofu's own file: the same host blocks; its mirrors need HTTPS, which this server does not serve.
+  await page.getByLabel('OpenTofu: Registry protocol').check()
+  const tofu = page.getByLabel('OpenTofu CLI configuration')
+  await expect(tofu).toContainText('# OpenTofu CLI configuration for Homeport')
+  await expect(tofu).toContainText('host "registry.opentofu.org"')
+  await expect(page.getByRole('button', { name: 'Download homeport.tofurc' })).toBeEnabled()
+  await page.getByLabel('OpenTofu: OCI mirror (HTTPS)').check()
+  await expect(page.getByRole('alert')).toContainText('OpenTofu reads an OCI registry over HTTPS only')
+  await expect(page.getByRole('button', { name: 'Download homeport.tofurc' })).toBeDisabled()
+  await expectAccessible(page, 'Connect Terraform, OpenTofu over OCI')
 })

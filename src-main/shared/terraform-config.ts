@@ -33,6 +33,93 @@ export function isRegistryHostname(hostname: string): boolean {
  * refuses a host whose credentials are written by hand), and the token login saves is used.
  */
 export function terraformCliConfig({ hostname, serverUrl, token, publicHosts = [] }: TerraformConfigInput): string {
+  const header = token
+    ? `# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
+# It holds an API token: keep it private.`
+    : `# For terraform login: keep it in ~/.terraform.d (Terraform reads every *.tfrc there) with
+# TF_CLI_CONFIG_FILE unset, run terraform login ${hostname}, and the token it saves is used.`
+  return `# Terraform CLI configuration for Homeport (${serverUrl}).
+${header}
+
+${hostBlocks({ hostname, serverUrl, token, publicHosts })}`
+}
+
+/** How OpenTofu installs providers from Homeport: the registry protocol, the provider network mirror, or the OCI mirror. */
+export type OpenTofuInstall = 'registry' | 'network-mirror' | 'oci'
+
+export const OPENTOFU_INSTALLS: ReadonlyArray<{ install: OpenTofuInstall; label: string }> = [
+  { install: 'registry', label: 'Registry protocol' },
+  { install: 'network-mirror', label: 'Network mirror (HTTPS)' },
+  { install: 'oci', label: 'OCI mirror (HTTPS)' }
+]
+
+export interface OpenTofuConfigInput extends Required<Pick<TerraformConfigInput, 'hostname' | 'serverUrl' | 'token'>> {
+  install: OpenTofuInstall
+  /** Public providers and modules from this Homeport as well (its mirror), and nothing from the internet. */
+  airGapped: boolean
+}
+
+/** Why an OpenTofu configuration cannot be written for this server, or undefined when it can. */
+export function openTofuConfigProblem({ install, serverUrl }: Pick<OpenTofuConfigInput, 'install' | 'serverUrl'>): string | undefined {
+  if (install !== 'registry' && !serverUrl.startsWith('https:')) {
+    return `OpenTofu reads ${install === 'oci' ? 'an OCI registry' : 'a network mirror'} over HTTPS only: start Homeport with --tls (or your own certificate), and trust its ca.crt.`
+  }
+  return undefined
+}
+
+/**
+ * The OpenTofu CLI configuration (a `.tofurc`) for this Homeport: the same `host` and `credentials`
+ * blocks as Terraform's for modules (OpenTofu reads them alike), and, for the mirrors, a
+ * `provider_installation` block: the private registry's providers (and with `airGapped`, the public
+ * registries' too) from Homeport's network mirror or its OCI face, everything else direct (none when
+ * air-gapped). The OCI mirror gets `oci_credentials`: OpenTofu sends OCI registries no other kind.
+ */
+export function openTofuCliConfig(input: OpenTofuConfigInput): string {
+  const { hostname, serverUrl, token, install, airGapped } = input
+  const problem = openTofuConfigProblem(input)
+  if (problem) throw new Error(problem)
+  const base = serverUrl.replace(/\/+$/, '')
+  const serverHost = new URL(base).host
+  const publicHosts = airGapped ? PUBLIC_REGISTRY_HOSTS : []
+  const mirrored = [hostname, ...publicHosts].map((host) => `"${host}/*/*"`).join(', ')
+  const direct = airGapped ? '' : `\n  direct {\n    exclude = [${mirrored}]\n  }`
+  const installation =
+    install === 'network-mirror'
+      ? `
+provider_installation {
+  network_mirror {
+    url     = "${base}/api/registry/provider-mirror/v1/"
+    include = [${mirrored}]
+  }${direct}
+}
+${serverHost === hostname ? '' : `\ncredentials "${serverHost}" {\n  token = "${token}"\n}\n`}`
+      : install === 'oci'
+        ? `
+provider_installation {
+  oci_mirror {
+    repository_template = "${serverHost}/providers/\${hostname}/\${namespace}/\${type}"
+    include             = [${mirrored}]
+  }${direct}
+}
+
+# OpenTofu logs in to OCI registries by the challenge: any user name, a Homeport token as the password.
+oci_credentials "${serverHost}" {
+  username = "homeport"
+  password = "${token}"
+}
+`
+        : ''
+  const modules =
+    install === 'oci' ? `\n# Modules over OCI too: source = "oci://${serverHost}/modules/<organization>/<name>/<provider>?tag=<version>"` : ''
+  return `# OpenTofu CLI configuration for Homeport (${serverUrl}).
+# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.tofurc.
+# It holds an API token: keep it private.${modules}
+
+${hostBlocks({ hostname, serverUrl, token, publicHosts })}${installation}`
+}
+
+/** A `host` block per hostname (the registry's own, and `publicHosts` for the air-gapped), each with its `credentials` block when there is a token. */
+function hostBlocks({ hostname, serverUrl, token, publicHosts = [] }: TerraformConfigInput): string {
   const base = serverUrl.replace(/\/+$/, '')
   const login = `
     "login.v1" = {
@@ -65,13 +152,5 @@ credentials "${host}" {
 
 ${publicHosts.map((host) => block(host, '/api/registry/public/v1', false)).join('\n')}`
     : ''
-  const header = token
-    ? `# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
-# It holds an API token: keep it private.`
-    : `# For terraform login: keep it in ~/.terraform.d (Terraform reads every *.tfrc there) with
-# TF_CLI_CONFIG_FILE unset, run terraform login ${hostname}, and the token it saves is used.`
-  return `# Terraform CLI configuration for Homeport (${serverUrl}).
-${header}
-
-${block(hostname, '/api/registry/v1', true)}${air}`
+  return `${block(hostname, '/api/registry/v1', true)}${air}`
 }

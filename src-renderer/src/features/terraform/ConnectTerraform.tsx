@@ -1,14 +1,15 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { moduleBlock } from '@shared/module-usage'
-import { PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '@shared/terraform-config'
+import { OPENTOFU_INSTALLS, openTofuCliConfig, openTofuConfigProblem, PUBLIC_REGISTRY_HOSTS, terraformCliConfig, type OpenTofuInstall } from '@shared/terraform-config'
 import { CopyButton } from '../../lib/copy-button'
 import { saveFile } from '../../lib/save-file'
 import { useSession } from '../../lib/session'
 import { ErrorMessage } from '../../lib/ui'
 import { serverInfoOptions } from './api'
 
-const FILE_NAME = 'homeport.tfrc'
+/** Which client the configuration is for: Terraform, or OpenTofu installing one of its ways. */
+type Tool = 'terraform' | OpenTofuInstall
 
 /** The Terraform CLI configuration and a `module` block to paste, filled in for this Homeport. */
 export function ConnectTerraform() {
@@ -16,12 +17,21 @@ export function ConnectTerraform() {
   const info = useQuery(serverInfoOptions(client))
   const [showToken, setShowToken] = useState(false)
   const [airGapped, setAirGapped] = useState(false)
+  const [tool, setTool] = useState<Tool>('terraform')
 
   if (info.isPending) return <p className="muted">Loading…</p>
   if (info.isError) return <ErrorMessage error={info.error} action="Could not read the server’s settings" />
 
   const { registryHostname, serverUrl } = info.data
-  const config = terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
+  const FILE_NAME = tool === 'terraform' ? 'homeport.tfrc' : 'homeport.tofurc'
+  const product = tool === 'terraform' ? 'Terraform' : 'OpenTofu'
+  const problem = tool === 'terraform' ? undefined : openTofuConfigProblem({ install: tool, serverUrl })
+  const config =
+    tool === 'terraform'
+      ? terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
+      : problem
+        ? ''
+        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token: client.token, install: tool, airGapped })
   const example = moduleBlock({ hostname: registryHostname, namespace: 'ORGANIZATION', name: 'MODULE', provider: 'PROVIDER', version: '~> 1.0' })
   const shown = showToken ? config : config.replaceAll(client.token, `${client.token.slice(0, 8)}…`)
   const download = () => saveFile(new Blob([config], { type: 'text/plain' }), FILE_NAME)
@@ -31,10 +41,22 @@ export function ConnectTerraform() {
       <header>
         <h1 id="connect-heading">Connect Terraform</h1>
         <p className="muted">
-          Terraform finds this registry through a <code>host</code> block in its CLI configuration, so module sources read{' '}
+          Terraform and OpenTofu find this registry through a <code>host</code> block in their CLI configuration, so module sources read{' '}
           <code>{registryHostname}/&lt;organization&gt;/&lt;module&gt;/&lt;provider&gt;</code> and nothing is looked up in DNS.
         </p>
       </header>
+
+      <fieldset className="card choices">
+        <legend>Configure</legend>
+        <label className="inline">
+          <input type="radio" name="tool" checked={tool === 'terraform'} onChange={() => setTool('terraform')} /> Terraform
+        </label>
+        {OPENTOFU_INSTALLS.map(({ install, label }) => (
+          <label className="inline" key={install}>
+            <input type="radio" name="tool" checked={tool === install} onChange={() => setTool(install)} /> OpenTofu: {label}
+          </label>
+        ))}
+      </fieldset>
 
       <div className="card snippet">
         <div className="snippet-header">
@@ -47,39 +69,51 @@ export function ConnectTerraform() {
               <input type="checkbox" checked={showToken} onChange={(event) => setShowToken(event.target.checked)} /> Show token
             </label>
             <CopyButton text={config} />
-            <button type="button" className="primary" onClick={download}>
+            <button type="button" className="primary" onClick={download} disabled={Boolean(problem)}>
               Download {FILE_NAME}
             </button>
           </div>
         </div>
-        <pre aria-label="Terraform CLI configuration">{shown}</pre>
+        {problem ? (
+          <p role="alert" className="error">
+            {problem}
+          </p>
+        ) : (
+          <pre aria-label={tool === 'terraform' ? 'Terraform CLI configuration' : 'OpenTofu CLI configuration'}>{shown}</pre>
+        )}
         <p className="hint">It holds the token you signed in with. For CI, prefer a team token that can only read modules.</p>
       </div>
 
       <div className="card snippet">
         <div className="snippet-header">
-          <h2>2. Point Terraform at it</h2>
+          <h2>2. Point {product} at it</h2>
           <CopyButton text={`export TF_CLI_CONFIG_FILE="$PWD/${FILE_NAME}"`} />
         </div>
         <pre>{`export TF_CLI_CONFIG_FILE="$PWD/${FILE_NAME}"`}</pre>
         <p className="hint">
-          Or copy both blocks into <code>~/.terraformrc</code>. The same file comes from the command line:{' '}
-          <code>homeport terraform-config --output {FILE_NAME}</code>.
+          Or copy its blocks into <code>{tool === 'terraform' ? '~/.terraformrc' : '~/.tofurc'}</code>. The same file comes from the command line:{' '}
+          <code>
+            homeport terraform-config{tool === 'terraform' ? '' : ` --opentofu --install ${tool}`}
+            {airGapped ? ' --air-gapped' : ''} --output {FILE_NAME}
+          </code>
+          .
         </p>
       </div>
 
-      <div className="card snippet" aria-labelledby="login-heading">
-        <div className="snippet-header">
-          <h2 id="login-heading">Or sign in with terraform login</h2>
-          <CopyButton text={`homeport terraform-config --login --url ${serverUrl}\nterraform login ${registryHostname}`} />
+      {tool === 'terraform' && (
+        <div className="card snippet" aria-labelledby="login-heading">
+          <div className="snippet-header">
+            <h2 id="login-heading">Or sign in with terraform login</h2>
+            <CopyButton text={`homeport terraform-config --login --url ${serverUrl}\nterraform login ${registryHostname}`} />
+          </div>
+          <pre>{`homeport terraform-config --login --url ${serverUrl}\nterraform login ${registryHostname}`}</pre>
+          <p className="hint">
+            The first writes the host block, without a token, to <code>~/.terraform.d/homeport.tfrc</code> (where Terraform reads it; leave{' '}
+            <code>TF_CLI_CONFIG_FILE</code> unset, or the token login saves is never used). The second opens this GUI to approve a token for the team you
+            choose; it is listed, and revocable, under the organization’s Teams.
+          </p>
         </div>
-        <pre>{`homeport terraform-config --login --url ${serverUrl}\nterraform login ${registryHostname}`}</pre>
-        <p className="hint">
-          The first writes the host block, without a token, to <code>~/.terraform.d/homeport.tfrc</code> (where Terraform reads it; leave{' '}
-          <code>TF_CLI_CONFIG_FILE</code> unset, or the token login saves is never used). The second opens this GUI to approve a token for the team you
-          choose; it is listed, and revocable, under the organization’s Teams.
-        </p>
-      </div>
+      )}
 
       <div className="card snippet">
         <div className="snippet-header">
@@ -88,7 +122,7 @@ export function ConnectTerraform() {
         </div>
         <pre>{example}</pre>
         <p className="hint">
-          Then run <code>terraform init</code>. Each module’s page shows this block filled in.
+          Then run <code>{tool === 'terraform' ? 'terraform init' : 'tofu init'}</code>. Each module’s page shows this block filled in.
         </p>
       </div>
     </section>
