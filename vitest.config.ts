@@ -32,7 +32,7 @@ export default defineConfig({
               test: {
                 ...shared,
                 name: 'postgres',
-                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/vcs/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts', 'tests/store/replica-crash.test.ts', 'tests/mcp/assistant-tools.test.ts'],
+                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/vcs/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts', 'tests/store/replica-crash.test.ts', 'tests/mcp/assistant-tools.test.ts', 'tests/oci/oci-face.test.ts', 'tests/oci/oci-mirrors.test.ts'],
                 env: { HOMEPORT_TEST_STORE: 'postgres' },
                 globalSetup: ['tests/setup/postgres.ts']
               }

@@ -112,12 +112,15 @@ describe.skipIf(!POSTGRES)(`homeport migrate${ONLY}`, () => {
 
     const database = await databases().create()
     const { stdout } = await homeport('migrate', '--from', laptop, '--to', database)
-    expect(stdout).toMatch(/Migrated \d+ records and 1 archives from .* to postgres:\/\/homeport@.*, and checked them\./)
+    // The version's archive, and the zip made of it for OCI clients.
+    expect(stdout).toMatch(/Migrated \d+ records and 2 archives from .* to postgres:\/\/homeport@.*, and checked them\./)
     const team = await startTestServer({ dataDir: laptop, database, adminToken: ADMIN })
     try {
       expect((await team.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes).toEqual(before)
       const download = await team.api('GET', '/api/registry/v1/modules/carried/network/aws/1.0.0/download')
       expect((await team.fetch(new URL(download.headers.get('x-terraform-get')!, team.url))).status).toBe(200)
+      const zip = await team.fetch(`${team.url}/v2/modules/carried/network/aws/manifests/1.0.0`, { headers: { Authorization: `Bearer ${ADMIN}` } })
+      expect(zip.status).toBe(200)
     } finally {
       await team.stop()
     }

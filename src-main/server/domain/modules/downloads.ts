@@ -24,6 +24,8 @@ export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
   /** Module id → version id → the tokens (callerKey) that downloaded it, not yet written. */
   private readonly pendingConsumers = new Map<string, Map<string, Set<string>>>()
+  /** Consumers a flush has taken out of `pendingConsumers` and not yet written, by module: still theirs to read. */
+  private readonly flushingConsumers = new Map<string, Map<string, Set<string>>>()
   private downloads = 0
 
   constructor(
@@ -53,10 +55,19 @@ export class DownloadCounter {
     consumers.add(consumer)
   }
 
-  /** Who has downloaded a version, written or not yet. */
+  /**
+   * Who has downloaded a version, written or not yet. What is in memory is read before the record
+   * and again after it: a flush that writes meanwhile moves consumers from memory into a record
+   * this read may have missed, and a download meanwhile adds one. A revocation decides on this list.
+   */
   async consumersOf(moduleId: string, versionId: string): Promise<string[]> {
+    const before = this.unwrittenConsumers(moduleId, versionId)
     const record = await this.store.downloads.get(recordId(moduleId))
-    return [...new Set([...(record?.consumers[versionId] ?? []), ...(this.pendingConsumers.get(moduleId)?.get(versionId) ?? [])])]
+    return [...new Set([...(record?.consumers[versionId] ?? []), ...before, ...this.unwrittenConsumers(moduleId, versionId)])]
+  }
+
+  private unwrittenConsumers(moduleId: string, versionId: string): string[] {
+    return [...(this.pendingConsumers.get(moduleId)?.get(versionId) ?? []), ...(this.flushingConsumers.get(moduleId)?.get(versionId) ?? [])]
   }
 
   /**
@@ -116,6 +127,11 @@ export class DownloadCounter {
     const consumers = new Map(this.pendingConsumers)
     this.pending.clear()
     this.pendingConsumers.clear()
+    for (const [moduleId, versions] of consumers) {
+      const flushing = this.flushingConsumers.get(moduleId) ?? new Map<string, Set<string>>()
+      for (const [versionId, keys] of versions) flushing.set(versionId, new Set([...(flushing.get(versionId) ?? []), ...keys]))
+      this.flushingConsumers.set(moduleId, flushing)
+    }
     const moduleIds = [...new Set([...batch.map(([moduleId]) => moduleId), ...consumers.keys()])]
     const counts = new Map(batch)
     for (const [index, moduleId] of moduleIds.entries()) {
@@ -134,7 +150,9 @@ export class DownloadCounter {
       }
       try {
         await this.store.downloads.upsert(id, () => ({ id, moduleId, total: 0, days: {}, consumers: {} }), apply)
+        this.flushingConsumers.delete(moduleId)
       } catch (error) {
+        for (const failedId of moduleIds.slice(index)) this.flushingConsumers.delete(failedId)
         // Put back what was not written, this module's included, for the next flush.
         for (const failedId of moduleIds.slice(index)) {
           for (const [day, count] of counts.get(failedId) ?? []) this.count(failedId, new Date(`${day}T12:00:00Z`), count)
