@@ -55,4 +55,10 @@ test('shows the Terraform CLI configuration for this server, to copy or download
   await expect(page.getByRole('alert')).toContainText('OpenTofu reads an OCI registry over HTTPS only')
   await expect(page.getByRole('button', { name: 'Download homeport.tofurc' })).toBeDisabled()
   await expectAccessible(page, 'Connect Terraform, OpenTofu over OCI')
+
+  // A team token in the file instead of the signed-in one (the site admin's here).
+  await page.getByLabel('Terraform', { exact: true }).check()
+  await page.getByLabel('Token in the file').fill('hp1.a-team-token-that-only-reads')
+  await expect(config).toContainText('token = "hp1.a-team-token-that-only-reads"')
+  await expect(config).not.toContainText(E2E_ADMIN_TOKEN)
 })

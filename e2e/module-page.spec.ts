@@ -7,6 +7,7 @@ import { ADMIN_HEADERS as headers } from './support/admin-api'
 import { publish } from './support/publish'
 import { openOrganization, signIn } from './support/session'
 import { docsScreenshot } from './support/screenshots'
+import { expectAccessible } from './support/axe'
 
 
 /** A vpc-like module whose outputs are `outputs`. */
@@ -146,4 +147,12 @@ test('says a version was published with warnings where it is published, readably
   const status = page.getByLabel('Publishing status')
   await expect(status.getByText('Published with a warning:')).toBeVisible({ timeout: 20_000 })
   await expect(status.getByRole('list', { name: 'Warnings' })).toContainText('broken.tf')
+  // On the module page, in the main column above the tabs, on the first screen: the file, and where it fails.
+  await status.getByRole('link', { name: 'Open the module' }).click()
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const warned = page.getByRole('region', { name: /1\.0\.0 was published with a warning/ })
+  await expect(warned).toBeInViewport()
+  await expect(warned.getByRole('list', { name: 'Warnings' })).toContainText(/broken\.tf:1,27-28: Unclosed configuration block/)
+  expect(await warned.evaluate((section) => section.compareDocumentPosition(document.querySelector('[role="tablist"]')!) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy()
+  await expectAccessible(page, 'a module page with a warning')
 })

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './support/fixtures'
 import { expectAccessible } from './support/axe'
-import { openOrganization, signIn } from './support/session'
+import { openOrganization, signIn, teamToken } from './support/session'
 import { docsScreenshot } from './support/screenshots'
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
@@ -96,8 +96,16 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(page.getByText('1.0.0 exists already: a published version never changes. Pick a new one.')).toBeVisible()
     await page.getByRole('button', { name: '1.0.1', exact: true }).click()
     await page.getByRole('button', { name: /^Publish acme\/network\/aws 1\.0\.1/ }).click()
-    await expect(page.getByLabel('Publishing status').getByText('published')).toBeVisible({ timeout: 20_000 })
-    await page.getByLabel('Publishing status').getByRole('link', { name: 'Open the module' }).click()
+    // The form gives way to the progress, which takes the focus: no alert that the version now exists, no second Publish.
+    const publishing = page.getByLabel('Publishing status')
+    await expect(publishing.getByText('published')).toBeVisible({ timeout: 20_000 })
+    await expect(publishing).toBeFocused()
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    await expect(page.getByRole('button', { name: /^Publish acme\/network\/aws/ })).toHaveCount(0)
+    // The next version of the same folder is one click away, the next patch proposed.
+    await publishing.getByRole('button', { name: 'Publish another version' }).click()
+    await expect(versionField).toHaveValue('1.0.2')
+    await page.goto('/orgs/acme/modules/private/acme/network/aws')
     const versions = page.getByRole('list', { name: 'Versions' })
     await expect(versions.getByRole('listitem')).toHaveCount(2)
     const first = versions.getByRole('listitem').filter({ hasText: '1.0.0' })
@@ -119,12 +127,18 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(deprecated).toContainText('Deprecated by the site admin')
     await expect(versions.getByText('deprecated', { exact: true })).toBeVisible()
     await deprecated.getByRole('button', { name: 'Revoke 1.0.1' }).click()
+    // What users were told at the deprecation is offered as the message, to edit.
+    await expect(page.getByLabel('Message to users')).toHaveValue('Opens SSH to the world; upgrade to 1.1.0.')
+    await expect(page.getByLabel('Link (optional)')).toHaveValue('https://example.com/advisories/7')
     await page.getByLabel('Message to users').fill('Deleted data in production.')
     await page.getByRole('button', { name: 'Revoke', exact: true }).click()
     const revoked = page.getByRole('region', { name: '1.0.1 is revoked' })
     await expect(revoked).toContainText('Deleted data in production.')
     await expect(revoked).toContainText('No token had downloaded it, so no one may install it now.')
     await expect(versions.getByText('revoked', { exact: true })).toBeVisible()
+    // The usage no longer offers it: there is no other version, so nothing to copy.
+    await expect(page.getByRole('note')).toHaveText('1.0.1 is revoked: Terraform installs it for no one new. No version of this module can be installed by someone new.')
+    await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
     await docsScreenshot(revoked, 'version-lifecycle.png')
     await revoked.getByRole('button', { name: 'Unrevoke (back to deprecated)' }).click()
     await expect(page.getByRole('region', { name: '1.0.1 is deprecated' })).toBeVisible()
@@ -293,4 +307,14 @@ test('downloads a backup from the settings page', async ({ page }) => {
   await page.getByRole('button', { name: 'Download a backup' }).click()
   expect((await download).suggestedFilename()).toMatch(/^homeport-backup-\d{4}-\d{2}-\d{2}\.tar\.gz$/)
   await expectAccessible(page, 'the app’s settings')
+})
+
+test('tells a team that may not publish so on the Publish page, before it picks a folder', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin')
+  const reader = await teamToken(page, 'read-only', 'readers')
+  await signIn(page, reader)
+  await page.goto('/orgs/read-only/publish')
+  await expect(page.getByRole('note')).toContainText('The token you signed in with reads read-only’s modules but may not publish them.')
+  await expect(page.getByLabel('Module folder', { exact: true })).toHaveCount(0)
+  await expectAccessible(page, 'the Publish page for a team that may not publish')
 })

@@ -32,7 +32,7 @@ export function vpcInputs(): Input[] {
     name: 'vpc_flow_log_config',
     type: 'object({\n    traffic_type             = optional(string, "ALL")\n    max_aggregation_interval = optional(number, 600)\n    destination              = optional(object({\n      type = string\n      arn  = optional(string)\n    }))\n  })',
     description:
-      'Settings of the VPC flow log: which traffic to capture, how often to aggregate it, and where to deliver it. When `destination` is left out, a CloudWatch log group is created with the retention of `flow_log_cloudwatch_log_group_retention_in_days`.',
+      'Settings of the VPC flow log: which traffic to capture, how often to aggregate it, and where to deliver it. When `destination` is left out, a CloudWatch log group is created with the retention of `flow_log_cloudwatch_log_group_retention_in_days`. See https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/aws-resource-ec2-flowlog.html#cfn-ec2-flowlog-maxaggregationinterval-and-logdestinationtype for the values.',
     default: '{\n    traffic_type             = "ALL"\n    max_aggregation_interval = 600\n    destination = {\n      type = "cloud-watch-logs"\n    }\n  }'
   })
   for (const kind of KINDS) {

@@ -1,5 +1,6 @@
 import { useDeferredValue, useState } from 'react'
 import { Markdown } from '../../lib/markdown'
+import { FoldedCode } from './FoldedCode'
 import type { ProtocolPart } from './api'
 
 type Input = ProtocolPart['inputs'][number]
@@ -44,13 +45,14 @@ function InputGroup({ title, inputs }: { title: string; inputs: Input[] }) {
         {inputs.map((input) => (
           <div key={input.name} className="input-entry">
             <dt>
-              <code>{input.name}</code> <span className="muted">{input.type || 'any'}</span>
+              <code>{input.name}</code> {!input.type.includes('\n') && <code className="muted">{input.type || 'any'}</code>}
             </dt>
             <dd>
+              {input.type.includes('\n') && <FoldedCode label={`Type of ${input.name}`} text={input.type} />}
               {input.description ? <Markdown source={input.description} /> : <p className="muted">No description.</p>}
               {!input.required && (
                 <div className="input-default">
-                  <span className="muted">Default:</span> <DefaultValue value={input.default} />
+                  <span className="muted">Default:</span> <DefaultValue name={input.name} value={input.default} />
                 </div>
               )}
             </dd>
@@ -62,7 +64,7 @@ function InputGroup({ title, inputs }: { title: string; inputs: Input[] }) {
 }
 
 /** A default as JSON, laid out over lines when it is an object or a list (a one-line object default can be a screen wide). */
-function DefaultValue({ value }: { value: string }) {
+function DefaultValue({ name, value }: { name: string; value: string }) {
   let laidOut = value
   try {
     const parsed: unknown = JSON.parse(value)
@@ -70,11 +72,5 @@ function DefaultValue({ value }: { value: string }) {
   } catch {
     // Not JSON: shown as extracted.
   }
-  return laidOut.includes('\n') ? (
-    <pre className="keep-lines" tabIndex={0}>
-      {laidOut}
-    </pre>
-  ) : (
-    <code>{laidOut}</code>
-  )
+  return <FoldedCode label={`Default of ${name}`} text={laidOut} />
 }

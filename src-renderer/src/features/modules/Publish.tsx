@@ -1,5 +1,5 @@
 import { upload } from '../../lib/upload'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import semver from 'semver'
 import { formatBytes } from '../../lib/format'
@@ -12,6 +12,7 @@ import { createVersionToUpload, moduleKeys, moduleOptions, previewInterface, ver
 import { newest } from './newest'
 import { InterfaceChanges } from './InterfaceChanges'
 import { AppLink } from '../../app/link'
+import { organizationOptions } from '../organizations/api'
 
 type Stage =
   | { step: 'idle' }
@@ -37,6 +38,9 @@ export function Publish({ org }: { org: string }) {
   const [versionChosen, setVersionChosen] = useState(false)
   const [stage, setStage] = useState<Stage>({ step: 'idle' })
   const [showFiles, setShowFiles] = useState(false)
+  const organization = useQuery(organizationOptions(client, org))
+  // Said before a folder is picked, not at upload time: this token reads the organization's modules but may not publish.
+  const mayPublish = organization.data?.data.attributes.permissions['can-create-module'] !== false
 
   const choose = async (files: Parameters<typeof selectModuleFiles>[0]) => {
     const selected = await selectModuleFiles(files)
@@ -49,6 +53,13 @@ export function Publish({ org }: { org: string }) {
   }
 
   const address: ModuleAddress = { org, registry: 'private', namespace: org, name, provider }
+  /** From the click until the version is published or failed: the form gives way to the progress, which has the focus. */
+  const underway = stage.step === 'packaging' || stage.step === 'uploading' || stage.step === 'ingesting'
+  /** Back to the form for the next version of the same folder (the next patch proposed again). */
+  const another = () => {
+    setStage({ step: 'idle' })
+    setVersionChosen(false)
+  }
   const ready = (selection?.included.length || archive) && name && provider && version && stage.step !== 'packaging' && stage.step !== 'uploading'
 
   const publish = async () => {
@@ -79,34 +90,43 @@ export function Publish({ org }: { org: string }) {
         </p>
       </header>
 
-      <FolderDrop prompt="Drop a module folder here, or" label="Module folder" button="Choose a folder…" primary className="card" onFiles={choose}>
-        <label className="button">
-          Choose a .tar.gz…
-          <input
-            type="file"
-            className="visually-hidden"
-            aria-label="Module archive"
-            accept=".tar.gz,.tgz,application/gzip"
-            onChange={(event) => {
-              const file = event.target.files?.[0]
-              if (!file) return
-              setArchive(file)
-              setSelection(undefined)
-              const guess = guessModule(file.name.replace(/(-v?\d+\.\d+\.\d+.*)?\.(tar\.gz|tgz)$/, ''))
-              setName(guess.name)
-              setProvider(guess.provider)
-              // terraform-aws-vpc-5.1.2.tar.gz says which version it is.
-              const named = /-v?(\d+\.\d+\.\d+[^/]*?)\.(tar\.gz|tgz)$/.exec(file.name)?.[1]
-              if (named && semver.valid(named)) {
-                setVersion(named)
-                setVersionChosen(true)
-              }
-            }}
-          />
-        </label>
-      </FolderDrop>
+      {!mayPublish && (
+        <p role="note" className="warnings">
+          The token you signed in with reads {org}’s modules but may not publish them. Publishing needs a team with Manage modules (or the owners team):
+          an owner gives it on the organization’s Teams page, or sign in with such a team’s token.
+        </p>
+      )}
 
-      {selection && (
+      {mayPublish && (
+        <FolderDrop prompt="Drop a module folder here, or" label="Module folder" button="Choose a folder…" primary className="card" onFiles={choose}>
+          <label className="button">
+            Choose a .tar.gz…
+            <input
+              type="file"
+              className="visually-hidden"
+              aria-label="Module archive"
+              accept=".tar.gz,.tgz,application/gzip"
+              onChange={(event) => {
+                const file = event.target.files?.[0]
+                if (!file) return
+                setArchive(file)
+                setSelection(undefined)
+                const guess = guessModule(file.name.replace(/(-v?\d+\.\d+\.\d+.*)?\.(tar\.gz|tgz)$/, ''))
+                setName(guess.name)
+                setProvider(guess.provider)
+                // terraform-aws-vpc-5.1.2.tar.gz says which version it is.
+                const named = /-v?(\d+\.\d+\.\d+[^/]*?)\.(tar\.gz|tgz)$/.exec(file.name)?.[1]
+                if (named && semver.valid(named)) {
+                  setVersion(named)
+                  setVersionChosen(true)
+                }
+              }}
+            />
+          </label>
+        </FolderDrop>
+      )}
+
+      {selection && !underway && (
         <div className="card padded">
           <div className="snippet-header">
             <h3>
@@ -144,7 +164,7 @@ export function Publish({ org }: { org: string }) {
           )}
         </div>
       )}
-      {archive && (
+      {archive && !underway && (
         <div className="card padded">
           <h3>
             {archive.name}, {formatBytes(archive.size)}
@@ -152,7 +172,9 @@ export function Publish({ org }: { org: string }) {
         </div>
       )}
 
-      {(selection || archive) && (
+      {underway && <Progress stage={stage} onAnother={another} />}
+
+      {(selection || archive) && !underway && (
         <form
           className="card form"
           aria-label="Version to publish"
@@ -207,7 +229,7 @@ export function Publish({ org }: { org: string }) {
         </form>
       )}
 
-      <Progress stage={stage} />
+      {stage.step === 'failed' && <ErrorMessage error={new Error(stage.message)} action="Publishing failed" />}
     </section>
   )
 }
@@ -294,13 +316,14 @@ function VersionHint({
   )
 }
 
-function Progress({ stage }: { stage: Stage }) {
-  if (stage.step === 'idle') return null
-  if (stage.step === 'failed') return <ErrorMessage error={new Error(stage.message)} action="Publishing failed" />
-  if (stage.step === 'ingesting') return <Ingesting address={stage.address} version={stage.version} />
+/** Packaging, uploading, then ingest: where the form was, with the focus, so the result is where the eye is. */
+function Progress({ stage, onAnother }: { stage: Stage; onAnother: () => void }) {
+  const focus = useFocusOnMount<HTMLDivElement>()
+  if (stage.step === 'ingesting') return <Ingesting address={stage.address} version={stage.version} onAnother={onAnother} />
+  if (stage.step !== 'packaging' && stage.step !== 'uploading') return null
   const percent = Math.round(stage.share * 100)
   return (
-    <div className="card padded" aria-live="polite">
+    <div className="card padded" aria-live="polite" tabIndex={-1} ref={focus}>
       <p>{stage.step === 'packaging' ? 'Packaging the folder…' : 'Uploading…'}</p>
       <progress max={100} value={percent} aria-label={stage.step === 'packaging' ? 'Packaging' : 'Uploading'}>
         {percent}%
@@ -309,27 +332,42 @@ function Progress({ stage }: { stage: Stage }) {
   )
 }
 
-/** The version's status, live, until it is published or has failed. */
-function Ingesting({ address, version }: { address: ModuleAddress; version: string }) {
+/** The version's status, live, until it is published or has failed; then the way to the module, or to the next version. */
+function Ingesting({ address, version, onAnother }: { address: ModuleAddress; version: string; onAnother: () => void }) {
   const { client } = useSession()
   const module = useQuery(moduleOptions(client, address))
   const entry = module.data?.data.attributes['version-statuses'].find((candidate) => candidate.version === version)
   const status = entry?.status ?? 'reg_ingressing'
+  const focus = useFocusOnMount<HTMLDivElement>()
   return (
-    <div className="card padded" aria-live="polite" aria-label="Publishing status">
+    <div className="card padded stack-tight" aria-live="polite" aria-label="Publishing status" tabIndex={-1} ref={focus}>
       <p>
         {address.namespace}/{address.name}/{address.provider} {version}: <StatusBadge status={status} />
       </p>
       {status === 'reg_ingressing' && <progress aria-label="Ingesting" />}
       {entry?.error && <p className="error">{entry.error}</p>}
       {status === 'ok' && <PublishedWarnings address={address} version={version} />}
-      {status === 'ok' && (
-        <p>
-          <AppLink to={{ page: 'module', ...address, version }}>Open the module</AppLink>
-        </p>
+      {status !== 'reg_ingressing' && (
+        <div className="actions">
+          {status === 'ok' && (
+            <AppLink to={{ page: 'module', ...address, version }} className="button primary">
+              Open the module
+            </AppLink>
+          )}
+          <button type="button" onClick={onAnother}>
+            Publish another version
+          </button>
+        </div>
       )}
     </div>
   )
+}
+
+/** A ref that moves the focus to its element once, when it is first shown (not at every render: the status polls). */
+function useFocusOnMount<T extends HTMLElement>() {
+  const ref = useRef<T>(null)
+  useEffect(() => ref.current?.focus(), [])
+  return ref
 }
 
 /** A version published with warnings says so where it is published, not only on its page. */

@@ -4,7 +4,8 @@ import { moduleBlock } from '@shared/module-usage'
 import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
-import { docsOptions, partsOf, type ModuleAddress } from './api'
+import { docsOptions, moduleOptions, partsOf, type ModuleAddress } from './api'
+import { newest } from './newest'
 import { AppLink } from '../../app/link'
 
 /**
@@ -16,25 +17,42 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
   const { client } = useSession()
   const info = useQuery(serverInfoOptions(client))
   const docs = useQuery(docsOptions(client, address, version))
+  const module = useQuery(moduleOptions(client, address))
   /** What the user typed, by part and input, so switching parts keeps each part's values. */
   const [values, setValues] = useState<Record<string, string>>({})
   if (!info.data) return null
   const shown = docs.data && partsOf(docs.data).find((candidate) => candidate.path === part)
   const required = shown?.inputs.filter((input) => input.required) ?? []
   const key = (name: string) => `${part}\n${name}`
+  // A revoked version is installed by no one new: the usage names the newest version that is not.
+  const revokedVersions = module.data?.data.attributes['revoked-versions'] ?? []
+  const revoked = revokedVersions.includes(version)
+  const installable = (module.data?.data.attributes['published-versions'] ?? []).map((entry) => entry.version).filter((candidate) => !revokedVersions.includes(candidate))
+  const usable = revoked ? newest(installable) : version
   const snippet = moduleBlock(
-    { hostname: info.data.registryHostname, namespace: address.namespace, name: address.name, provider: address.provider, version, part },
+    { hostname: info.data.registryHostname, namespace: address.namespace, name: address.name, provider: address.provider, version: usable ?? version, part },
     required.map((input) => ({ name: input.name, type: input.type, value: values[key(input.name)] }))
   )
   return (
     <div className="card padded stack-tight">
       <div className="snippet-header">
         <h2>Usage</h2>
-        <CopyButton text={snippet} label="Copy usage" />
+        {usable && <CopyButton text={snippet} label="Copy usage" />}
       </div>
-      <pre className="keep-lines" aria-label="Usage" tabIndex={0}>
-        {snippet}
-      </pre>
+      {revoked && (
+        <p className="warning" role="note">
+          {version} is revoked: Terraform installs it for no one new.{' '}
+          {usable ? `The usage names ${usable}, the newest version that is not.` : 'No version of this module can be installed by someone new.'}
+        </p>
+      )}
+      {/* One block per line: a line too long for the card wraps under itself, indented, never hidden. */}
+      {usable && (
+        <pre className="usage-lines" aria-label="Usage">
+          {snippet.split('\n').map((line, index) => (
+            <span key={index}>{`${line}\n`}</span>
+          ))}
+        </pre>
+      )}
       {required.length > 0 && (
         <details className="usage-builder">
           <summary>

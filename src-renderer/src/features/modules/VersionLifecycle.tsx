@@ -85,7 +85,16 @@ export function VersionLifecycle({ address, version }: { address: ModuleAddress;
           )}
           {deprecation && !revocation && (
             <>
-              <button type="button" className="danger-outline" onClick={() => setAsking('revoke')}>
+              <button
+                type="button"
+                className="danger-outline"
+                onClick={() => {
+                  // What users were told when it was deprecated is the likely message now: prefilled, to edit.
+                  setReason(deprecation.reason)
+                  setLink(deprecation.link ?? '')
+                  setAsking('revoke')
+                }}
+              >
                 Revoke {version}
               </button>
               <button type="button" onClick={() => change.mutate({ deprecation: { 'deprecated-status': 'Undeprecated' } })}>

@@ -18,22 +18,25 @@ export function ConnectTerraform() {
   const [showToken, setShowToken] = useState(false)
   const [airGapped, setAirGapped] = useState(false)
   const [tool, setTool] = useState<Tool>('terraform')
+  /** A token to put in the file instead of the one signed in with (a team token that only reads, for CI). */
+  const [chosenToken, setChosenToken] = useState('')
 
   if (info.isPending) return <p className="muted">Loading…</p>
   if (info.isError) return <ErrorMessage error={info.error} action="Could not read the server’s settings" />
 
   const { registryHostname, serverUrl } = info.data
+  const token = chosenToken.trim() || client.token
   const FILE_NAME = tool === 'terraform' ? 'homeport.tfrc' : 'homeport.tofurc'
   const product = tool === 'terraform' ? 'Terraform' : 'OpenTofu'
   const problem = tool === 'terraform' ? undefined : openTofuConfigProblem({ install: tool, serverUrl })
   const config =
     tool === 'terraform'
-      ? terraformCliConfig({ hostname: registryHostname, serverUrl, token: client.token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
+      ? terraformCliConfig({ hostname: registryHostname, serverUrl, token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
       : problem
         ? ''
-        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token: client.token, install: tool, airGapped })
+        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token, install: tool, airGapped })
   const example = moduleBlock({ hostname: registryHostname, namespace: 'ORGANIZATION', name: 'MODULE', provider: 'PROVIDER', version: '~> 1.0' })
-  const shown = showToken ? config : config.replaceAll(client.token, `${client.token.slice(0, 8)}…`)
+  const shown = showToken ? config : config.replaceAll(token, `${token.slice(0, 8)}…`)
   const download = () => saveFile(new Blob([config], { type: 'text/plain' }), FILE_NAME)
 
   return (
@@ -81,7 +84,23 @@ export function ConnectTerraform() {
         ) : (
           <pre aria-label={tool === 'terraform' ? 'Terraform CLI configuration' : 'OpenTofu CLI configuration'}>{shown}</pre>
         )}
-        <p className="hint">It holds the token you signed in with. For CI, prefer a team token that can only read modules.</p>
+        <div className="field">
+          <label htmlFor="config-token">Token in the file</label>
+          <input
+            id="config-token"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            value={chosenToken}
+            placeholder="the token you signed in with"
+            aria-describedby="config-token-hint"
+            onChange={(event) => setChosenToken(event.target.value)}
+          />
+          <p className="hint" id="config-token-hint">
+            Paste a team token that can only read modules (an organization’s Teams page makes one) to use it instead of yours: a CI box or a colleague’s
+            laptop needs no more.
+          </p>
+        </div>
       </div>
 
       <div className="card snippet">

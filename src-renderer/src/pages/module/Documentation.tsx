@@ -6,6 +6,7 @@ import { ErrorMessage, Loading } from '../../lib/ui'
 import { docsOptions, partsOf, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
 import { VersionMenu } from '../../features/modules/VersionMenu'
 import { PartSection } from './PartSection'
+import { VersionWarnings } from './VersionWarnings'
 import { countOf, SECTIONS, type Section } from './sections'
 
 /** A version's documentation: the version and part chosen, and the tabs (README, inputs, outputs, …). */
@@ -65,6 +66,7 @@ export function Documentation({
           </label>
         )}
       </div>
+      <VersionWarnings address={address} version={version} />
       <div
         className="tabs"
         role="tablist"

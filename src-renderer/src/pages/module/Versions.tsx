@@ -1,10 +1,9 @@
-import { useQuery } from '@tanstack/react-query'
 import { AppLink } from '../../app/link'
 import { navigate } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, StatusBadge } from '../../lib/ui'
-import { modulePath, useDeleteAt, useModuleAction, versionOptions, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
+import { modulePath, useDeleteAt, useModuleAction, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
 
 /** Every version with its status, publish date, deprecation or revocation; retry and delete where allowed. */
 export function Versions({ address, attributes, selected }: { address: ModuleAddress; attributes: ModuleAttributes; selected?: string }) {
@@ -58,26 +57,10 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
               )}
             </div>
             {entry.error && <p className="error small">{entry.error}</p>}
-            {entry.version === selected && <Warnings address={address} version={entry.version} />}
           </li>
         ))}
       </ul>
       <ErrorMessage error={remove.error ?? action.error} />
     </div>
-  )
-}
-
-/** The selected version's warnings from its ingest (files left out of the docs, and why). */
-function Warnings({ address, version }: { address: ModuleAddress; version: string }) {
-  const { client } = useSession()
-  const record = useQuery({ ...versionOptions(client, address, version), enabled: address.registry === 'private' })
-  const warnings = record.data?.data.attributes.warnings ?? []
-  if (warnings.length === 0) return null
-  return (
-    <ul className="warnings" aria-label="Warnings">
-      {warnings.map((warning) => (
-        <li key={warning}>{warning}</li>
-      ))}
-    </ul>
   )
 }
