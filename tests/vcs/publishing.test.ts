@@ -138,6 +138,35 @@ describe('VCS connections (oauth-clients)', () => {
   })
 })
 
+describe('a folder that holds repositories itself', () => {
+  it('lists them as <folder>/<repository>, and publishes from one', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'homeport-flat-'))
+    try {
+      // `Repo.create(parent, 'team-repos', …)` makes parent/team-repos/<name>: the connection is to team-repos itself.
+      const flat = await Repo.create(parent, 'team-repos', 'terraform-aws-dns', moduleFiles('DNS.'))
+      await flat.tag('v1.0.0')
+      await Repo.create(parent, 'team-repos', 'terraform-aws-vpc', moduleFiles('VPC.'))
+      const connection = await test.api('POST', '/organizations/acme/oauth-clients', { body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': join(parent, 'team-repos') }) })
+      const id = connection.body.data.id as string
+      const token = connection.body.data.relationships['oauth-tokens'].data[0].id as string
+      const listed = await test.api('GET', `/oauth-clients/${id}/repositories`)
+      expect(listed.body.data.map((entry: { id: string }) => entry.id)).toEqual(['team-repos/terraform-aws-dns', 'team-repos/terraform-aws-vpc'])
+      const created = await test.api('POST', '/organizations/acme/registry-modules/vcs', {
+        body: doc('registry-modules', { 'vcs-repo': { identifier: 'team-repos/terraform-aws-dns', 'oauth-token-id': token, 'display-identifier': 'team-repos/terraform-aws-dns' } })
+      })
+      expect(created.status).toBe(201)
+      await eventually(async () => {
+        const read = await test.api('GET', modulePath('dns'))
+        expect(read.body.data.attributes['version-statuses']).toEqual([{ version: '1.0.0', status: 'ok' }])
+      })
+      await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/dns')
+      await test.api('DELETE', `/oauth-clients/${id}`)
+    } finally {
+      await rm(parent, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('who may point Homeport at a repository', () => {
   const connect = (token: string, httpUrl: string, server = test) =>
     server.api('POST', '/organizations/acme/oauth-clients', { token, body: doc('oauth-clients', { 'service-provider': 'git', 'http-url': httpUrl }) })

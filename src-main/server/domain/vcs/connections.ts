@@ -101,8 +101,9 @@ export class VcsConnectionService {
   }
 
   /**
-   * The repositories a connection's folder holds, as identifiers (`<organization>/<repository>`,
-   * a folder with a `.git` inside, or a bare `<name>.git`), for the GUI to offer instead of a name
+   * The repositories a connection's folder holds, as identifiers: `<owner>/<repository>` for a folder
+   * of owners' folders, `<folder>/<repository>` for those the folder holds itself (each a folder with
+   * a `.git` inside, or a bare `<name>.git`), for the GUI to offer instead of a name
    * to type; at most `limit`, by name. Undefined for a remote base URL, which git cannot list.
    * Links are not followed: what the folder holds is what is listed.
    */
@@ -112,6 +113,15 @@ export class VcsConnectionService {
     if (ref.connection.grantedBy === 'git-roots' && !(await this.insideRoots(ref.connection.baseUrl))) return []
     const base = fileURLToPath(ref.connection.baseUrl)
     const found: string[] = []
+    // A folder that holds repositories itself (`repos/terraform-aws-vpc`): each is `<folder>/<repository>`.
+    const folder = basename(base)
+    if (IDENTIFIER_SEGMENT.test(folder)) {
+      for (const repository of await folders(base)) {
+        if (found.length >= limit) return found
+        if (await isRepository(join(base, repository))) found.push(`${folder}/${repository.replace(/\.git$/, '')}`)
+      }
+    }
+    // A folder of owners' folders (`repos/platform/terraform-aws-vpc`): each is `<owner>/<repository>`.
     for (const owner of await folders(base)) {
       if (!IDENTIFIER_SEGMENT.test(owner)) continue
       for (const repository of await folders(join(base, owner))) {
@@ -152,7 +162,9 @@ export class VcsConnectionService {
     }
     if (!connection.baseUrl.startsWith('file:')) return `${connection.baseUrl.replace(/\/+$/, '')}/${segments.join('/')}`
     const base = await realpath(fileURLToPath(connection.baseUrl))
-    for (const candidate of [join(base, ...segments), `${join(base, ...segments)}.git`]) {
+    // `<folder>/<repository>` where the connection's folder holds repositories itself (see `repositories`).
+    const flat = segments.length === 2 && segments[0] === basename(fileURLToPath(connection.baseUrl)) ? [join(base, segments[1]!), `${join(base, segments[1]!)}.git`] : []
+    for (const candidate of [join(base, ...segments), `${join(base, ...segments)}.git`, ...flat]) {
       const real = await realpath(candidate).catch(() => undefined)
       if (!real) continue
       if (real === base || !isWithin(base, real)) {

@@ -122,12 +122,26 @@ function PublishFromGit({ org, connections }: { org: string; connections: Connec
         <div className="field grow">
           <label htmlFor="vcs-identifier">Repository</label>
           {listed ? (
-            <select id="vcs-identifier" value={identifier} required onChange={(event) => setIdentifier(event.target.value)}>
-              <option value="">{listed.length === 0 ? 'No repository in this folder' : `Choose one of ${listed.length}…`}</option>
-              {listed.map((candidate) => (
-                <option key={candidate}>{candidate}</option>
-              ))}
-            </select>
+            <>
+              <select
+                id="vcs-identifier"
+                value={identifier}
+                required
+                aria-describedby={listed.length === 0 ? 'vcs-identifier-none' : undefined}
+                onChange={(event) => setIdentifier(event.target.value)}
+              >
+                <option value="">{listed.length === 0 ? 'No repository in this folder' : `Choose one of ${listed.length}…`}</option>
+                {listed.map((candidate) => (
+                  <option key={candidate}>{candidate}</option>
+                ))}
+              </select>
+              {listed.length === 0 && (
+                <p className="hint" id="vcs-identifier-none">
+                  Homeport lists git repositories the folder holds (<code>folder/terraform-aws-vpc</code>) or that its folders hold (
+                  <code>folder/platform/terraform-aws-vpc</code>): working copies with <code>.git</code>, or bare <code>*.git</code>.
+                </p>
+              )}
+            </>
           ) : (
             <input id="vcs-identifier" value={identifier} required placeholder="platform/terraform-aws-network" onChange={(event) => setIdentifier(event.target.value)} />
           )}
