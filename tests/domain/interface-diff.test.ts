@@ -50,6 +50,13 @@ describe('the interface diff', () => {
     expect(diffInterfaces({ version: '0.25.0', docs: base }, { version: '0.25.1', docs: next }).verdict).toMatch(/breaking change in a patch release/)
   })
 
+  it('calls a changed default what it is for callers that leave the input unset: a breaking change', () => {
+    const next = docs({ ...base.root, inputs: base.root.inputs.map((entry) => (entry.name === 'enable_nat_gateway' ? { ...entry, default: 'true' } : entry)) }, base.submodules)
+    expect(diffInterfaces({ version: '1.3.0', docs: base }, { version: '1.4.0', docs: next }).verdict).toBe(
+      '1.4.0 changes the default of input `enable_nat_gateway` from `false` to `true` (callers that leave it unset get the new value): that is a breaking change in a minor release.'
+    )
+  })
+
   it('tells renames, retypes, new required inputs, defaults and requirements apart', () => {
     const next = docs(
       {
@@ -76,7 +83,7 @@ describe('the interface diff', () => {
       'breaking: adds required input `name`',
       'additive: adds input `enable_ipv6`',
       'breaking: changes the type of input `azs` from `list(string)` to `set(string)`',
-      'none: changes the default of input `enable_nat_gateway` from `false` to `true`',
+      'breaking: changes the default of input `enable_nat_gateway` from `false` to `true` (callers that leave it unset get the new value)',
       'breaking: makes input `tags` required (it had a default)',
       'breaking: renames output `nat_ids` to `natgw_ids` (likely)',
       'additive: adds output `igw_id`',

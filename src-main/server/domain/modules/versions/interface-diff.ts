@@ -65,7 +65,8 @@ function diffPart(from: ModulePart, to: ModulePart): InterfaceChange[] {
     if (!before.required && after.required) add('breaking', 'input-required', `makes input \`${name}\` required (it had a default)`)
     else if (before.required && !after.required) add('additive', 'input-optional', `gives input \`${name}\` a default`)
     else if (!after.required && normalValue(before.default) !== normalValue(after.default)) {
-      add('none', 'input-default', `changes the default of input \`${name}\` from \`${shorten(before.default)}\` to \`${shorten(after.default)}\``)
+      // A caller that leaves the input unset gets the new value at its next apply, unasked: it can replace resources.
+      add('breaking', 'input-default', `changes the default of input \`${name}\` from \`${shorten(before.default)}\` to \`${shorten(after.default)}\` (callers that leave it unset get the new value)`)
     }
   }
 
