@@ -28,6 +28,40 @@ test.beforeAll(async ({ request }) => {
   await request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'layouts', email: 'platform@layouts.example' } } } })
   await request.post('/api/v2/organizations/layouts/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws' } } } })
   await publish(request, 'layouts', 'vpc', 'aws', '5.8.1', vpcModule('5.8.1'))
+  await request.post('/api/v2/organizations/layouts/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'label', provider: 'null' } } } })
+  await publish(request, 'layouts', 'label', 'null', '0.25.0', {
+    'README.md': '# label\n\nMakes `name` and `tags` for **every** resource, as [the guide](https://example.com/guide) says.\n',
+    'variables.tf': 'variable "namespace" {\n  type    = string\n  default = null\n}\n'
+  })
+  // Shaped like terraform-aws-modules/iam: a README at the root, the Terraform in submodules only.
+  await request.post('/api/v2/organizations/layouts/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'iam', provider: 'aws' } } } })
+  await publish(request, 'layouts', 'iam', 'aws', '5.39.0', {
+    'README.md': '# AWS IAM Terraform module\n\nUse one of the submodules.\n',
+    'modules/iam-user/main.tf': 'variable "name" {\n  type = string\n}\n\nresource "aws_iam_user" "this" {\n  name = var.name\n}\n'
+  })
+})
+
+test('the usage offers only what can be called: not an example (a configuration to run), not a root without Terraform', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws?part=examples%2Fcomplete')
+  await expect(page.getByRole('note')).toContainText('examples/complete is an example: a configuration to run as it is')
+  await expect(page.getByLabel('Usage', { exact: true })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
+
+  await page.goto('/orgs/layouts/modules/private/layouts/iam/aws')
+  await expect(page.getByRole('note')).toContainText('The root of this module holds no Terraform files: there is nothing to call. Choose one of its submodules under Part.')
+  await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
+  await page.getByLabel('Module part').selectOption('modules/iam-user')
+  await expect(page.getByLabel('Usage', { exact: true })).toContainText('source  = "homeport.localhost/layouts/iam/aws//modules/iam-user"')
+  await expect(page.getByLabel('Usage', { exact: true })).toContainText('name = "" # string')
+})
+
+test('a description reads as text in the module list: its code spans as code, no backticks or brackets', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/orgs/layouts/modules')
+  const row = page.getByRole('list', { name: 'Module list' }).getByRole('listitem').filter({ hasText: 'layouts/label/null' })
+  await expect(row).toContainText('Makes name and tags for every resource, as the guide says.')
+  await expect(row.locator('.module-description code')).toHaveText(['name', 'tags'])
 })
 
 test('a real module’s inputs stay in their card at every width, a long URL in a description wrapping within it', async ({ page }) => {

@@ -29,17 +29,26 @@ test('shows what a version changes in the interface, on the module page and befo
   await publishVersion(page.request, 'interfaces', '1.4.0', vpc(['vpc_id']))
 
   await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws')
+  // A tab of the documentation, at the top of the page: what the version shown changes since the one before.
+  await page.getByRole('tab', { name: 'Changes' }).click()
   const changes = page.getByRole('region', { name: 'Interface changes' })
+  await expect(changes).toBeInViewport()
   await expect(changes.getByRole('alert')).toHaveText('1.4.0 removes output vpc_arn: that is a breaking change in a minor release.')
   await expect(changes.getByRole('list', { name: 'Interface changes from 1.3.0 to 1.4.0' })).toContainText('breaking 1.4.0 removes output vpc_arn')
   await docsScreenshot(changes, 'interface-diff.png')
+  await expectAccessible(page, 'the Changes tab')
   // A link to a version that is not published says so, and offers no usage for it.
   await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws/9.9.9')
   await expect(page.getByRole('heading', { name: 'Version 9.9.9 is not published' })).toBeVisible()
   await expect(page.getByLabel('Usage')).toHaveCount(0)
   await page.getByRole('link', { name: 'See 1.4.0, the latest.' }).click()
-  await changes.getByLabel('From', { exact: true }).selectOption('1.4.0')
-  await changes.getByLabel('To', { exact: true }).selectOption('1.3.0')
+  // Another version compared with, and the comparison is a link: the address says which, a reload keeps it.
+  await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws/1.3.0?tab=changes')
+  await changes.getByLabel('What 1.3.0 changes since').selectOption('1.4.0')
+  await expect(page).toHaveURL(/\/vpc\/aws\/1\.3\.0\?tab=changes&from=1\.4\.0$/)
+  await expect(changes.getByRole('list')).toContainText('additive 1.3.0 adds output vpc_arn')
+  await page.reload()
+  await expect(changes.getByLabel('What 1.3.0 changes since')).toHaveValue('1.4.0')
   await expect(changes.getByRole('list')).toContainText('additive 1.3.0 adds output vpc_arn')
 
   // Before a publish: a folder that adds an output, proposed as a patch release.

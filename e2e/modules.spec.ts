@@ -116,6 +116,9 @@ test.describe('publishing a module folder and reading it', () => {
     await first.getByRole('button', { name: 'Delete' }).click()
     await first.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Delete' }).click()
     await expect(versions.getByRole('listitem')).toHaveCount(1)
+    // Each Delete names its version; after one, the focus is on the list's heading, not lost to the page.
+    await expect(versions.getByRole('button', { name: 'Delete 1.0.1', exact: true })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'Versions', exact: true })).toBeFocused()
 
     // Deprecating, then revoking, the version shown, in the publisher's words; then back.
     await page.getByRole('region', { name: 'Retire 1.0.1' }).getByRole('button', { name: 'Deprecate 1.0.1' }).click()
@@ -154,6 +157,11 @@ test.describe('publishing a module folder and reading it', () => {
     await expectAccessible(page, 'the module list')
     await page.getByLabel('Search modules by name, namespace or provider').fill('nothing-like-it')
     await expect(page.getByText('No module matches')).toBeVisible()
+    // Nothing to publish from here: the way back is to clear the filters.
+    await expect(page.getByRole('link', { name: 'Publish a module folder' })).toHaveCount(0)
+    await page.getByRole('button', { name: 'Clear the filters' }).click()
+    await expect(page.getByLabel('Search modules by name, namespace or provider')).toHaveValue('')
+    await expect(list.getByRole('listitem')).toHaveCount(1)
     // The search lives in the address: a module opened from it, then Back, finds it again.
     await page.getByLabel('Search modules by name, namespace or provider').fill('netw')
     // The providers are offered with how many modules each has.

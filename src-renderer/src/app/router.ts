@@ -31,6 +31,8 @@ export const ORG_TAB_LABELS: Record<OrgTab, string> = {
   vcs: 'Git',
   audit: 'Audit trail'
 }
+/** A module page's search parameters: the part and tab shown, and the version the Changes tab compares with. */
+export const MODULE_SEARCH = ['part', 'tab', 'from'] as const
 /** An organization's search parameters: the module list's filters and the audit trail's. */
 export const ORG_SEARCH = ['q', 'registry', 'provider', 'action', 'type'] as const
 
@@ -115,7 +117,7 @@ export function useRoute(): Route {
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider':
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider/$version': {
       const { org = '', registry = '', namespace = '', name = '', provider = '', version } = params
-      return { page: 'module', org, registry, namespace, name, provider, version, query: queryOf(search, ['part', 'tab']) }
+      return { page: 'module', org, registry, namespace, name, provider, version, query: queryOf(search, MODULE_SEARCH) }
     }
     default:
       return { page: 'organizations' }

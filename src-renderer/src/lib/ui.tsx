@@ -101,9 +101,12 @@ export function ConfirmButton({
   onConfirm,
   busy,
   action = 'Delete',
-  busyLabel = 'Deleting…'
+  busyLabel = 'Deleting…',
+  subject
 }: {
   label: string
+  /** What it acts on ("1.0.0", "team readers"), for its accessible name where several such buttons are listed. */
+  subject?: string
   confirm: string
   onConfirm: () => void
   busy?: boolean
@@ -113,7 +116,7 @@ export function ConfirmButton({
   const [asking, setAsking] = useState(false)
   if (!asking) {
     return (
-      <button type="button" className="danger-outline" onClick={() => setAsking(true)}>
+      <button type="button" className="danger-outline" aria-label={subject ? `${label} ${subject}` : undefined} onClick={() => setAsking(true)}>
         {label}
       </button>
     )

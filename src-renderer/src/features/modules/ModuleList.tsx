@@ -8,6 +8,7 @@ import { Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleListOptions, type ModuleFilters } from './api'
 import { newest } from './newest'
 import { AppLink } from '../../app/link'
+import { InlineMarkdown } from '../../lib/inline-markdown'
 
 const ROW_HEIGHT = 76
 
@@ -29,6 +30,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
     replaceAddress({ page: 'organization', org, tab: 'modules', query: queryOf({ q: filters.q, registry: filters.registry, provider: filters.provider }, ['q', 'registry', 'provider']) })
   }, [org, filters.q, filters.registry, filters.provider])
   const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
+  const filtered = Boolean(filters.q || filters.registry || filters.provider)
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
   const total = modules.data?.pages[0]?.meta?.pagination?.['total-count'] ?? 0
   // The providers among the modules the other filters leave (kept while the next answer loads); the chosen one stays offered.
@@ -83,8 +85,21 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
       {modules.isPending && <Loading what="modules" />}
       <ErrorMessage error={modules.error} action="Could not load modules" />
       {modules.isSuccess && rows.length === 0 && (
-        <Empty title={filters.q || filters.registry || filters.provider ? 'No module matches' : 'No modules yet'}>
-          {!filters.q && <AppLink to={{ page: 'organization', org, tab: 'publish' }}>Publish a module folder</AppLink>}
+        <Empty title={filtered ? 'No module matches' : 'No modules yet'}>
+          {filtered ? (
+            <button
+              type="button"
+              onClick={() => {
+                setSearch('')
+                setRegistry('')
+                setProvider('')
+              }}
+            >
+              Clear the filters
+            </button>
+          ) : (
+            <AppLink to={{ page: 'organization', org, tab: 'publish' }}>Publish a module folder</AppLink>
+          )}
         </Empty>
       )}
       {rows.length > 0 && (
@@ -119,7 +134,9 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                             {attributes.namespace}/{attributes.name}/{attributes.provider}
                           </span>
                         </span>
-                        <span className="module-description">{attributes.description || (attributes['registry-name'] === 'public' ? 'A public module, curated here.' : 'No description yet.')}</span>
+                        <span className="module-description">
+                          {attributes.description ? <InlineMarkdown text={attributes.description} /> : attributes['registry-name'] === 'public' ? 'A public module, curated here.' : 'No description yet.'}
+                        </span>
                       </span>
                       <span className="module-facts">
                         <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>

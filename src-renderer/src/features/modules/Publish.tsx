@@ -142,7 +142,8 @@ export function Publish({ org }: { org: string }) {
             <p className="warning">There are no .tf files at the folder’s top: is this the module’s own folder?</p>
           )}
           {showFiles && (
-            <div className="file-lists">
+            // It scrolls: focusable, and named, so a keyboard reaches every file (axe: scrollable-region-focusable).
+            <div className="file-lists" role="region" aria-label="Files" tabIndex={0}>
               <ul aria-label="Files to publish">
                 {selection.included.map((entry) => (
                   <li key={entry.path}>

@@ -29,6 +29,10 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
   const revoked = revokedVersions.includes(version)
   const installable = (module.data?.data.attributes['published-versions'] ?? []).map((entry) => entry.version).filter((candidate) => !revokedVersions.includes(candidate))
   const usable = revoked ? newest(installable) : version
+  // What is not a module to call: an example (a configuration to run as it is), or a part with no Terraform at all.
+  const example = part.startsWith('examples/')
+  const empty = shown?.empty === true
+  const callable = Boolean(usable) && !example && !empty
   const snippet = moduleBlock(
     { hostname: info.data.registryHostname, namespace: address.namespace, name: address.name, provider: address.provider, version: usable ?? version, part },
     required.map((input) => ({ name: input.name, type: input.type, value: values[key(input.name)] }))
@@ -37,7 +41,7 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
     <div className="card padded stack-tight">
       <div className="snippet-header">
         <h2>Usage</h2>
-        {usable && <CopyButton text={snippet} label="Copy usage" />}
+        {callable && <CopyButton text={snippet} label="Copy usage" />}
       </div>
       {revoked && (
         <p className="warning" role="note">
@@ -45,15 +49,26 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
           {usable ? `The usage names ${usable}, the newest version that is not.` : 'No version of this module can be installed by someone new.'}
         </p>
       )}
+      {example && (
+        <p role="note">
+          <code>{part}</code> is an example: a configuration to run as it is (<code>terraform init</code> and <code>apply</code> in its folder), not a module to
+          call. Its README and Dependencies show how it calls the module.
+        </p>
+      )}
+      {empty && !example && (
+        <p role="note">
+          {part ? <code>{part}</code> : 'The root of this module'} holds no Terraform files: there is nothing to call. Choose one of its submodules under Part.
+        </p>
+      )}
       {/* One block per line: a line too long for the card wraps under itself, indented, never hidden. */}
-      {usable && (
+      {callable && (
         <pre className="usage-lines" aria-label="Usage">
           {snippet.split('\n').map((line, index) => (
             <span key={index}>{`${line}\n`}</span>
           ))}
         </pre>
       )}
-      {required.length > 0 && (
+      {callable && required.length > 0 && (
         <details className="usage-builder">
           <summary>
             Fill in the {required.length} required input{required.length === 1 ? '' : 's'}

@@ -126,6 +126,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
                         // The working token stops at once: ask first.
                         <ConfirmButton
                           label="Replace token"
+                          subject={`of ${team.attributes.name}`}
                           confirm={`${team.attributes.name}'s current token stops working at once. Replace it?`}
                           action="Replace"
                           busyLabel="Replacing…"
@@ -133,12 +134,12 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
                           onConfirm={() => makeToken(team.id, team.attributes.name)}
                         />
                       ) : (
-                        <button type="button" onClick={() => makeToken(team.id, team.attributes.name)}>
+                        <button type="button" aria-label={`Create token for ${team.attributes.name}`} onClick={() => makeToken(team.id, team.attributes.name)}>
                           Create token
                         </button>
                       )}
                       {team.attributes.permissions['can-destroy'] && (
-                        <ConfirmButton label="Delete" confirm={`Delete ${team.attributes.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate(team.id)} />
+                        <ConfirmButton label="Delete" subject={team.attributes.name} confirm={`Delete ${team.attributes.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate(team.id)} />
                       )}
                     </td>
                   )}

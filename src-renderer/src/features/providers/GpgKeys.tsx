@@ -33,7 +33,7 @@ export function GpgKeys({ org, canManage }: { org: string; canManage: boolean })
               <code>{key.attributes['key-id']}</code>
               <span className="muted">added {formatDate(key.attributes['created-at'])}</span>
               {canManage && (
-                <ConfirmButton label="Remove" confirm={`Remove key ${key.attributes['key-id']}?`} onConfirm={() => remove.mutate(key.attributes['key-id'])} busy={remove.isPending} />
+                <ConfirmButton label="Remove" subject={`key ${key.attributes['key-id']}`} confirm={`Remove key ${key.attributes['key-id']}?`} onConfirm={() => remove.mutate(key.attributes['key-id'])} busy={remove.isPending} />
               )}
             </li>
           ))}

@@ -134,7 +134,7 @@ function VersionRow({ org, name, version }: { org: string; name: string; version
         <div className="stack-tight">
           {attributes.permissions['can-deprecate'] && offered && <Deprecation org={org} name={name} version={version} />}
           {attributes.permissions['can-delete'] && (
-            <ConfirmButton label="Delete" confirm={`Delete ${attributes.version} and its files?`} onConfirm={() => remove.mutate()} busy={remove.isPending} />
+            <ConfirmButton label="Delete" subject={attributes.version} confirm={`Delete ${attributes.version} and its files?`} onConfirm={() => remove.mutate()} busy={remove.isPending} />
           )}
           {remove.isError && <ErrorMessage error={remove.error} />}
         </div>

@@ -5,9 +5,10 @@ import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 import { docsOptions, partsOf, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
 import { VersionMenu } from '../../features/modules/VersionMenu'
+import { CompareVersions } from '../../features/modules/CompareVersions'
 import { PartSection } from './PartSection'
 import { VersionWarnings } from './VersionWarnings'
-import { countOf, SECTIONS, type Section } from './sections'
+import { COUNTED, countOf, SECTIONS, type Section } from './sections'
 
 /** A version's documentation: the version and part chosen, and the tabs (README, inputs, outputs, …). */
 export function Documentation({
@@ -17,7 +18,9 @@ export function Documentation({
   part,
   setPart,
   section,
-  setSection
+  setSection,
+  from,
+  setFrom
 }: {
   address: ModuleAddress
   version: string
@@ -26,13 +29,18 @@ export function Documentation({
   setPart: (part: string) => void
   section: Section
   setSection: (section: Section) => void
+  /** The version the Changes tab compares with ("": the one before the version shown). */
+  from: string
+  setFrom: (version: string) => void
 }) {
   const { client } = useSession()
   const docs = useQuery(docsOptions(client, address, version))
   const known = docs.data ? partsOf(docs.data).some((candidate) => candidate.path === part) : true
   const changelog = docs.data?.changelog ?? ''
-  // The Changelog tab is there when the version ships one.
-  const sections = SECTIONS.filter((candidate) => candidate.id !== 'changelog' || changelog)
+  const published = attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version)
+  // The Changelog tab is there when the version ships one; Changes, when there is another version to compare with.
+  const comparable = attributes['registry-name'] === 'private' && published.length > 1
+  const sections = SECTIONS.filter((candidate) => (candidate.id !== 'changelog' || changelog) && (candidate.id !== 'changes' || comparable))
   const shown = sections.some((candidate) => candidate.id === section) || !docs.data ? section : 'readme'
   useEffect(() => {
     // A version without the part shown (another version had it) shows its root, and the usage follows.
@@ -94,23 +102,27 @@ export function Documentation({
             onClick={() => setSection(candidate.id)}
           >
             {candidate.label}
-            {candidate.id !== 'readme' && candidate.id !== 'changelog' && <span className="count-pill">{countOf(current, candidate.id)}</span>}
+            {COUNTED.has(candidate.id) && <span className="count-pill">{countOf(current, candidate.id)}</span>}
           </button>
         ))}
       </div>
       <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${shown}`} tabIndex={0}>
-        <PartSection
-          part={current}
-          parts={parts.map((candidate) => candidate.path)}
-          changelog={changelog}
-          section={shown}
-          onLocalLink={(path) => {
-            // A README's link to another part of the module (`../simple`, `modules/subnet`) shows that part.
-            const target = parts.find((candidate) => candidate.path === path)
-            if (target) setPart(target.path)
-            return target !== undefined
-          }}
-        />
+        {shown === 'changes' ? (
+          <CompareVersions address={address} versions={published} selected={version} from={from} setFrom={setFrom} />
+        ) : (
+          <PartSection
+            part={current}
+            parts={parts.map((candidate) => candidate.path)}
+            changelog={changelog}
+            section={shown}
+            onLocalLink={(path) => {
+              // A README's link to another part of the module (`../simple`, `modules/subnet`) shows that part.
+              const target = parts.find((candidate) => candidate.path === path)
+              if (target) setPart(target.path)
+              return target !== undefined
+            }}
+          />
+        )}
       </div>
     </div>
   )

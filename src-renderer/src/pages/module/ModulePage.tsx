@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { AppLink } from '../../app/link'
-import { navigate, queryOf, replaceAddress } from '../../app/router'
+import { MODULE_SEARCH, navigate, queryOf, replaceAddress } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleOptions, modulePath, useDeleteAt, type ModuleAddress } from '../../features/modules/api'
-import { CompareVersions } from '../../features/modules/CompareVersions'
 import { newest } from '../../features/modules/newest'
 import { UsageCard } from '../../features/modules/UsageCard'
 import { VersionLifecycle } from '../../features/modules/VersionLifecycle'
@@ -25,10 +24,13 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
   /** The part of the module shown ("" for the root), which the usage snippet follows. */
   const [part, setPart] = useState(initial.get('part') ?? '')
   const [section, setSection] = useState<Section>(SECTIONS.find((candidate) => candidate.id === initial.get('tab'))?.id ?? 'readme')
+  /** The version the Changes tab compares the one shown with ("": the one before it). */
+  const [from, setFrom] = useState(initial.get('from') ?? '')
   useEffect(() => {
-    // The part and tab live in the address (replaced, not pushed), so each view of the module is a link to share.
-    replaceAddress({ page: 'module', ...address, version, query: queryOf({ part, tab: section === 'readme' ? '' : section }, ['part', 'tab']) })
-  }, [address, version, part, section])
+    // The part, tab and compared version live in the address (replaced, not pushed), so each view of the module is a link to share.
+    const query = queryOf({ part, tab: section === 'readme' ? '' : section, from: section === 'changes' ? from : '' }, MODULE_SEARCH)
+    replaceAddress({ page: 'module', ...address, version, query })
+  }, [address, version, part, section, from])
 
   if (module.isPending) return <Loading what="the module" />
   if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
@@ -93,8 +95,9 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
                 setPart={setPart}
                 section={section}
                 setSection={setSection}
+                from={from}
+                setFrom={setFrom}
               />
-              {attributes['registry-name'] === 'private' && <CompareVersions key={selected} address={address} versions={published} selected={selected} />}
             </>
           ) : (
             missing ? (

@@ -14,7 +14,9 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
   const publishedAt = new Map(attributes['published-versions'].map((entry) => [entry.version, entry['published-at']]))
   return (
     <div className="card padded">
-      <h2>Versions</h2>
+      <h2 id="versions-heading" tabIndex={-1}>
+        Versions
+      </h2>
       {statuses.length === 0 && <p className="muted">None yet.</p>}
       <ul className="versions" aria-label="Versions">
         {statuses.map((entry) => (
@@ -40,6 +42,7 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
               {attributes.permissions['can-delete'] && attributes['registry-name'] === 'private' && (
                 <ConfirmButton
                   label="Delete"
+                  subject={entry.version}
                   confirm={
                     statuses.length === 1
                       ? `Delete ${entry.version}? It is the last version: the ${attributes.provider} module goes with it.`
@@ -51,6 +54,8 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
                     // onSuccess callback: this page unmounts when the module's refetch finds it gone.)
                     void remove.mutateAsync(`${modulePath(address)}/${encodeURIComponent(entry.version)}`).then(() => {
                       if (statuses.length === 1) navigate({ page: 'organization', org: address.org, tab: 'modules' })
+                      // The button went with its version: the focus goes to the list's heading, not to the page's start.
+                      else document.getElementById('versions-heading')?.focus()
                     }, () => undefined)
                   }
                 />

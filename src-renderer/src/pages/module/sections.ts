@@ -1,7 +1,7 @@
 import type { ProtocolPart } from '../../features/modules/api'
 
 /** The documentation's tabs, in order; each is a search parameter (`tab`), so a view of a module is a link. */
-export type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies' | 'changelog'
+export type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies' | 'changes' | 'changelog'
 export const SECTIONS: Array<{ id: Section; label: string }> = [
   { id: 'readme', label: 'Readme' },
   { id: 'inputs', label: 'Inputs' },
@@ -9,8 +9,12 @@ export const SECTIONS: Array<{ id: Section; label: string }> = [
   { id: 'resources', label: 'Resources' },
   { id: 'providers', label: 'Providers' },
   { id: 'dependencies', label: 'Dependencies' },
+  { id: 'changes', label: 'Changes' },
   { id: 'changelog', label: 'Changelog' }
 ]
+
+/** The tabs that list entries of the part shown, and show how many. */
+export const COUNTED: ReadonlySet<Section> = new Set(['inputs', 'outputs', 'resources', 'providers', 'dependencies'])
 
 /** How many entries a tab lists, for its count. */
 export function countOf(part: ProtocolPart, section: Section): number {
