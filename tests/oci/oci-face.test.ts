@@ -8,6 +8,7 @@ import { NETWORK_MODULE } from '../helpers/archives.js'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { HAS_SKOPEO, NEEDS_SKOPEO, skopeo, type Skopeo } from '../helpers/skopeo.js'
+import { ociRequest, type OciRequest } from '../helpers/oci.js'
 
 /**
  * The OCI Distribution face, as OpenTofu reads it (shared/research/opentofu.md §1b) and as a real
@@ -41,19 +42,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-/** A distribution request with a token (the admin's unless told), as a client holding one sends it. */
-interface OciRequest {
-  /** null: none. */
-  token?: string | null
-  method?: string
-  headers?: Record<string, string>
-}
-
-async function oci(path: string, { token = test.adminToken, method = 'GET', headers = {} }: OciRequest = {}) {
-  const response = await test.fetch(`${test.url}${path}`, { method, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } })
-  const bytes = Buffer.from(await response.arrayBuffer())
-  return { status: response.status, headers: response.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) }
-}
+const oci = (path: string, request?: OciRequest) => ociRequest(test, path, request)
 
 /** The server's host and port (a restart moves it). */
 const host = () => new URL(test.url).host

@@ -9,6 +9,7 @@ import { providerRelease, publishProvider, startPublicUpstream, type ProviderRel
 import { createModule, createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { HAS_SKOPEO, NEEDS_SKOPEO, skopeo } from '../helpers/skopeo.js'
 import { eventually } from '../helpers/eventually.js'
+import { ociRequest } from '../helpers/oci.js'
 
 /**
  * What Homeport mirrors of the public registries, served over OCI as it is kept: a provider under
@@ -49,11 +50,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true })
 })
 
-async function oci(path: string, token: string = homeport.adminToken) {
-  const response = await homeport.fetch(`${homeport.url}${path}`, { headers: { Authorization: `Bearer ${token}` } })
-  const bytes = Buffer.from(await response.arrayBuffer())
-  return { status: response.status, headers: response.headers, bytes, json: () => JSON.parse(bytes.toString('utf8')) }
-}
+const oci = (path: string, token: string = homeport.adminToken) => ociRequest(homeport, path, { token })
 
 describe('mirrored providers and modules over OCI', () => {
   it('serves a mirrored provider under both public hostnames, only the versions and platforms mirrored, its zips as upstream signed them', async () => {

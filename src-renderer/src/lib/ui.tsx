@@ -142,6 +142,15 @@ export function ConfirmButton({
   )
 }
 
+/** What an empty filtered list offers: its filters cleared, to see everything again. */
+export function ClearFilters({ onClear }: { onClear: () => void }) {
+  return (
+    <button type="button" className="link" onClick={onClear}>
+      Clear the filters
+    </button>
+  )
+}
+
 export interface Tab<T extends string> {
   id: T
   label: string

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { queryOf, replaceAddress } from '../../app/router'
 import { formatDateTime } from '../../lib/format'
 import { useSession } from '../../lib/session'
-import { Empty, ErrorMessage, Loading } from '../../lib/ui'
+import { ClearFilters, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { auditTrailOptions, type AuditFilters, type AuditTrailEvent } from './api'
 
 /** The actions the trail names most; any other is searched by its words. */
@@ -67,17 +67,13 @@ export function AuditTrail({ org, query }: { org: string; query?: string }) {
       {trail.isSuccess && trail.data.data.length === 0 && (
         <Empty title={filtered ? 'No change matches these filters' : 'No change recorded yet'}>
           {filtered ? (
-            <button
-              type="button"
-              className="link"
-              onClick={() => {
+            <ClearFilters
+              onClear={() => {
                 setAction('')
                 setType('')
                 setSearch('')
               }}
-            >
-              Clear the filters
-            </button>
+            />
           ) : (
             'Changes appear here as they are made.'
           )}

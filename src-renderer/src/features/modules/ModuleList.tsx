@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { queryOf, replaceAddress } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
-import { Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
+import { ClearFilters, Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleListOptions, type ModuleFilters } from './api'
 import { newest } from './newest'
 import { AppLink } from '../../app/link'
@@ -87,16 +87,13 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
       {modules.isSuccess && rows.length === 0 && (
         <Empty title={filtered ? 'No module matches' : 'No modules yet'}>
           {filtered ? (
-            <button
-              type="button"
-              onClick={() => {
+            <ClearFilters
+              onClear={() => {
                 setSearch('')
                 setRegistry('')
                 setProvider('')
               }}
-            >
-              Clear the filters
-            </button>
+            />
           ) : (
             <AppLink to={{ page: 'organization', org, tab: 'publish' }}>Publish a module folder</AppLink>
           )}

@@ -11,6 +11,7 @@ import { ErrorMessage, StatusBadge } from '../../lib/ui'
 import { createVersionToUpload, moduleKeys, moduleOptions, previewInterface, versionOptions, type ModuleAddress } from './api'
 import { newest } from './newest'
 import { InterfaceChanges } from './InterfaceChanges'
+import { WarningList } from './WarningList'
 import { AppLink } from '../../app/link'
 import { organizationOptions } from '../organizations/api'
 
@@ -381,11 +382,7 @@ function PublishedWarnings({ address, version }: { address: ModuleAddress; versi
       <p>
         <strong>Published with {warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}:</strong>
       </p>
-      <ul className="warnings" aria-label="Warnings">
-        {warnings.map((warning) => (
-          <li key={warning}>{warning}</li>
-        ))}
-      </ul>
+      <WarningList warnings={warnings} />
     </div>
   )
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useSession } from '../../lib/session'
 import { versionOptions, type ModuleAddress } from '../../features/modules/api'
+import { WarningList } from '../../features/modules/WarningList'
 
 /**
  * What ingest said of the version shown (a file that did not parse, with its line; no Terraform
@@ -17,11 +18,7 @@ export function VersionWarnings({ address, version }: { address: ModuleAddress; 
       <h3 id="version-warnings-heading">
         {version} was published with {warnings.length === 1 ? 'a warning' : `${warnings.length} warnings`}: the documentation below leaves out what could not be read
       </h3>
-      <ul className="warnings" aria-label="Warnings">
-        {warnings.map((warning) => (
-          <li key={warning}>{warning}</li>
-        ))}
-      </ul>
+      <WarningList warnings={warnings} />
     </section>
   )
 }
