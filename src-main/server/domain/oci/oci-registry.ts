@@ -32,8 +32,8 @@ export interface OciBlob {
 /** A tag and what it names, for one repository. */
 interface Tagged {
   tag: string
-  /** The top manifest (a provider's index, a module's manifest) and those under it. */
-  documents: OciDocument[]
+  /** The top manifest (a provider's index, a module's manifest) and those under it, built when asked for. */
+  documents: () => OciDocument[]
   /** The layers' files, by their digest. */
   layers: Map<string, ArchiveRef>
   /** Counts the download when a layer is fetched, for modules (the registry protocol counts the same way). */
@@ -85,8 +85,8 @@ export class OciRegistry {
   /** The manifest (or index) a tag or digest names in the repository; undefined when none does. */
   async manifest(caller: Caller, repository: OciRepository, reference: string): Promise<OciDocument | undefined> {
     const tagged = await this.tagged(caller, repository)
-    if (reference.startsWith('sha256:')) return tagged.flatMap((entry) => entry.documents).find((document) => document.digest === reference)
-    return tagged.find((entry) => entry.tag === reference)?.documents[0]
+    if (reference.startsWith('sha256:')) return tagged.flatMap((entry) => entry.documents()).find((document) => document.digest === reference)
+    return tagged.find((entry) => entry.tag === reference)?.documents()[0]
   }
 
   /** A blob of the repository by digest: a layer's zip, or the empty config. Fetching a module's zip counts as its download. */
@@ -139,17 +139,20 @@ export class OciRegistry {
 /** A provider version as a tag: an index over one manifest per platform; none when no zip is in yet. */
 function providerTag({ version, zips }: StoredVersionZips): Tagged[] {
   if (zips.length === 0 || semver.valid(version) === null) return []
-  const targets = zips.map(({ os, arch, filename, file }) => ({ zip: { os, arch, ...file }, manifest: providerTargetManifest({ os, arch, ...file }, filename) }))
-  const index = providerIndex(targets, version)
+  // Built only when asked for: a tag list, a blob or another tag's manifest needs none of them.
+  const documents = () => {
+    const targets = zips.map(({ os, arch, filename, file }) => ({ zip: { os, arch, ...file }, manifest: providerTargetManifest({ os, arch, ...file }, filename) }))
+    return [providerIndex(targets, version), ...targets.map((target) => target.manifest)]
+  }
   return [
     {
       tag: versionTag(version),
-      documents: [index, ...targets.map((target) => target.manifest)],
+      documents,
       layers: new Map(zips.map(({ file }) => [`sha256:${file.sha256}`, file]))
     }
   ]
 }
 
 function moduleTag(tag: string, version: VersionRecord & { zip: ArchiveRef }): Tagged {
-  return { tag, documents: [moduleManifest(version.zip, version.version)], layers: new Map([[`sha256:${version.zip.sha256}`, version.zip]]), version: version.version }
+  return { tag, documents: () => [moduleManifest(version.zip, version.version)], layers: new Map([[`sha256:${version.zip.sha256}`, version.zip]]), version: version.version }
 }
