@@ -7,12 +7,13 @@ import { signIn } from './support/session'
 import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
 import { docsScreenshot } from './support/screenshots'
 
-test('shows the public provider mirror, says in the server’s words why mirroring fails offline, marks an imported package unsigned, and removes a version', async ({ page }) => {
+test('shows the public provider mirror, says in the server’s words why mirroring fails offline, marks an imported package unsigned, keeps each public registry’s copy apart, and removes a version', async ({ page }) => {
   await signIn(page)
   await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Mirror' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Public provider mirror' })).toBeVisible()
   await expect(page.getByText('Nothing mirrored yet')).toBeVisible()
   const form = page.getByRole('form', { name: 'Mirror a provider' })
+  await form.getByLabel('Public registry').selectOption('registry.opentofu.org')
   await form.getByLabel('Provider (namespace/type)').fill('hashicorp/null')
   await form.getByLabel(/^Versions/).fill('~> 3.2')
   await form.getByLabel('darwin_arm64').check()
@@ -29,33 +30,42 @@ test('shows the public provider mirror, says in the server’s words why mirrori
   })
   expect(imported.status()).toBe(201)
 
-  // A release folder imported with the key that signed it (as `homeport import-providers --key` sends it) is listed signed.
+  // A release folder imported with the key that signed it (as `homeport import-providers --key` sends it) is listed signed,
+  // into the mirror of the public registry it names: each registry's copy is kept apart.
   const key = await makeSigningKey('HashiCorp Stand-in')
   const release = await providerRelease('random', '3.6.0', ['linux_amd64', 'darwin_arm64'], key)
   const origin = new URL(page.url()).origin
   const headers = { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` }
-  const signed = await page.request.put(`${origin}/api/v2/admin/provider-mirror/releases/registry.terraform.io/hashicorp/random/3.6.0`, {
-    headers: { ...headers, 'Content-Type': 'application/vnd.api+json' },
-    data: { data: { type: 'provider-releases', attributes: { shasums: release.shasums.toString(), 'shasums-signature': release.signature.toString('base64'), 'signing-key': key.publicArmor, protocols: ['5.0'] } } }
-  })
-  expect(signed.status()).toBe(201)
-  for (const [name, file] of release.zips) {
-    const path = `registry.terraform.io/hashicorp/random/3.6.0/${file.os}_${file.arch}?hash=zh:${file.shasum}`
-    expect((await page.request.put(`${origin}/api/v2/admin/provider-mirror/packages/${path}`, { headers: { ...headers, 'Content-Type': 'application/zip' }, data: file.bytes })).status(), name).toBe(201)
+  for (const registry of ['registry.terraform.io', 'registry.opentofu.org']) {
+    const signed = await page.request.put(`${origin}/api/v2/admin/provider-mirror/releases/${registry}/hashicorp/random/3.6.0`, {
+      headers: { ...headers, 'Content-Type': 'application/vnd.api+json' },
+      data: { data: { type: 'provider-releases', attributes: { shasums: release.shasums.toString(), 'shasums-signature': release.signature.toString('base64'), 'signing-key': key.publicArmor, protocols: ['5.0'] } } }
+    })
+    expect(signed.status()).toBe(201)
+    for (const [name, file] of release.zips) {
+      const path = `${registry}/hashicorp/random/3.6.0/${file.os}_${file.arch}?hash=zh:${file.shasum}`
+      expect((await page.request.put(`${origin}/api/v2/admin/provider-mirror/packages/${path}`, { headers: { ...headers, 'Content-Type': 'application/zip' }, data: file.bytes })).status(), name).toBe(201)
+    }
   }
 
   await page.reload()
   const table = page.getByRole('region', { name: 'Mirrored providers' })
-  const unsigned = table.getByRole('row', { name: /hashicorp\/null.*3\.2\.3.*linux_amd64 \(unsigned\).*network mirror only/ })
+  const unsigned = table.getByRole('row', { name: /registry\.terraform\.io\/hashicorp\/null.*3\.2\.3.*linux_amd64 \(unsigned\).*network mirror only/ })
   await expect(unsigned).toBeVisible()
-  await expect(table.getByRole('row', { name: new RegExp(`hashicorp/random.*3\\.6\\.0.*linux_amd64.*darwin_arm64.*${key.keyId}`) })).toBeVisible()
+  const random = (registry: string) => table.getByRole('row', { name: new RegExp(`${registry.replaceAll('.', '\\.')}/hashicorp/random.*3\\.6\\.0.*linux_amd64.*darwin_arm64.*${key.keyId}`) })
+  await expect(random('registry.terraform.io')).toBeVisible()
+  await expect(random('registry.opentofu.org')).toBeVisible()
   await docsScreenshot(page, 'mirror.png')
   await expectAccessible(page, 'the Mirror page')
 
   // Removing a version asks first, then takes it away.
   await unsigned.getByRole('button', { name: 'Remove 3.2.3' }).click()
-  await expect(unsigned.getByRole('group', { name: 'Confirm' })).toContainText('Remove hashicorp/null 3.2.3 and its files?')
+  await expect(unsigned.getByRole('group', { name: 'Confirm' })).toContainText('Remove registry.terraform.io/hashicorp/null 3.2.3 and its files?')
   await unsigned.getByRole('button', { name: 'Delete' }).click()
   await expect(table.getByText('hashicorp/null')).toHaveCount(0)
-  await expect(table.getByText('hashicorp/random')).toBeVisible()
+  // Removing OpenTofu's registry's copy leaves Terraform's.
+  await random('registry.opentofu.org').getByRole('button', { name: 'Remove 3.6.0' }).click()
+  await random('registry.opentofu.org').getByRole('button', { name: 'Delete' }).click()
+  await expect(random('registry.opentofu.org')).toHaveCount(0)
+  await expect(random('registry.terraform.io')).toBeVisible()
 })

@@ -15,8 +15,18 @@ export interface TerraformConfigInput {
   publicHosts?: string[]
 }
 
+/** Terraform's and OpenTofu's public registries, as configurations and lock files name them. */
+export const TERRAFORM_REGISTRY = 'registry.terraform.io'
+export const OPENTOFU_REGISTRY = 'registry.opentofu.org'
+
 /** The public registry hosts the air-gapped configuration points at Homeport: Terraform's and OpenTofu's defaults. */
-export const PUBLIC_REGISTRY_HOSTS = ['registry.terraform.io', 'registry.opentofu.org']
+export const PUBLIC_REGISTRY_HOSTS = [TERRAFORM_REGISTRY, OPENTOFU_REGISTRY]
+
+/** Where Homeport serves each public registry's mirror: its `modules/` and `providers/` protocols under this prefix. */
+export const PUBLIC_MIRROR_PREFIXES: Readonly<Record<string, string>> = {
+  [TERRAFORM_REGISTRY]: '/api/registry/public/v1',
+  [OPENTOFU_REGISTRY]: '/api/registry/opentofu/v1'
+}
 
 const HOSTNAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?$/
 
@@ -150,7 +160,7 @@ credentials "${host}" {
 # (source = "hashicorp/aws") installs from Homeport's mirror, with upstream's own signatures.
 # Remove these blocks (or this file) to reach the public registries directly again.
 
-${publicHosts.map((host) => block(host, '/api/registry/public/v1', false)).join('\n')}`
+${publicHosts.map((host) => block(host, PUBLIC_MIRROR_PREFIXES[host] ?? PUBLIC_MIRROR_PREFIXES[TERRAFORM_REGISTRY]!, false)).join('\n')}`
     : ''
   return `${block(hostname, '/api/registry/v1', true)}${air}`
 }

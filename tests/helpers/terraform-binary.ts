@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { terraformCliConfig } from '../../src-main/shared/terraform-config.js'
+import { PUBLIC_REGISTRY_HOSTS, terraformCliConfig } from '../../src-main/shared/terraform-config.js'
 
 const run = promisify(execFile)
 
@@ -78,13 +78,13 @@ export async function lockPublicProvider(
   return { ...(await terraformLock(dir, platforms, env)), lock: await readLock(dir) }
 }
 
-/** `dir` holding `mainTf`, and the generated air-gapped CLI configuration pointing registry.terraform.io at `homeport`. */
+/** `dir` holding `mainTf`, and the generated air-gapped CLI configuration pointing both public registries at `homeport`. */
 async function airGappedConfiguration(homeport: { url: string; adminToken: string }, dir: string, work: string, mainTf: string): Promise<{ config: string; home: string }> {
   const home = join(work, 'home')
   await mkdir(home, { recursive: true })
   await mkdir(dir, { recursive: true })
   const config = join(work, 'air-gapped.tfrc')
-  await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: ['registry.terraform.io'] }))
+  await writeFile(config, terraformCliConfig({ hostname: 'homeport.localhost', serverUrl: homeport.url, token: homeport.adminToken, publicHosts: PUBLIC_REGISTRY_HOSTS }))
   await writeFile(join(dir, 'main.tf'), mainTf)
   return { config, home }
 }

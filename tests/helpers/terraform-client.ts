@@ -7,6 +7,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { extract } from 'tar'
 import { canonical, compare, meets, parseVersion } from './go-version.js'
+import { PUBLIC_MIRROR_PREFIXES } from '../../src-main/shared/terraform-config.js'
 
 /**
  * A module installer that talks to a registry exactly as `terraform init` does, from the facts
@@ -290,10 +291,11 @@ export function parseSource(source: string): { host: string; namespace: string; 
   return { host: host.toLowerCase().replace(/:443$/, ''), namespace, name, system, subdir }
 }
 
-/** Terraform pointed at a Homeport for the public registry's own name (registry.terraform.io), as the air-gapped configuration does. */
+/** Terraform pointed at a Homeport for the public registries' own names (registry.terraform.io, registry.opentofu.org), as the air-gapped configuration does. */
 export function publicMirrorClient(homeport: { url: string; adminToken: string }): TerraformClient {
+  const hosts = Object.entries(PUBLIC_MIRROR_PREFIXES)
   return new TerraformClient({
-    hosts: { 'registry.terraform.io': { 'providers.v1': `${homeport.url}/api/registry/public/v1/providers/` } },
-    credentials: { 'registry.terraform.io': homeport.adminToken }
+    hosts: Object.fromEntries(hosts.map(([host, prefix]) => [host, { 'modules.v1': `${homeport.url}${prefix}/modules/`, 'providers.v1': `${homeport.url}${prefix}/providers/` }])),
+    credentials: Object.fromEntries(hosts.map(([host]) => [host, homeport.adminToken]))
   })
 }

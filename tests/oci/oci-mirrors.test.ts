@@ -13,8 +13,9 @@ import { ociRequest } from '../helpers/oci.js'
 
 /**
  * What Homeport mirrors of the public registries, served over OCI as it is kept: a provider under
- * both public hostnames (OpenTofu's lock files name registry.opentofu.org where Terraform's name
- * registry.terraform.io), and a curated public module's mirrored versions. Only what is here: an
+ * both public hostnames when one upstream stands for both (OpenTofu's lock files name
+ * registry.opentofu.org where Terraform's name registry.terraform.io; two upstreams are
+ * tests/terraform/two-public-registries.test.ts), and a curated public module's mirrored versions. Only what is here: an
  * OCI read never pulls through.
  */
 let upstream: TestServer
@@ -32,7 +33,8 @@ beforeAll(async () => {
   await createOrganization(upstream, 'community')
   await publish(upstream, 'community', 'network', 'aws', '1.1.0', NETWORK_MODULE)
 
-  homeport = await startTestServer({ tls: true, upstream: upstream.url, upstreamToken: upstream.adminToken })
+  // One upstream for both public names (as when both point at another Homeport): one mirror answers for both.
+  homeport = await startTestServer({ tls: true, upstream: upstream.url, upstreamToken: upstream.adminToken, openTofuUpstream: upstream.url })
   await createOrganization(homeport, 'acme')
   const mirrored = await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'hashicorp/null', versions: '3.2.3', platforms: ['linux_amd64', 'darwin_arm64'] }) })
   expect(mirrored.status).toBe(201)

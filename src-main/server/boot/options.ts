@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from '../domain/organizations/edition.js'
 import { resolveDataDir } from '../data-dir/default-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from '../domain/modules/uploads.js'
-import { DEFAULT_UPSTREAM } from '../domain/upstream/upstream.js'
+import { DEFAULT_OPENTOFU_UPSTREAM, DEFAULT_UPSTREAM } from '../domain/upstream/upstream.js'
 import { DEFAULT_POLL_INTERVAL_MS } from '../domain/vcs/builds.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js'
 import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from '../../shared/terraform-config.js'
@@ -27,6 +27,9 @@ export interface ServeOptions {
   registryHostname: string
   upstream: string
   upstreamToken: string | undefined
+  /** OpenTofu's public registry, mirrored beside `upstream` (the same address: one mirror answers for both names). */
+  openTofuUpstream: string
+  openTofuUpstreamToken: string | undefined
   vcsPollIntervalMs: number
   allowedHosts: string[]
   /** Folders under which organization owners may connect repositories (the site admin may connect any). */
@@ -38,6 +41,12 @@ export interface ServeOptions {
 }
 
 export class UsageError extends Error {}
+
+/** A public registry's address (scheme and host, nothing after), as `flag` gives it. */
+function registryAddress(flag: string, text: string): string {
+  if (!/^https?:\/\/[^/]+\/?$/.test(text)) throw new UsageError(`${flag} is a registry address, like https://registry.terraform.io.`)
+  return text
+}
 
 /** One setting: its flag, its environment variable, its default as people read it, and how its text becomes a value. */
 interface Setting<K extends keyof ServeOptions = keyof ServeOptions> {
@@ -116,13 +125,12 @@ export const SETTINGS: readonly Setting[] = [
       if (!isRegistryHostname(hostname)) throw new UsageError('--registry-hostname must be a hostname with at least one dot (Terraform requires it), like homeport.localhost.')
       return hostname
     } }),
-  setting({ key: 'upstream', flag: 'upstream', env: 'HOMEPORT_UPSTREAM', takes: '<url>', shown: DEFAULT_UPSTREAM, help: 'the public registry curated modules come from',
-    parse(text) {
-      const upstream = text ?? DEFAULT_UPSTREAM
-      if (!/^https?:\/\/[^/]+\/?$/.test(upstream)) throw new UsageError('--upstream is a registry address, like https://registry.terraform.io.')
-      return upstream
-    } }),
+  setting({ key: 'upstream', flag: 'upstream', env: 'HOMEPORT_UPSTREAM', takes: '<url>', shown: DEFAULT_UPSTREAM, help: 'the public registry mirrored for registry.terraform.io',
+    parse: (text) => registryAddress('--upstream', text ?? DEFAULT_UPSTREAM) }),
   setting({ key: 'upstreamToken', flag: 'upstream-token', env: 'HOMEPORT_UPSTREAM_TOKEN', takes: '<token>', shown: 'none', help: 'a token for that registry, if it wants one', parse: (text) => text || undefined }),
+  setting({ key: 'openTofuUpstream', flag: 'opentofu-upstream', env: 'HOMEPORT_OPENTOFU_UPSTREAM', takes: '<url>', shown: DEFAULT_OPENTOFU_UPSTREAM, help: 'the public registry mirrored for registry.opentofu.org',
+    parse: (text) => registryAddress('--opentofu-upstream', text ?? DEFAULT_OPENTOFU_UPSTREAM) }),
+  setting({ key: 'openTofuUpstreamToken', flag: 'opentofu-upstream-token', env: 'HOMEPORT_OPENTOFU_UPSTREAM_TOKEN', takes: '<token>', shown: 'none', help: 'a token for that registry, if it wants one', parse: (text) => text || undefined }),
   setting({ key: 'vcsPollIntervalMs', flag: 'vcs-poll-interval', env: 'HOMEPORT_VCS_POLL_INTERVAL', takes: '<s>', shown: String(DEFAULT_POLL_INTERVAL_MS / 1000), help: 'seconds between checks for new tags',
     parse(text) {
       const seconds = Number(text ?? DEFAULT_POLL_INTERVAL_MS / 1000)

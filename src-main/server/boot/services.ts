@@ -12,7 +12,9 @@ import { IngestQueue } from '../domain/ingest/ingest-queue.js'
 import { RegistryService } from '../domain/modules/protocol-reads.js'
 import { PackageFetcher } from '../domain/archives/package-fetcher.js'
 import { PublicRegistryService } from '../domain/upstream/public-registry.js'
-import { UpstreamRegistry } from '../domain/upstream/upstream.js'
+import { DEFAULT_OPENTOFU_UPSTREAM, UpstreamRegistry } from '../domain/upstream/upstream.js'
+import { PublicMirrors, type PublicMirror } from '../domain/upstream/public-mirrors.js'
+import { OPENTOFU_REGISTRY, TERRAFORM_REGISTRY } from '../../shared/terraform-config.js'
 import { VcsConnectionService } from '../domain/vcs/connections.js'
 import { VcsPublisher } from '../domain/vcs/publisher.js'
 import { VcsBuilds } from '../domain/vcs/builds.js'
@@ -40,7 +42,8 @@ import type { Services } from '../domain/services.js'
 
 
 /** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
-export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> & {
+export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> &
+  Partial<Pick<ServeOptions, 'openTofuUpstream' | 'openTofuUpstreamToken'>> & {
   adminToken: string
   /** A local folder for git mirrors of VCS modules (a cache). */
   mirrorsDir: string
@@ -76,23 +79,36 @@ export function createServices(store: Store, background: Background, options: Se
   const ingest = new IngestQueue(store, archives, background)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
   const docs = new DocsCache(store.archives)
-  const upstream = new UpstreamRegistry(store, { url: options.upstream, token: options.upstreamToken, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock })
-  const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
+  // One mirror per public registry; the same address for both (another Homeport, say) is one mirror answering for both names.
+  const mirrorOf = (url: string, token: string | undefined, names: string[]): PublicMirror => {
+    const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock })
+    const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
+    return {
+      names,
+      providers: new ProviderMirror(store, upstream, archives, names),
+      modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
+    }
+  }
+  const openTofuUpstream = options.openTofuUpstream ?? DEFAULT_OPENTOFU_UPSTREAM
+  const sameUpstream = new URL(openTofuUpstream).origin === new URL(options.upstream).origin
+  const publicMirrors = new PublicMirrors(
+    sameUpstream
+      ? [mirrorOf(options.upstream, options.upstreamToken, [TERRAFORM_REGISTRY, OPENTOFU_REGISTRY])]
+      : [mirrorOf(options.upstream, options.upstreamToken, [TERRAFORM_REGISTRY]), mirrorOf(openTofuUpstream, options.openTofuUpstreamToken, [OPENTOFU_REGISTRY])]
+  )
 
   const gpgKeys = new GpgKeyService(store)
   const providers = new ProviderService(store, organizations, archives, publicCurationOn)
   const registry = new RegistryService(store, moduleSharing, docs, downloads)
-  const publicRegistry = new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
   const providerUploads = new ProviderUploadService(store, gpgKeys, archives)
   const providerRegistry = new ProviderRegistryService(store, gpgKeys)
-  const providerMirror = new ProviderMirror(store, upstream, archives)
   const bundles = new BundleService(
     store,
     organizations,
     background,
-    { registry, publicRegistry, providerRegistry, providerMirror, ingest, archives },
-    { store, organizations, modules, publicRegistry, providerMirror, providers, gpgKeys, providerUploads, archives, maxArchiveBytes },
+    { registry, publicMirrors, providerRegistry, ingest, archives },
+    { store, organizations, modules, publicMirrors, providers, gpgKeys, providerUploads, archives, maxArchiveBytes },
     { dir: options.bundlesDir, registryHostname: options.registryHostname }
   )
 
@@ -119,7 +135,7 @@ export function createServices(store: Store, background: Background, options: Se
     uploads: new UploadService(store, archives, events, maxArchiveBytes),
     ingest,
     registry,
-    publicRegistry,
+    publicMirrors,
     downloads,
     vcsConnections,
     vcsBuilds,
@@ -129,11 +145,10 @@ export function createServices(store: Store, background: Background, options: Se
     gpgKeys,
     providerUploads,
     providerRegistry,
-    providerMirror,
     bundles,
     moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname),
-    providerCatalog: new ProviderCatalog(store, options.registryHostname),
-    oci: new OciRegistry(store, providerRegistry, providerMirror, registry, publicRegistry, downloads, options.registryHostname),
+    providerCatalog: new ProviderCatalog(store, publicMirrors, options.registryHostname),
+    oci: new OciRegistry(store, providerRegistry, publicMirrors, registry, downloads, options.registryHostname),
     auditTrail: new AuditTrailService(store, options.clock),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),

@@ -5,7 +5,7 @@ import type { ModuleSharingService } from './modules/module-sharing.js'
 import type { DownloadCounter } from './modules/downloads.js'
 import type { IngestQueue } from './ingest/ingest-queue.js'
 import type { RegistryService } from './modules/protocol-reads.js'
-import type { PublicRegistryService } from './upstream/public-registry.js'
+import type { PublicMirrors } from './upstream/public-mirrors.js'
 import type { VcsConnectionService } from './vcs/connections.js'
 import type { VcsPublisher } from './vcs/publisher.js'
 import type { VcsBuilds } from './vcs/builds.js'
@@ -13,7 +13,6 @@ import type { GpgKeyService } from './providers/gpg-keys.js'
 import type { ProviderRegistryService } from './providers/provider-registry.js'
 import type { ProviderUploadService } from './providers/provider-uploads.js'
 import type { ProviderService } from './providers/providers.js'
-import type { ProviderMirror } from './providers/provider-mirror.js'
 import type { ModuleService } from './modules/modules.js'
 import type { BundleService } from './bundles/bundles.js'
 import type { SiteService } from './organizations/site-settings.js'
@@ -50,7 +49,8 @@ export interface Services {
   uploads: UploadService
   ingest: IngestQueue
   registry: RegistryService
-  publicRegistry: PublicRegistryService
+  /** Terraform's and OpenTofu's public registries, mirrored: providers and curated modules, found by hostname. */
+  publicMirrors: PublicMirrors
   downloads: DownloadCounter
   vcsConnections: VcsConnectionService
   vcsBuilds: VcsBuilds
@@ -60,7 +60,6 @@ export interface Services {
   gpgKeys: GpgKeyService
   providerUploads: ProviderUploadService
   providerRegistry: ProviderRegistryService
-  providerMirror: ProviderMirror
   bundles: BundleService
   auditTrail: AuditTrailService
   /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */

@@ -14,7 +14,7 @@ import { baseUrlResolver } from './base-url.js'
 import { adminRoutes, providerImportRouter } from '../api/management/admin.js'
 import { BUNDLE_REQUEST_LIMIT, bundleImportRouter, bundleRoutes } from '../api/management/bundles.js'
 import { gpgKeyRoutes } from '../api/management/gpg-keys.js'
-import { networkMirrorRouter, PROVIDERS_PREFIX, PUBLIC_PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from '../api/protocol/providers-v1.js'
+import { networkMirrorRouter, PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from '../api/protocol/providers-v1.js'
 import { registryProviderRoutes } from '../api/management/registry-providers.js'
 import { organizationRoutes } from '../api/management/organizations.js'
 import { comparePreviewRouter, registryModuleRoutes } from '../api/management/registry-modules.js'
@@ -24,7 +24,7 @@ import { archiveDownloadRouter, registryProtocolRouter } from '../api/protocol/m
 import { discoveryRouter } from '../api/protocol/discovery.js'
 import { publicRegistryRouter } from '../api/protocol/public-registry.js'
 import { serverInfoRouter } from '../api/homeport/server-info.js'
-import { DEFAULT_REGISTRY_HOSTNAME } from '../../shared/terraform-config.js'
+import { DEFAULT_REGISTRY_HOSTNAME, PUBLIC_MIRROR_PREFIXES } from '../../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from './rate-limit.js'
 import type { ProtocolCache } from './protocol-cache.js'
 import { selfHostedRoutes } from '../api/management/self-hosted.js'
@@ -145,12 +145,16 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(archiveDownloadRouter(services, rateLimit).routes())
   app.use(providerFilesRouter(services, rateLimit).routes())
   app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit, baseUrl).routes())
-  app.use(providerProtocolRouter(PUBLIC_PROVIDERS_PREFIX, services.providerMirror, rateLimit, baseUrl).routes())
+  // Each public registry's mirror under its own prefix: its providers, and (before the private modules protocol, which answers all of /api/registry) its curated modules.
+  for (const [hostname, prefix] of Object.entries(PUBLIC_MIRROR_PREFIXES)) {
+    const mirror = services.publicMirrors.for(hostname)
+    app.use(providerProtocolRouter(`${prefix}/providers`, mirror.providers, rateLimit, baseUrl).routes())
+    app.use(publicRegistryRouter(`${prefix}/modules`, mirror.modules, rateLimit, baseUrl).routes())
+  }
   app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME, baseUrl).routes())
   if (options.mcp) app.use(mcpRouter(options.mcp, rateLimit).routes())
   app.use(ociRouter(services, rateLimit, baseUrl, options.clock).routes())
   app.use(privateRegistry.routes())
-  app.use(publicRegistryRouter(services, rateLimit, baseUrl).routes())
   app.use(registryProtocolRouter(services, rateLimit, baseUrl, options.protocolCache).routes())
   app.use(api.routes())
   app.use(serveGui(options.rendererDir))

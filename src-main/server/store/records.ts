@@ -143,8 +143,9 @@ export type ImportUndoStep =
   | { kind: 'provider-version'; organization: string; name: string; version: string }
   | { kind: 'provider-platform'; organization: string; name: string; version: string; os: string; arch: string }
   | { kind: 'gpg-key'; namespace: string; keyId: string }
-  | { kind: 'mirrored-version'; namespace: string; type: string; version: string }
-  | { kind: 'mirrored-platform'; namespace: string; type: string; version: string; platform: string }
+  // `hostname`: the public registry's name (journals from before OpenTofu's mirror have none: registry.terraform.io's).
+  | { kind: 'mirrored-version'; hostname?: string; namespace: string; type: string; version: string }
+  | { kind: 'mirrored-platform'; hostname?: string; namespace: string; type: string; version: string; platform: string }
 
 // Registry names and module and version statuses are HCP Terraform's words, stored as they are
 // sent; they are defined once, in the wire types, so a new status there is a new stored one here.

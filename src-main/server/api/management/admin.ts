@@ -1,10 +1,11 @@
 import Router from '@koa/router'
 import type { Services } from '../../domain/services.js'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import { callerOf } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
 import { rawBodyRouter } from '../../http/raw-body-router.js'
-import { pathParams } from '../../http/query.js'
+import { pathParams, queryString } from '../../http/query.js'
+import { TERRAFORM_REGISTRY } from '../../../shared/terraform-config.js'
 import { readIdentifiers, readResource, sendDocument } from '../../http/jsonapi.js'
 import { pageRequest, paginate } from '../../http/pagination.js'
 import { organizationReference } from './serializers/organization-resources.js'
@@ -25,7 +26,7 @@ export function providerImportRouter(services: Services, rateLimit: Middleware):
     const [os = '', arch = '', extra] = platform.split('_')
     if (extra !== undefined) throw new HttpError(422, 'invalid attribute', `"${platform}" is not a platform (<os>_<arch>, like linux_amd64).`)
     const hashes = [ctx.query.hash ?? []].flat()
-    const { present, signed } = await services.providerMirror.importPackage(callerOf(ctx), { hostname, namespace, type, version, os, arch, hashes }, ctx.req)
+    const { present, signed } = await services.publicMirrors.for(hostname).providers.importPackage(callerOf(ctx), { hostname, namespace, type, version, os, arch, hashes }, ctx.req)
     const result: Resource<MirroredPackageAttributes, 'mirrored-provider-packages'> = {
       type: 'mirrored-provider-packages',
       id: `${hostname}/${namespace}/${type}/${version}/${platform}`.toLowerCase(),
@@ -52,21 +53,26 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
 
   // Homeport's own: the public providers mirrored here, and mirroring more ahead of time, for use offline.
   router.get('/admin/provider-mirror', async (ctx) => {
-    const providers = await services.providerMirror.list()
+    const providers = await services.publicMirrors.providers()
     sendDocument(ctx, 200, {
-      data: providers.map(mirroredProviderResource)
+      data: providers.map(({ record, publicName }) => mirroredProviderResource(record, publicName))
     })
   })
   router.post('/admin/provider-mirror', async (ctx) => {
     const attributes = readResource(ctx, 'provider-mirrors').attributes
     const source = attributes.string('source') ?? ''
-    const [namespace, type, extra] = source.split('/')
-    if (!namespace || !type || extra !== undefined) throw attributes.invalid('source', 'source is a public provider address: <namespace>/<type>, like hashicorp/null.')
+    // As Terraform reads a source: [<hostname>/]<namespace>/<type>, registry.terraform.io when no hostname is given.
+    const parts = source.split('/')
+    const [type, namespace, hostname = TERRAFORM_REGISTRY, extra] = [...parts].reverse()
+    if (!namespace || !type || extra !== undefined) {
+      throw attributes.invalid('source', 'source is a public provider address: [<hostname>/]<namespace>/<type>, like hashicorp/null or registry.opentofu.org/hashicorp/null.')
+    }
+    const mirror = services.publicMirrors.for(hostname).providers
     const platforms = attributes.nullableStringArray('platforms') ?? []
-    const mirrored = await services.providerMirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
+    const mirrored = await mirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
     const result: Resource<ProviderMirrorAttributes, 'provider-mirrors'> = {
       type: 'provider-mirrors',
-      id: `${services.providerMirror.hostname}/${namespace}/${type}`,
+      id: `${mirror.publicName}/${namespace}/${type}`,
       attributes: { source, mirrored }
     }
     sendDocument(ctx, 201, { data: result })
@@ -78,7 +84,7 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     const attributes = readResource(ctx, 'provider-releases').attributes
     const signature = attributes.required('shasums-signature')
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) throw attributes.invalid('shasums-signature', 'shasums-signature is the signature file in base64.')
-    const { present, keyId } = await services.providerMirror.importRelease(callerOf(ctx), {
+    const { present, keyId } = await services.publicMirrors.for(hostname).providers.importRelease(callerOf(ctx), {
       hostname,
       namespace,
       type,
@@ -95,14 +101,16 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     }
     sendDocument(ctx, present ? 200 : 201, { data: result })
   })
+  // `?hostname=registry.opentofu.org` for OpenTofu's registry's mirror; registry.terraform.io's without it.
+  const mirrorNamed = (ctx: Context) => services.publicMirrors.for(queryString(ctx, 'hostname') ?? TERRAFORM_REGISTRY).providers
   router.delete('/admin/provider-mirror/:namespace/:type/:version', async (ctx) => {
     const { namespace, type, version } = pathParams(ctx, 'namespace', 'type', 'version')
-    await services.providerMirror.remove(callerOf(ctx), namespace, type, version)
+    await mirrorNamed(ctx).remove(callerOf(ctx), namespace, type, version)
     ctx.status = 204
   })
   router.delete('/admin/provider-mirror/:namespace/:type/:version/:platform', async (ctx) => {
     const { namespace, type, version, platform } = pathParams(ctx, 'namespace', 'type', 'version', 'platform')
-    await services.providerMirror.remove(callerOf(ctx), namespace, type, version, platform)
+    await mirrorNamed(ctx).remove(callerOf(ctx), namespace, type, version, platform)
     ctx.status = 204
   })
 

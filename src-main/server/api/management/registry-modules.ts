@@ -1,4 +1,5 @@
 import Router from '@koa/router'
+import { TERRAFORM_REGISTRY } from '../../../shared/terraform-config.js'
 import type { Context, Middleware } from 'koa'
 import type { Comparison } from '../../domain/modules/versions/compare.js'
 import type { LifecycleChange } from '../../domain/modules/versions/lifecycle.js'
@@ -100,11 +101,14 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   })
 
   router.post(`${MODULE}/versions`, async (ctx) => createVersion(ctx, address(ctx)))
-  // Homeport's own: copy a version of a curated public module, archive and all, for offline use.
+  // Homeport's own: copy a version of a curated public module, archive and all, for offline use, from
+  // registry.terraform.io's upstream, or with `hostname: registry.opentofu.org` from OpenTofu's.
   router.post('/organizations/:org/registry-modules/public/:namespace/:name/:provider/mirror', async (ctx) => {
     const { org, namespace, name, provider } = pathParams(ctx, 'org', 'namespace', 'name', 'provider')
-    const version = readResource(ctx, 'registry-module-versions').attributes.required('version', 'Name the version to mirror.')
-    const mirrored = await services.publicRegistry.mirror(callerOf(ctx), org, namespace, name, provider, version)
+    const { attributes } = readResource(ctx, 'registry-module-versions')
+    const version = attributes.required('version', 'Name the version to mirror.')
+    const from = services.publicMirrors.for(attributes.string('hostname') ?? TERRAFORM_REGISTRY).modules
+    const mirrored = await from.mirror(callerOf(ctx), org, namespace, name, provider, version)
     sendVersion(ctx, 201, mirrored.view, mirrored.version)
   })
   router.get(MODULE, async (ctx) => {

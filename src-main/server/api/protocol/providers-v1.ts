@@ -2,7 +2,6 @@ import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import type { Caller } from '../../domain/core/access.js'
-import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { ListedProviderVersion, ProviderPackage, ProviderVersionList } from '../../domain/providers/provider-registry.js'
 import type { MirrorArchive } from '../../domain/providers/provider-mirror.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
@@ -13,7 +12,6 @@ import { signedFileRouter } from '../../http/signed-files.js'
 
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
 export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
-export const PUBLIC_PROVIDERS_PREFIX = '/api/registry/public/v1/providers'
 export const NETWORK_MIRROR_PREFIX = '/api/registry/provider-mirror/v1'
 
 /** What the protocol needs of a source of providers: the private registry, or the public mirror. */
@@ -31,7 +29,7 @@ interface MirrorSource {
 /**
  * The provider registry protocol (`providers.v1`, shared/research/providers.md §3), with the same
  * bearer tokens as the API: over private providers (the namespace is the organization) at
- * PROVIDERS_PREFIX, and over the public mirror at PUBLIC_PROVIDERS_PREFIX. Errors are
+ * PROVIDERS_PREFIX, and over each public registry's mirror under its prefix (PUBLIC_MIRROR_PREFIXES). Errors are
  * `{"errors": ["…"]}`.
  */
 export function providerProtocolRouter(prefix: string, source: ProviderSource, rateLimit: Middleware, baseUrl: BaseUrl): Router {
@@ -103,14 +101,14 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
       }
     }
     // Only what is mirrored already (imported packages too): a version file lists every platform, and pulling them all through for one request would be too much.
-    if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === services.providerMirror.hostname) {
-      const mirror = services.providerMirror
+    const mirror = services.publicMirrors.find(hostname)?.providers
+    if (mirror) {
       return {
         versions: (_caller, namespace, type) => mirror.localVersions(namespace, type, { unsigned: true }),
         archive: (_caller, ...args) => mirror.archive(...args)
       }
     }
-    throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...PUBLIC_REGISTRY_HOSTS].join(', ')}, not of ${hostname}.`)
+    throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...services.publicMirrors.names].join(', ')}, not of ${hostname}.`)
   }
   router.get('/:hostname/:namespace/:type/:file', async (ctx) => {
     const { hostname, namespace, type, file } = pathParams(ctx, 'hostname', 'namespace', 'type', 'file')
@@ -138,7 +136,7 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
 /** A provider release's files at their signed, short-lived locations (see http/signed-files.ts). */
 export function providerFilesRouter(services: Services, rateLimit: Middleware): Router {
   return signedFileRouter(PROVIDER_FILES_PREFIX, rateLimit, async (token, name) => {
-    const file = await (token.versionId.startsWith('mirp') ? services.providerMirror : services.providerRegistry).fileFor(token)
+    const file = await (token.versionId.startsWith('mirp') ? services.publicMirrors : services.providerRegistry).fileFor(token)
     return file && { ...file, type: name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream' }
   })
 }

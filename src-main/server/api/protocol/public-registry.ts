@@ -1,24 +1,21 @@
 import Router from '@koa/router'
 import type { BaseUrl } from '../../http/base-url.js'
 import type { Context, Middleware } from 'koa'
-import type { Services } from '../../domain/services.js'
-import type { UpstreamPassThrough } from '../../domain/upstream/public-registry.js'
+import type { PublicRegistryService, UpstreamPassThrough } from '../../domain/upstream/public-registry.js'
 import { callerOf, requireBearer } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
 import { pathParams } from '../../http/query.js'
 import { detailObject, versionEntry } from './protocol-resources.js'
 import { DOWNLOADS_PREFIX } from './modules-v1.js'
 
-export const PUBLIC_PREFIX = '/api/registry/public/v1/modules'
-
 /**
- * The hosted registry's public prefix: the three operations the spec has it proxy for curated
- * public modules (list versions, a version, the latest for a provider), through the upstream
- * cache, and downloads of versions mirrored into Homeport.
+ * A public registry's modules at `prefix` (the hosted registry's public prefix for
+ * registry.terraform.io, one of Homeport's own for registry.opentofu.org): the three operations the
+ * spec has it proxy for curated public modules (list versions, a version, the latest for a
+ * provider), through that registry's upstream cache, and downloads of versions mirrored into Homeport.
  */
-export function publicRegistryRouter(services: Services, rateLimit: Middleware, baseUrl: BaseUrl): Router {
-  const { publicRegistry } = services
-  const router = new Router({ prefix: PUBLIC_PREFIX })
+export function publicRegistryRouter(prefix: string, publicRegistry: PublicRegistryService, rateLimit: Middleware, baseUrl: BaseUrl): Router {
+  const router = new Router({ prefix })
   router.use(rateLimit)
   router.use(requireBearer)
 

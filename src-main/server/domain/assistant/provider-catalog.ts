@@ -1,7 +1,7 @@
 import semver from 'semver'
-import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { VersionDeprecation } from '../../store/records.js'
 import { BY_ORGANIZATION, type Store } from '../../store/port.js'
+import type { PublicMirrors } from '../upstream/public-mirrors.js'
 import type { Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
@@ -37,6 +37,7 @@ export interface ProviderEntryVersion {
 export class ProviderCatalog {
   constructor(
     private readonly store: Store,
+    private readonly mirrors: PublicMirrors,
     private readonly registryHostname: string
   ) {}
 
@@ -55,11 +56,11 @@ export class ProviderCatalog {
         if (versions.length > 0) found.push(entryOf({ address: `${org.name}/${provider.name}`, hostname: this.registryHostname, registry: 'private', organization: org.name }, versions))
       }
     }
-    for (const mirrored of await this.store.providerMirror.all()) {
+    for (const { record: mirrored, publicName } of await this.mirrors.providers()) {
       const versions = mirrored.versions
         .map((version) => ({ version: version.version, protocols: version.protocols, platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`), deprecation: null }))
         .filter((version) => version.platforms.length > 0)
-      if (versions.length > 0) found.push(entryOf({ address: `${mirrored.namespace}/${mirrored.type}`, hostname: PUBLIC_REGISTRY_HOSTS[0]!, registry: 'mirror', organization: null }, versions))
+      if (versions.length > 0) found.push(entryOf({ address: `${mirrored.namespace}/${mirrored.type}`, hostname: publicName, registry: 'mirror', organization: null }, versions))
     }
     return found.sort((a, b) => a.address.localeCompare(b.address) || a.registry.localeCompare(b.registry))
   }
@@ -71,7 +72,9 @@ export class ProviderCatalog {
     if (segments.length !== 2) throw new InvalidInputError(`"${text}" is not a provider address: give namespace/type (like acme/widget), optionally after the registry's hostname.`, 'provider')
     const registry = host === undefined ? undefined : registryOfHost(host, this.registryHostname, 'provider') === 'private' ? 'private' : 'mirror'
     const address = segments.join('/')
-    const matches = (await this.entries(caller)).filter((entry) => entry.address.toLowerCase() === address && (registry === undefined || entry.registry === registry))
+    // Each public registry's mirror keeps its own copy: a hostname picks that registry's.
+    const named = (entry: ProviderEntry) => registry === undefined || (entry.registry === registry && (registry === 'private' || entry.hostname === host))
+    const matches = (await this.entries(caller)).filter((entry) => entry.address.toLowerCase() === address && named(entry))
     const found = matches.find((entry) => entry.registry === 'private') ?? matches[0]
     if (!found) throw new NotFoundError(`No provider ${address} you may install is here`, false)
     return found

@@ -8,11 +8,10 @@ import type { ModuleService } from '../modules/modules.js'
 import { checkName, checkProvider, findVersion, normalizeVersion, type ModuleView } from '../modules/module-rules.js'
 import { validateOrganizationName, type OrganizationService } from '../organizations/organizations.js'
 import type { GpgKeyService } from '../providers/gpg-keys.js'
-import type { ProviderMirror } from '../providers/provider-mirror.js'
 import type { ProviderUploadService } from '../providers/provider-uploads.js'
 import { checkPlatformPart, checkProtocols, findProviderVersion, isTerraformProviderPart, type ProviderService, type ProviderView } from '../providers/providers.js'
 import { binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from '../providers/release-files.js'
-import type { PublicRegistryService } from '../upstream/public-registry.js'
+import type { PublicMirrors } from '../upstream/public-mirrors.js'
 import type { BundledKey, BundledModule, BundledProvider } from '../../../shared/bundle-manifest.js'
 import type { ImportedModule, ImportedProvider, ImportOutcome } from '../../../shared/wire/bundles.js'
 import type { OpenedBundle } from './bundle-files.js'
@@ -22,8 +21,7 @@ export interface ImportServices {
   store: Store
   organizations: OrganizationService
   modules: ModuleService
-  publicRegistry: PublicRegistryService
-  providerMirror: ProviderMirror
+  publicMirrors: PublicMirrors
   providers: ProviderService
   gpgKeys: GpgKeyService
   providerUploads: ProviderUploadService
@@ -76,7 +74,7 @@ export class BundleImporter {
     const verified: Verified[] = []
     for (const provider of manifest.providers) verified.push(await this.verify(provider))
     const conflicts = [...(await this.moduleConflicts(report.organization)), ...(await this.providerConflicts(verified))]
-    if (!this.services.publicRegistry.curating && manifest.modules.some((module) => module.registry === 'public')) {
+    if (!this.services.publicMirrors.terraform.modules.curating && manifest.modules.some((module) => module.registry === 'public')) {
       conflicts.unshift('The bundle holds public modules, and this Homeport keeps none (the self-hosted edition, or --public-curation off).')
     }
     if (conflicts.length > 0) throw new ConflictError(`Nothing was imported: ${conflicts.join(' ')}`)
@@ -197,7 +195,7 @@ export class BundleImporter {
     const conflicts: string[] = []
     for (const { provider } of verified) {
       if (provider.registry === 'mirror') {
-        const conflict = await this.services.providerMirror.releaseConflict(provider.namespace, provider.type, provider.version, provider.shasums.sha256)
+        const conflict = await this.services.publicMirrors.for(provider.hostname).providers.releaseConflict(provider.namespace, provider.type, provider.version, provider.shasums.sha256)
         if (conflict) conflicts.push(conflict)
         continue
       }
@@ -234,10 +232,10 @@ export class BundleImporter {
   private async importModule(module: BundledModule, report: ImportReport, journal: ImportJournal): Promise<ImportOutcome> {
     const organization = module.registry === 'public' ? report.organization : module.namespace
     await this.ensureOrganization(organization, report, journal)
-    const { modules, publicRegistry, store, archives, maxArchiveBytes } = this.services
+    const { modules, publicMirrors, store, archives, maxArchiveBytes } = this.services
     const address = { organization, registryName: module.registry, namespace: module.namespace, name: module.name, provider: module.provider }
     if (module.registry === 'public') {
-      if (await publicRegistry.curate(this.caller, organization, module.namespace, module.name, module.provider)) await journal.wrote({ kind: 'module', ...address })
+      if (await publicMirrors.for(module.hostname).modules.curate(this.caller, organization, module.namespace, module.name, module.provider)) await journal.wrote({ kind: 'module', ...address })
     } else if (!(await this.existingModule(module, organization))) {
       await modules.create(this.caller, organization, { registryName: 'private', name: module.name, provider: module.provider })
       await journal.wrote({ kind: 'module', ...address })
@@ -259,7 +257,7 @@ export class BundleImporter {
   /** A public provider, into the mirror as a signed release (the same path as `homeport import-providers` of a release folder). */
   private async importMirrored({ provider, shasums, signature, key }: Verified, journal: ImportJournal): Promise<ImportOutcome> {
     const { hostname, namespace, type, version } = provider
-    const mirror = this.services.providerMirror
+    const mirror = this.services.publicMirrors.for(hostname).providers
     const before = (await mirror.localVersions(namespace, type, { unsigned: true }).catch(missing))?.find((candidate) => candidate.version === version)
     const release = await mirror.importRelease(this.caller, {
       hostname,
@@ -272,12 +270,12 @@ export class BundleImporter {
       protocols: provider.protocols,
       keyDetails: { trustSignature: key.trustSignature, source: key.source, sourceUrl: key.sourceUrl }
     })
-    if (!before) await journal.wrote({ kind: 'mirrored-version', namespace, type, version })
+    if (!before) await journal.wrote({ kind: 'mirrored-version', hostname: mirror.publicName, namespace, type, version })
     let present = release.present
     for (const found of provider.packages) {
       const target = { hostname, namespace, type, version, os: found.os, arch: found.arch, hashes: [`zh:${found.file.sha256}`] }
       const imported = await mirror.importPackage(this.caller, target, this.bundle.open(found.file))
-      if (before && !imported.present) await journal.wrote({ kind: 'mirrored-platform', namespace, type, version, platform: `${found.os}_${found.arch}` })
+      if (before && !imported.present) await journal.wrote({ kind: 'mirrored-platform', hostname: mirror.publicName, namespace, type, version, platform: `${found.os}_${found.arch}` })
       present = imported.present && present
     }
     return present ? 'present' : 'added'

@@ -1,14 +1,12 @@
 import semver from 'semver'
-import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { StoredFile } from '../../store/records.js'
 import type { BundledModule } from '../../../shared/bundle-manifest.js'
 import type { BundleProblem } from '../../../shared/wire/bundles.js'
 import type { Caller } from '../core/access.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { IngestQueue } from '../ingest/ingest-queue.js'
-import type { ProviderMirror } from '../providers/provider-mirror.js'
 import type { ProviderRegistryService, ProviderRelease } from '../providers/provider-registry.js'
-import type { PublicRegistryService } from '../upstream/public-registry.js'
+import type { PublicMirrors } from '../upstream/public-mirrors.js'
 import type { RegistryService } from '../modules/protocol-reads.js'
 import { terraformConstraint } from '../modules/versions/constraints.js'
 import {
@@ -62,9 +60,8 @@ export interface PlanSources {
   /** This Homeport's own registry hostname (`homeport.localhost`): sources naming it are its private modules and providers. */
   registryHostname: string
   registry: RegistryService
-  publicRegistry: PublicRegistryService
+  publicMirrors: PublicMirrors
   providerRegistry: ProviderRegistryService
-  providerMirror: ProviderMirror
   ingest: IngestQueue
   archives: ArchiveKeeper
   /** Called at every step, for progress. */
@@ -195,8 +192,9 @@ export class BundlePlanner {
   ): Promise<(PlannedModule & { files: Map<string, string> }) | undefined> {
     const { hostname, namespace, name, provider } = source
     const address = `${hostname}/${namespace}/${name}/${provider}`
-    const { caller: who, organization, registry, publicRegistry } = this.sources
-    const isPublic = PUBLIC_REGISTRY_HOSTS.includes(hostname)
+    const { caller: who, organization, registry } = this.sources
+    const publicRegistry = this.sources.publicMirrors.find(hostname)?.modules
+    const isPublic = publicRegistry !== undefined
     if (!isPublic && hostname !== this.sources.registryHostname) {
       this.problems.push({ what: where, reason: `${hostname} is neither this Homeport (${this.sources.registryHostname}) nor a public registry it mirrors` })
       return undefined
@@ -252,12 +250,13 @@ export class BundlePlanner {
       this.problems.push({ what: `provider ${address}`, reason })
       return undefined
     }
-    const isPublic = PUBLIC_REGISTRY_HOSTS.includes(hostname)
+    const providerMirror = this.sources.publicMirrors.find(hostname)?.providers
+    const isPublic = providerMirror !== undefined
     if (!isPublic && hostname !== this.sources.registryHostname) return problem(`${hostname} is neither this Homeport (${this.sources.registryHostname}) nor a public registry it mirrors`)
     if (platforms.length === 0) return problem('no platform was named: name the platforms the bundle is for (linux_amd64, darwin_arm64…)')
-    const { caller, providerMirror, providerRegistry } = this.sources
+    const { caller, providerRegistry } = this.sources
     try {
-      const { versions: listed } = isPublic ? await providerMirror.versions(caller, namespace, type) : await providerRegistry.versions(caller, namespace, type)
+      const { versions: listed } = providerMirror ? await providerMirror.versions(caller, namespace, type) : await providerRegistry.versions(caller, namespace, type)
       const available = listed.map((entry) => entry.version)
       const locked = this.locked.get(address)
       let version: string | undefined
@@ -273,7 +272,7 @@ export class BundlePlanner {
       const missing = platforms.filter(({ os, arch }) => !offered.some((candidate) => candidate.os === os && candidate.arch === arch))
       if (missing.length > 0) return problem(`${version} has no package for ${missing.map(({ os, arch }) => `${os}_${arch}`).join(', ')}`)
       this.sources.step(`Fetching ${address} ${version} for ${platforms.map(({ os, arch }) => `${os}_${arch}`).join(', ')}`)
-      const release = isPublic ? await providerMirror.release(caller, namespace, type, version, platforms) : await providerRegistry.release(caller, namespace, type, version, platforms)
+      const release = providerMirror ? await providerMirror.release(caller, namespace, type, version, platforms) : await providerRegistry.release(caller, namespace, type, version, platforms)
       for (const file of [release.shasums, release.signature, ...release.packages.map((found) => found.binary)]) this.pin(file)
       const zh = locked?.hashes.filter((hash) => hash.startsWith('zh:')) ?? []
       const unlocked = release.packages.filter((found) => zh.length > 0 && !zh.includes(`zh:${found.binary.sha256}`))

@@ -5,7 +5,8 @@ import { NotFoundError } from '../core/errors.js'
 import type { ModuleService } from '../modules/modules.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { GpgKeyService } from '../providers/gpg-keys.js'
-import type { ProviderMirror } from '../providers/provider-mirror.js'
+import type { PublicMirrors } from '../upstream/public-mirrors.js'
+import { TERRAFORM_REGISTRY } from '../../../shared/terraform-config.js'
 import type { ProviderService } from '../providers/providers.js'
 
 /** What taking an import back goes through: the same services as the import itself. */
@@ -15,7 +16,7 @@ export interface UndoServices {
   modules: ModuleService
   providers: ProviderService
   gpgKeys: GpgKeyService
-  providerMirror: ProviderMirror
+  publicMirrors: PublicMirrors
 }
 
 const SITE_ADMIN: Caller = { kind: 'site-admin' }
@@ -87,7 +88,7 @@ async function undo(services: UndoServices, steps: ImportUndoStep[]): Promise<vo
   }
 }
 
-function undoStep({ organizations, modules, providers, gpgKeys, providerMirror }: UndoServices, step: ImportUndoStep): Promise<void> {
+function undoStep({ organizations, modules, providers, gpgKeys, publicMirrors }: UndoServices, step: ImportUndoStep): Promise<void> {
   switch (step.kind) {
     case 'organization':
       return organizations.destroy(SITE_ADMIN, step.name)
@@ -104,8 +105,8 @@ function undoStep({ organizations, modules, providers, gpgKeys, providerMirror }
     case 'gpg-key':
       return gpgKeys.delete(SITE_ADMIN, step.namespace, step.keyId)
     case 'mirrored-version':
-      return providerMirror.remove(SITE_ADMIN, step.namespace, step.type, step.version)
+      return publicMirrors.for(step.hostname ?? TERRAFORM_REGISTRY).providers.remove(SITE_ADMIN, step.namespace, step.type, step.version)
     case 'mirrored-platform':
-      return providerMirror.remove(SITE_ADMIN, step.namespace, step.type, step.version, step.platform)
+      return publicMirrors.for(step.hostname ?? TERRAFORM_REGISTRY).providers.remove(SITE_ADMIN, step.namespace, step.type, step.version, step.platform)
   }
 }

@@ -1,15 +1,13 @@
 import { Readable } from 'node:stream'
 import semver from 'semver'
-import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { ArchiveRef, VersionRecord } from '../../store/records.js'
 import { ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { DownloadCounter } from '../modules/downloads.js'
 import { latestOf, type RegistryService } from '../modules/protocol-reads.js'
-import type { ProviderMirror } from '../providers/provider-mirror.js'
 import type { ProviderRegistryService, StoredVersionZips } from '../providers/provider-registry.js'
-import type { PublicRegistryService } from '../upstream/public-registry.js'
+import type { PublicMirrors } from '../upstream/public-mirrors.js'
 import { EMPTY_CONFIG, EMPTY_CONFIG_BYTES, moduleManifest, providerIndex, providerTargetManifest, versionTag, type OciDocument } from './oci-layout.js'
 
 /**
@@ -53,9 +51,8 @@ export class OciRegistry {
   constructor(
     private readonly store: Store,
     private readonly providers: ProviderRegistryService,
-    private readonly mirror: ProviderMirror,
+    private readonly mirrors: PublicMirrors,
     private readonly modules: RegistryService,
-    private readonly publicModules: PublicRegistryService,
     private readonly downloads: DownloadCounter,
     private readonly registryHostname: string
   ) {}
@@ -69,7 +66,7 @@ export class OciRegistry {
     const [kind, ...rest] = parts
     if (kind === 'providers' && rest.length === 3) return { kind: 'provider', hostname: rest[0]!, namespace: rest[1]!, type: rest[2]! }
     if (kind === 'modules' && rest.length === 3) return { kind: 'module', hostname: null, namespace: rest[0]!, name: rest[1]!, provider: rest[2]! }
-    if (kind === 'modules' && rest.length === 4 && PUBLIC_REGISTRY_HOSTS.includes(rest[0]!)) {
+    if (kind === 'modules' && rest.length === 4 && this.mirrors.find(rest[0]!)) {
       return { kind: 'module', hostname: rest[0]!, namespace: rest[1]!, name: rest[2]!, provider: rest[3]! }
     }
     throw new NotFoundError(
@@ -111,14 +108,15 @@ export class OciRegistry {
 
   private async providerZips(caller: Caller, { hostname, namespace, type }: Extract<OciRepository, { kind: 'provider' }>): Promise<StoredVersionZips[]> {
     if (hostname === this.registryHostname.toLowerCase()) return this.providers.storedZips(caller, namespace, type)
-    if (PUBLIC_REGISTRY_HOSTS.includes(hostname) || hostname === this.mirror.hostname) return this.mirror.storedZips(namespace, type)
-    throw new NotFoundError(`no provider ${hostname}/${namespace}/${type} here: Homeport serves ${[this.registryHostname, ...PUBLIC_REGISTRY_HOSTS].join(', ')}`)
+    const mirror = this.mirrors.find(hostname)?.providers
+    if (mirror) return mirror.storedZips(namespace, type)
+    throw new NotFoundError(`no provider ${hostname}/${namespace}/${type} here: Homeport serves ${[this.registryHostname, ...this.mirrors.names].join(', ')}`)
   }
 
   /** Published versions, newest first: the registry protocol's, for the same caller. */
   private async moduleVersions(caller: Caller, repository: Extract<OciRepository, { kind: 'module' }>): Promise<VersionRecord[]> {
     const { namespace, name, provider } = repository
-    if (repository.hostname) return (await this.publicModules.localVersions(caller, namespace, name, provider)).versions
+    if (repository.hostname) return (await this.mirrors.for(repository.hostname).modules.localVersions(caller, namespace, name, provider)).versions
     // OCI names are lower case; organization names need not be.
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
     if (!org) throw new NotFoundError(`module ${namespace}/${name}/${provider} not found`)
@@ -128,7 +126,7 @@ export class OciRegistry {
   private async countDownload(caller: Caller, repository: Extract<OciRepository, { kind: 'module' }>, version: string): Promise<void> {
     const { namespace, name, provider } = repository
     if (repository.hostname) {
-      this.downloads.count((await this.publicModules.localVersions(caller, namespace, name, provider)).view.module.id)
+      this.downloads.count((await this.mirrors.for(repository.hostname).modules.localVersions(caller, namespace, name, provider)).view.module.id)
       return
     }
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))

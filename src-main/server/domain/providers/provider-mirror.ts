@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream'
 import semver from 'semver'
-import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { MirroredProviderPlatform, MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
 import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
@@ -102,15 +101,31 @@ function checkImport(target: ImportedPackage): ImportedPackage {
  * cache. Offline, only what is mirrored is offered.
  */
 export class ProviderMirror {
+  /**
+   * `publicNames`: the public registries' names this mirror answers for (`registry.terraform.io`),
+   * the first being how it is shown; it answers for its upstream's own hostname too.
+   */
   constructor(
     private readonly store: Store,
     private readonly upstream: UpstreamRegistry,
-    private readonly archives: ArchiveKeeper
+    private readonly archives: ArchiveKeeper,
+    readonly publicNames: readonly string[]
   ) {}
 
-  /** The upstream's hostname, as Terraform names the providers it serves (`registry.terraform.io`). */
+  /** The upstream's hostname, which the providers mirrored from it are kept under. */
   get hostname(): string {
     return new URL(this.upstream.address).host
+  }
+
+  /** The public registry's name, as configurations and lock files write it (`registry.terraform.io`). */
+  get publicName(): string {
+    return this.publicNames[0] ?? this.hostname
+  }
+
+  /** Whether a provider address's hostname (`registry.opentofu.org/hashicorp/null`) is this mirror's. */
+  answersFor(hostname: string): boolean {
+    const host = hostname.toLowerCase()
+    return host === this.hostname || this.publicNames.includes(host)
   }
 
   async versions(_caller: Caller, namespace: string, type: string): Promise<ProviderVersionList> {
@@ -146,7 +161,7 @@ export class ProviderMirror {
       }))
       .filter((version) => version.platforms.length > 0)
     if (versions.length === 0) {
-      throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here, and the upstream registry cannot be reached`, false)
+      throw new NotFoundError(`${this.publicName}/${namespace}/${type} is not mirrored here, and the upstream registry cannot be reached`, false)
     }
     return versions
   }
@@ -154,7 +169,7 @@ export class ProviderMirror {
   /** Every version mirrored here with its zips, signed by upstream or imported (OCI carries no signature: domain/oci/). */
   async storedZips(namespace: string, type: string): Promise<StoredVersionZips[]> {
     const mirrored = await this.mirrored(namespace, type)
-    if (!mirrored) throw new NotFoundError(`${this.hostname}/${namespace}/${type} is not mirrored here`, false)
+    if (!mirrored) throw new NotFoundError(`${this.publicName}/${namespace}/${type} is not mirrored here`, false)
     return mirrored.versions.map((version) => ({
       version: version.version,
       zips: version.platforms.map(({ os, arch, filename, binary }) => ({ os, arch, filename, file: binary }))
@@ -325,7 +340,7 @@ export class ProviderMirror {
   async releaseConflict(namespace: string, type: string, version: string, shasumsSha256: string): Promise<string | undefined> {
     const kept = (await this.mirrored(namespace, type))?.versions.find((candidate) => candidate.version === version)?.shasums
     if (!kept || kept.sha256 === shasumsSha256) return undefined
-    return `${this.hostname}/${namespace}/${type} ${version} is mirrored here already with another SHA256SUMS (SHA-256 ${kept.sha256}): remove it before importing this release.`
+    return `${this.publicName}/${namespace}/${type} ${version} is mirrored here already with another SHA256SUMS (SHA-256 ${kept.sha256}): remove it before importing this release.`
   }
 
   /**
@@ -358,7 +373,7 @@ export class ProviderMirror {
    */
   async remove(caller: Caller, namespace: string, type: string, version: string, platform?: string): Promise<void> {
     if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin removes mirrored providers.')
-    const name = `${this.hostname}/${namespace}/${type} ${version}${platform ? ` for ${platform}` : ''}`
+    const name = `${this.publicName}/${namespace}/${type} ${version}${platform ? ` for ${platform}` : ''}`
     const provider = await this.mirrored(namespace, type)
     if (!provider) throw new NotFoundError(`${name} is not mirrored here`, false)
     const released: string[] = []
@@ -380,15 +395,18 @@ export class ProviderMirror {
     await this.archives.release(released)
   }
 
-  /** What is mirrored: every provider, with its versions and platforms (any caller may see it: it is public). */
+  /** What is mirrored from this upstream: every provider, with its versions and platforms (any caller may see it: it is public). */
   async list(): Promise<MirroredProviderRecord[]> {
-    return (await this.store.providerMirror.all()).sort((a, b) => `${a.namespace}/${a.type}`.localeCompare(`${b.namespace}/${b.type}`))
+    return (await this.store.providerMirror.all())
+      .filter((provider) => provider.hostname === this.hostname)
+      .sort((a, b) => `${a.namespace}/${a.type}`.localeCompare(`${b.namespace}/${b.type}`))
   }
 
   /** A mirrored file at a signed location, while the location is valid. */
   async fileFor(token: DownloadToken): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | undefined> {
     const [id, file] = token.versionId.split('+') as [string, string | undefined]
     const provider = await this.store.providerMirror.findBy(MIRRORED_FILE_ID, id)
+    if (provider && provider.hostname !== this.hostname) return undefined
     let stored: StoredFile | undefined
     for (const version of provider?.versions ?? []) {
       if (version.id === id) stored = file === 'shasums' ? version.shasums : file === 'shasums-sig' ? version.shasumsSig : undefined
@@ -428,11 +446,9 @@ export class ProviderMirror {
     }
   }
 
-  /** The one mirror answers for the upstream's name and the public registries' names, as the network mirror does. */
+  /** An import names the registry it belongs to: it must be this mirror's (see PublicMirrors.for, which picks the mirror). */
   private checkHostname(hostname: string): void {
-    if (hostname !== this.hostname && !PUBLIC_REGISTRY_HOSTS.includes(hostname)) {
-      throw new InvalidInputError(`This Homeport mirrors the providers of ${[...new Set([this.hostname, ...PUBLIC_REGISTRY_HOSTS])].join(', ')}, not of ${hostname}.`, 'hostname')
-    }
+    if (!this.answersFor(hostname)) throw new InvalidInputError(`This mirror keeps the providers of ${[...new Set([...this.publicNames, this.hostname])].join(', ')}, not of ${hostname}.`, 'hostname')
   }
 
   private mirrored(namespace: string, type: string): Promise<MirroredProviderRecord | undefined> {

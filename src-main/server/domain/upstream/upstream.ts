@@ -29,6 +29,7 @@ export interface UpstreamAnswer {
 }
 
 export const DEFAULT_UPSTREAM = 'https://registry.terraform.io'
+export const DEFAULT_OPENTOFU_UPSTREAM = 'https://registry.opentofu.org'
 const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
 /**
  * After the upstream could not be reached, how long Homeport answers from what it has without asking

@@ -4,15 +4,18 @@ import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { PlatformChoice } from '../../lib/folder-drop'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
+import { PUBLIC_REGISTRY_HOSTS, TERRAFORM_REGISTRY } from '@shared/terraform-config'
 import { mirrorOptions, useMirrorProvider, useRemoveMirrored } from './api'
 
 /**
- * Public providers mirrored from the upstream registry, for `terraform init` with the network off:
- * what is here, and (for the site admin) mirroring more while online.
+ * Public providers mirrored from Terraform's and OpenTofu's registries, each from its own upstream
+ * and with its own signatures, for `terraform init` and `tofu init` with the network off: what is
+ * here, and (for the site admin) mirroring more while online.
  */
 export function MirrorPage() {
   const { client } = useSession()
   const mirror = useQuery(mirrorOptions(client))
+  const [registry, setRegistry] = useState(TERRAFORM_REGISTRY)
   const [source, setSource] = useState('')
   const [versions, setVersions] = useState('')
   const [platforms, setPlatforms] = useState<string[]>(['linux_amd64'])
@@ -23,7 +26,7 @@ export function MirrorPage() {
       <header>
         <h1>Public provider mirror</h1>
         <p className="muted">
-          Public providers kept here, with their publishers’ own signatures when fetched from the registry, so that <code>terraform init</code> installs them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code>, or a provider’s release folder with the key that signed it, is imported with <code>homeport import-providers</code>.
+          Public providers kept here, from registry.terraform.io and registry.opentofu.org apart, each with that registry’s own signatures, so that <code>terraform init</code> and <code>tofu init</code> install them offline. Packages are also mirrored the first time Terraform asks for them while the upstream registry is reachable, and a folder written by <code>terraform providers mirror</code>, or a provider’s release folder with the key that signed it, is imported with <code>homeport import-providers</code>.
         </p>
       </header>
       <form
@@ -31,10 +34,16 @@ export function MirrorPage() {
         aria-label="Mirror a provider"
         onSubmit={(event) => {
           event.preventDefault()
-          add.mutate({ source: source.trim(), versions: versions.trim(), platforms })
+          add.mutate({ source: `${registry}/${source.trim()}`, versions: versions.trim(), platforms })
         }}
       >
         <h2>Mirror a provider</h2>
+        <label htmlFor="mirror-registry">Public registry</label>
+        <select id="mirror-registry" className="fit" value={registry} onChange={(event) => setRegistry(event.target.value)}>
+          {PUBLIC_REGISTRY_HOSTS.map((host) => (
+            <option key={host}>{host}</option>
+          ))}
+        </select>
         <label htmlFor="mirror-source">Provider (namespace/type)</label>
         <input id="mirror-source" value={source} onChange={(event) => setSource(event.target.value)} placeholder="hashicorp/aws" />
         <label htmlFor="mirror-versions">Versions (a constraint; empty for all)</label>
@@ -76,7 +85,7 @@ export function MirrorPage() {
                   <tr key={`${provider.id}-${version.version}`}>
                     <td>
                       <code>
-                        {provider.attributes.namespace}/{provider.attributes.type}
+                        {provider.attributes.hostname}/{provider.attributes.namespace}/{provider.attributes.type}
                       </code>{' '}
                       <span className="muted">updated {formatDate(provider.attributes['updated-at'])}</span>
                     </td>
@@ -98,9 +107,9 @@ export function MirrorPage() {
                     <td>
                       <ConfirmButton
                         label={`Remove ${version.version}`}
-                        confirm={`Remove ${provider.attributes.namespace}/${provider.attributes.type} ${version.version} and its files? Online, Terraform may pull it through again.`}
+                        confirm={`Remove ${provider.attributes.hostname}/${provider.attributes.namespace}/${provider.attributes.type} ${version.version} and its files? Online, Terraform may pull it through again.`}
                         busy={remove.isPending}
-                        onConfirm={() => remove.mutate({ namespace: provider.attributes.namespace, type: provider.attributes.type, version: version.version })}
+                        onConfirm={() => remove.mutate({ hostname: provider.attributes.hostname, namespace: provider.attributes.namespace, type: provider.attributes.type, version: version.version })}
                       />
                     </td>
                   </tr>

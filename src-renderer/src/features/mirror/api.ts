@@ -10,7 +10,7 @@ export function mirrorOptions(client: ApiClient) {
   return queryOptions({ queryKey: mirrorKey, queryFn: () => client.get<ListDocument<MirroredProviderAttributes>>('/admin/provider-mirror') })
 }
 
-/** Mirrors a public provider's versions (a constraint; all when none) for the platforms; resolves with what was fetched. */
+/** Mirrors a public provider's versions (a constraint; all when none) for the platforms; `source` may name the registry first. Resolves with what was fetched. */
 export function useMirrorProvider(client: ApiClient) {
   const queryClient = useQueryClient()
   return useMutation({
@@ -24,12 +24,12 @@ export function useMirrorProvider(client: ApiClient) {
   })
 }
 
-/** Removes a mirrored version and its files. */
+/** Removes a mirrored version and its files, from the mirror of the public registry `hostname`. */
 export function useRemoveMirrored(client: ApiClient) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ namespace, type, version }: { namespace: string; type: string; version: string }) =>
-      client.request<void>('DELETE', `/admin/provider-mirror/${[namespace, type, version].map(encodeURIComponent).join('/')}`),
+    mutationFn: ({ hostname, namespace, type, version }: { hostname: string; namespace: string; type: string; version: string }) =>
+      client.request<void>('DELETE', `/admin/provider-mirror/${[namespace, type, version].map(encodeURIComponent).join('/')}?hostname=${encodeURIComponent(hostname)}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: mirrorKey })
   })
 }

@@ -129,14 +129,14 @@ export function gpgKeyResource({ org, key }: GpgKeyView): Resource<GpgKeyAttribu
   }
 }
 
-/** Homeport's own `mirrored-providers` resource: a public provider mirrored here. */
-export function mirroredProviderResource(provider: MirroredProviderRecord): Resource<MirroredProviderAttributes, 'mirrored-providers'> {
+/** Homeport's own `mirrored-providers` resource: a public provider mirrored here, under the public registry's name it is served as. */
+export function mirroredProviderResource(provider: MirroredProviderRecord, hostname: string): Resource<MirroredProviderAttributes, 'mirrored-providers'> {
   const platform = ({ os, arch }: { os: string; arch: string }) => `${os}_${arch}`
   return {
     type: 'mirrored-providers',
     id: provider.id,
     attributes: {
-      hostname: provider.hostname,
+      hostname,
       namespace: provider.namespace,
       type: provider.type,
       'updated-at': provider.updatedAt,
