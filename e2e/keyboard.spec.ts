@@ -44,6 +44,12 @@ test('reads a module and copies its usage by keyboard alone', async ({ page, con
   await expect(page.getByRole('tab', { name: /Readme/ })).toBeVisible()
   const presses = await tabTo(page, page.getByRole('button', { name: 'Copy usage' }), 20)
   expect(presses).toBeLessThanOrEqual(12)
+  // Deleting the module is never among the first stops: it comes after everything else about the module.
+  const deleteFollows = await page.getByRole('button', { name: 'Delete aws provider' }).evaluate((button) => {
+    const copy = [...document.querySelectorAll('button')].find((candidate) => candidate.textContent === 'Copy usage')!
+    return (copy.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && button.closest('aside')?.lastElementChild?.contains(button) === true
+  })
+  expect(deleteFollows).toBe(true)
   await page.keyboard.press('Enter')
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('source  = "homeport.localhost/keys/dns/aws"')
 

@@ -236,6 +236,10 @@ test.describe('teams and settings', () => {
     await expect(refusal).toBeVisible()
     await page.getByLabel('New team').fill('ci-2')
     await expect(refusal).toBeHidden()
+    // A name the rule refuses says which characters, and what the rule is, not only "match the requested format".
+    await page.getByLabel('New team').fill('ci team!')
+    await page.getByRole('button', { name: 'Create team' }).click()
+    expect(await page.getByLabel('New team').evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('“ci team!” has a space, “!”: a team name is letters, digits, “-” and “_” only.')
     await page.getByLabel('New team').fill('')
     // A team's access changes after its creation too.
     const access = row.getByLabel('ci may publish')

@@ -9,7 +9,7 @@ import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
 import { docsScreenshot } from './support/screenshots'
 
-test('adds a signing key and publishes a provider release from its folder', async ({ page }) => {
+test('adds a signing key, publishes a provider release from its folder, and shows the provider’s page with its usage', async ({ page }) => {
   const key = await makeSigningKey('E2E Providers')
   const release = await providerRelease('dns', '1.4.0', ['linux_amd64', 'darwin_arm64'], key)
   // The release folder as goreleaser writes it.
@@ -24,7 +24,10 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   await signIn(page)
   await openOrganization(page, 'edge-providers')
   const sections = page.getByRole('navigation', { name: 'Sections' })
-  await sections.getByRole('link', { name: 'Settings' }).click()
+  // Without a key, publishing says where to add one, with a link there.
+  await sections.getByRole('link', { name: 'Providers' }).click()
+  await page.getByLabel(/^Release files/).setInputFiles([sums, `${sums}.sig`, manifest, ...[...release.zips.keys()].map((name) => join(dist, name))])
+  await page.getByRole('alert').getByRole('link', { name: 'Settings → GPG keys' }).click()
   await page.getByLabel(/^Public key/).fill(key.publicArmor)
   await page.getByRole('button', { name: 'Add key' }).click()
   await expect(page.getByRole('region', { name: 'GPG keys' }).getByText(key.keyId)).toBeVisible()
@@ -36,7 +39,14 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   await page.getByRole('button', { name: 'Publish dns 1.4.0' }).click()
   const status = page.getByRole('list', { name: 'Publishing status' })
   await expect(status.getByText('darwin_arm64 zip: done')).toBeVisible({ timeout: 20_000 })
-  const provider = page.getByRole('region', { name: 'dns', exact: true })
+  await expect(page.getByRole('list', { name: 'Providers' })).toContainText('Latest 1.4.0')
+  await page.getByRole('link', { name: 'dns', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'dns' })).toBeVisible()
+  await expect(page).toHaveTitle('edge-providers/dns · provider · Homeport')
+  await expect(page.getByRole('region', { name: 'Usage' }).getByLabel('Usage')).toHaveText(
+    'terraform {\n  required_providers {\n    dns = {\n      source  = "homeport.localhost/edge-providers/dns"\n      version = "~> 1.4"\n    }\n  }\n}\n'
+  )
+  const provider = page.getByRole('region', { name: 'Versions' })
   await expect(provider.getByRole('cell', { name: /^1\.4\.0/ })).toBeVisible()
   await expect(provider.getByText('uploaded and checked')).toBeVisible()
   await expect(provider.getByText('linux_amd64', { exact: true })).toBeVisible()
@@ -46,7 +56,9 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   })
   expect(((await published.json()) as { data: { attributes: { protocols: string[] } } }).data.attributes.protocols).toEqual(['6.0'])
   await docsScreenshot(page, 'providers.png', { fullPage: true })
-  await expectAccessible(page, 'the Providers page')
+  await expectAccessible(page, 'the provider’s page')
+  await page.getByRole('link', { name: 'Providers', exact: true }).click()
+  await expectAccessible(page, 'the Providers tab')
 
   // A signature by another key is refused in the server's words.
   const stranger = await makeSigningKey('Stranger')
@@ -58,6 +70,15 @@ test('adds a signing key and publishes a provider release from its folder', asyn
   await page.getByLabel(/^Release files/).setInputFiles([sums2, `${sums2}.sig`, join(dist, 'terraform-provider-dns_1.5.0_linux_amd64.zip')])
   await page.getByRole('button', { name: 'Publish dns 1.5.0' }).click()
   await expect(status.getByRole('alert')).toContainText(/not a valid signature of SHA256SUMS by key/)
+  // Nothing half-made is left: the version is taken back, and says so.
+  await expect(status.getByRole('alert')).toContainText('Nothing of 1.5.0 was kept: publish it again once fixed.')
+  await page.getByRole('link', { name: 'dns', exact: true }).click()
+  await expect(page.getByRole('region', { name: 'Versions' }).getByRole('cell', { name: /^1\.5\.0/ })).toHaveCount(0)
+
+  // Deleting the provider is the last thing on its page, and goes back to the list.
+  await page.getByRole('region', { name: 'Delete dns' }).getByRole('button', { name: 'Delete dns' }).click()
+  await page.getByRole('region', { name: 'Delete dns' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByText('No providers yet')).toBeVisible()
 })
 
 test('deprecates a provider version with its reason, which Terraform then prints, and takes it back', async ({ page }) => {
@@ -68,7 +89,8 @@ test('deprecates a provider version with its reason, which Terraform then prints
   const versions = () => page.request.get('/api/registry/v1/providers/edge-sunset/sunset/versions', { headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` } })
 
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Providers' }).click()
-  const provider = page.getByRole('region', { name: 'sunset', exact: true })
+  await page.getByRole('link', { name: 'sunset', exact: true }).click()
+  const provider = page.getByRole('region', { name: 'Versions' })
   await expect(provider.getByText('Offered to Terraform')).toBeVisible()
   await provider.getByRole('button', { name: 'Deprecate 1.0.0' }).click()
   const form = provider.getByRole('form', { name: 'Deprecate sunset 1.0.0' })
@@ -80,7 +102,7 @@ test('deprecates a provider version with its reason, which Terraform then prints
   expect(((await (await versions()).json()) as { warnings?: string[] }).warnings).toEqual([
     'edge-sunset/sunset 1.0.0 is deprecated: 1.x talks to the retired v1 API; move to 2.x. (https://example.com/sunset/2.0)'
   ])
-  await expectAccessible(page, 'the Providers page with a deprecated version')
+  await expectAccessible(page, 'the provider’s page with a deprecated version')
 
   await provider.getByRole('button', { name: 'Undeprecate 1.0.0' }).click()
   await expect(provider.getByText('Offered to Terraform')).toBeVisible()

@@ -13,6 +13,8 @@ function titleOf(route: Route): string {
       return `${route.org} · ${ORG_TAB_LABELS[route.tab]}`
     case 'module':
       return `${route.namespace}/${route.name}/${route.provider}${route.version ? ` ${route.version}` : ''}`
+    case 'provider':
+      return `${route.org}/${route.name} · provider`
     case 'terraform':
       return 'Connect Terraform'
     case 'mirror':
@@ -42,7 +44,7 @@ export function App() {
     if (first.current) first.current = false
     else document.getElementById('main')?.focus()
   }, [page])
-  const section = route.page === 'organization' || route.page === 'module' ? 'organizations' : route.page
+  const section = route.page === 'organization' || route.page === 'module' || route.page === 'provider' ? 'organizations' : route.page
   const link = (page: 'organizations' | 'terraform' | 'mirror' | 'bundles' | 'app-settings', label: string) => (
     <AppLink to={{ page }} aria-current={section === page ? 'page' : undefined}>
       {label}

@@ -12,6 +12,8 @@ export type Route =
   | { page: 'organization'; org: string; tab: OrgTab; query?: string }
   /** `query`: the part shown and the documentation tab (`part=modules/subnet&tab=inputs`), so every view of a module is a link. */
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string; query?: string }
+  /** A private provider's page: its versions, platforms, keys and the `required_providers` block. */
+  | { page: 'provider'; org: string; name: string }
   | { page: 'terraform' }
   | { page: 'mirror' }
   | { page: 'bundles' }
@@ -57,6 +59,8 @@ export function hrefOf(route: Route): string {
       return withQuery('/authorize', route.query)
     case 'organization':
       return withQuery(path('orgs', route.org, route.tab), route.query)
+    case 'provider':
+      return path('orgs', route.org, 'providers', route.name)
     case 'module':
       return withQuery(path('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : [])), route.query)
   }
@@ -114,6 +118,8 @@ export function useRoute(): Route {
       return { page: 'authorize', query: queryOf(search, Object.keys(search)) ?? '' }
     case '/orgs/$org/$tab':
       return { page: 'organization', org: params.org!, tab: params.tab as OrgTab, query: queryOf(search, ORG_SEARCH) }
+    case '/orgs/$org/providers/$name':
+      return { page: 'provider', org: params.org!, name: params.name! }
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider':
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider/$version': {
       const { org = '', registry = '', namespace = '', name = '', provider = '', version } = params

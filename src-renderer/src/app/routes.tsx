@@ -6,6 +6,7 @@ import { ModulePage } from '../pages/module/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
 import { SettingsPage } from '../pages/SettingsPage'
 import { MirrorPage } from '../features/mirror/MirrorPage'
+import { ProviderPage } from '../features/providers/ProviderPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { App } from './App'
@@ -61,6 +62,16 @@ const organizationHomeRoute = createRoute({
   }
 })
 
+/** A private provider of an organization. */
+const providerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/orgs/$org/providers/$name',
+  component: function Provider() {
+    const { org, name } = providerRoute.useParams()
+    return <ProviderPage key={`${org}/${name}`} org={org} name={name} />
+  }
+})
+
 const moduleSearch = (search: Record<string, unknown>): Search => strings(search, ['part', 'tab'])
 
 interface ModuleParams {
@@ -113,6 +124,7 @@ const routeTree = rootRoute.addChildren([
   authorizeRoute,
   organizationHomeRoute,
   organizationRoute,
+  providerRoute,
   moduleRoute,
   moduleVersionRoute
 ])

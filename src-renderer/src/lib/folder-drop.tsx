@@ -2,6 +2,29 @@ import { useState, type ReactNode } from 'react'
 import { filesFromDrop, filesFromInput } from './module-folder'
 import type { TarFile } from './tar'
 
+/** A place to drop files on, highlighted while something is dragged over it; what is dropped goes to `onDrop`. */
+function DropZone({ prompt, className = '', onDrop, children }: { prompt: string; className?: string; onDrop: (transfer: DataTransfer) => void; children: ReactNode }) {
+  const [dragging, setDragging] = useState(false)
+  return (
+    <div
+      className={`dropzone ${className} ${dragging ? 'dragging' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault()
+        setDragging(true)
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        event.preventDefault()
+        setDragging(false)
+        onDrop(event.dataTransfer)
+      }}
+    >
+      <p>{prompt}</p>
+      {children}
+    </div>
+  )
+}
+
 /**
  * A place to drop a folder, with a button that picks one (`<input webkitdirectory>`, which browsers
  * and Electron both offer): the folder's files, walked through, go to `onFiles`.
@@ -17,22 +40,8 @@ export function FolderDrop({ prompt, label, button, primary = false, className =
   /** More choices or a status, inside the zone. */
   children?: ReactNode
 }) {
-  const [dragging, setDragging] = useState(false)
   return (
-    <div
-      className={`dropzone ${className} ${dragging ? 'dragging' : ''}`}
-      onDragOver={(event) => {
-        event.preventDefault()
-        setDragging(true)
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={(event) => {
-        event.preventDefault()
-        setDragging(false)
-        void filesFromDrop(event.dataTransfer).then(onFiles)
-      }}
-    >
-      <p>{prompt}</p>
+    <DropZone prompt={prompt} className={className} onDrop={(transfer) => void filesFromDrop(transfer).then(onFiles)}>
       <label className={`button ${primary ? 'primary' : ''}`}>
         {button}
         <input
@@ -48,7 +57,19 @@ export function FolderDrop({ prompt, label, button, primary = false, className =
         />
       </label>
       {children}
-    </div>
+    </DropZone>
+  )
+}
+
+/** A place to drop files (not a folder), with a button that picks several: they go to `onFiles` as they are. */
+export function FilesDrop({ prompt, label, button, onFiles }: { prompt: string; label: string; button: string; onFiles: (files: File[]) => void }) {
+  return (
+    <DropZone prompt={prompt} onDrop={(transfer) => onFiles([...transfer.files])}>
+      <label className="button">
+        {button}
+        <input type="file" className="visually-hidden" aria-label={label} multiple onChange={(event) => onFiles([...(event.target.files ?? [])])} />
+      </label>
+    </DropZone>
   )
 }
 

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { requiredProvidersBlock } from '../../../shared/provider-usage.js'
 import { z } from 'zod'
 import { queryWords } from '../../domain/assistant/module-search.js'
 import type { ProviderEntry } from '../../domain/assistant/provider-catalog.js'
@@ -74,8 +75,7 @@ export function registerProviderTools(server: McpServer, context: AssistantConte
     async ({ provider }, extra) => {
       const entry = await providers.find(callerOf(extra), provider)
       const latest = entry.latest
-      const [, type = ''] = entry.address.split('/')
-      const block = `terraform {\n  required_providers {\n    ${type} = {\n      source  = "${sourceOf(entry)}"\n      version = "~> ${latest.version.split('.').slice(0, 2).join('.')}"\n    }\n  }\n}\n`
+      const block = requiredProvidersBlock({ source: sourceOf(entry), version: latest.version })
       const versions = entry.versions.map((version) => ({
         version: version.version,
         platforms: version.platforms,

@@ -14,6 +14,7 @@ import { InterfaceChanges } from './InterfaceChanges'
 import { WarningList } from './WarningList'
 import { AppLink } from '../../app/link'
 import { organizationOptions } from '../organizations/api'
+import { PROVIDER_PATTERN, patternProps } from '../../lib/name-pattern'
 
 type Stage =
   | { step: 'idle' }
@@ -192,7 +193,13 @@ export function Publish({ org }: { org: string }) {
             </div>
             <div className="field">
               <label htmlFor="publish-provider">Provider</label>
-              <input id="publish-provider" value={provider} required pattern="[a-z0-9]+" onChange={(event) => setProvider(event.target.value)} />
+              <input
+                id="publish-provider"
+                value={provider}
+                required
+                {...patternProps(PROVIDER_PATTERN, 'a module’s provider is lower-case letters and digits only (aws, azurerm, google).')}
+                onChange={(event) => setProvider(event.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor="publish-version">Version</label>

@@ -63,7 +63,7 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
       {/* One block per line: a line too long for the card wraps under itself, indented, never hidden. */}
       {callable && (
         <pre className="usage-lines" aria-label="Usage">
-          {snippet.split('\n').map((line, index) => (
+          {snippet.trimEnd().split('\n').map((line, index) => (
             <span key={index}>{`${line}\n`}</span>
           ))}
         </pre>

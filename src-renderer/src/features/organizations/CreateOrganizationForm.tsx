@@ -3,6 +3,7 @@ import { navigate } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { ApiError } from '../../lib/api-client'
 import { useCreateOrganization } from './api'
+import { NAME_PATTERN, patternProps } from '../../lib/name-pattern'
 
 export function CreateOrganizationForm({ onDone }: { onDone: () => void }) {
   const { client } = useSession()
@@ -36,12 +37,13 @@ export function CreateOrganizationForm({ onDone }: { onDone: () => void }) {
           value={name}
           autoFocus
           required
-          pattern="[A-Za-z0-9_\-]+"
+          {...patternProps(NAME_PATTERN, 'a name is letters, digits, “-” and “_” only.')}
+          aria-describedby="org-name-hint"
           maxLength={64}
           onChange={(event) => setName(event.target.value)}
           aria-invalid={error?.pointer === '/data/attributes/name'}
         />
-        <p className="hint">Letters, digits, “-” and “_”. It becomes the namespace of the organization’s private modules.</p>
+        <p className="hint" id="org-name-hint">Letters, digits, “-” and “_”. It becomes the namespace of the organization’s private modules.</p>
       </div>
       <div className="field">
         <label htmlFor="org-email">Admin e-mail</label>

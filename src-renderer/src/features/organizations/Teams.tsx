@@ -5,6 +5,7 @@ import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { teamsOptions, useCreateTeam, useCreateTeamToken, useDeleteTeam, useUpdateTeamAccess } from './api'
+import { NAME_PATTERN, patternProps } from '../../lib/name-pattern'
 
 /** Teams and their tokens: who may read the organization and publish its modules. */
 export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
@@ -46,13 +47,17 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
                 id="team-name"
                 value={name}
                 required
-                pattern="[A-Za-z0-9_\-]+"
+                {...patternProps(NAME_PATTERN, 'a team name is letters, digits, “-” and “_” only.')}
+                aria-describedby="team-name-hint"
                 onChange={(event) => {
                   setName(event.target.value)
                   // An earlier refusal (a name taken) is about the name no longer there.
                   create.reset()
                 }}
               />
+              <p className="hint" id="team-name-hint">
+                Letters, digits, “-” and “_”.
+              </p>
             </div>
             <label className="inline">
               <input type="checkbox" checked={manageModules} onChange={(event) => setManageModules(event.target.checked)} /> May publish

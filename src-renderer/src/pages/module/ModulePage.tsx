@@ -57,23 +57,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
             )}
           </p>
         </div>
-        {attributes.permissions['can-delete'] && (
-          <div className="actions">
-            <ConfirmButton
-              label={attributes['registry-name'] === 'public' ? 'Delete module' : `Delete ${attributes.provider} provider`}
-              confirm={attributes['registry-name'] === 'public' ? `Delete ${label}?` : `Delete ${label} and all its versions?`}
-              busy={remove.isPending}
-              onConfirm={() =>
-                // The promise, not an onSuccess callback: this page unmounts when the module's refetch finds it gone.
-                void remove
-                  .mutateAsync(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address))
-                  .then(() => navigate({ page: 'organization', org: address.org, tab: 'modules' }), () => undefined)
-              }
-            />
-          </div>
-        )}
       </header>
-      <ErrorMessage error={remove.error} action="Could not delete" />
 
       <div className="module-layout">
         {/* First in the page's order, so the usage is a few Tabs away (and on top on a narrow screen); on a wide one, the right column. */}
@@ -83,6 +67,31 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
           {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
           {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
           <Versions address={address} attributes={attributes} selected={selected} />
+          {/* Last: deleting is never among the first things a keyboard reaches. */}
+          {attributes.permissions['can-delete'] && (
+            <section className="card padded stack-tight" aria-labelledby="delete-module">
+              <h2 id="delete-module">{attributes['registry-name'] === 'public' ? 'Stop curating' : 'Delete'}</h2>
+              <p className="muted">
+                {attributes['registry-name'] === 'public'
+                  ? 'Removes this public module from the organization’s registry, with the versions mirrored here.'
+                  : `Deletes ${label} with every version; configurations that call it can no longer install it.`}
+              </p>
+              <div>
+                <ConfirmButton
+                  label={attributes['registry-name'] === 'public' ? 'Delete module' : `Delete ${attributes.provider} provider`}
+                  confirm={attributes['registry-name'] === 'public' ? `Delete ${label}?` : `Delete ${label} and all its versions?`}
+                  busy={remove.isPending}
+                  onConfirm={() =>
+                    // The promise, not an onSuccess callback: this page unmounts when the module's refetch finds it gone.
+                    void remove
+                      .mutateAsync(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address))
+                      .then(() => navigate({ page: 'organization', org: address.org, tab: 'modules' }), () => undefined)
+                  }
+                />
+              </div>
+              <ErrorMessage error={remove.error} action="Could not delete" />
+            </section>
+          )}
         </aside>
         <div className="stack">
           {selected ? (

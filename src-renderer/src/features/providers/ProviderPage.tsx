@@ -1,0 +1,95 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { requiredProvidersBlock } from '@shared/provider-usage'
+import { AppLink } from '../../app/link'
+import { navigate } from '../../app/router'
+import { CopyButton } from '../../lib/copy-button'
+import { useSession } from '../../lib/session'
+import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
+import { serverInfoOptions } from '../terraform/api'
+import { deleteProvider, providerKeys, providerListOptions } from './api'
+import { VersionTable } from './ProviderVersions'
+import { versionsOf } from './ProvidersPage'
+
+/**
+ * A private provider's page (HCP's provider page): the `required_providers` block to copy for its latest
+ * version, then every version with the key that signed it, its platforms and status, and deleting it.
+ */
+export function ProviderPage({ org, name }: { org: string; name: string }) {
+  const { client } = useSession()
+  const providers = useQuery(providerListOptions(client, org))
+  const info = useQuery(serverInfoOptions(client))
+  const breadcrumbs = (
+    <p className="breadcrumbs">
+      <AppLink to={{ page: 'organizations' }}>Organizations</AppLink> / <AppLink to={{ page: 'organization', org, tab: 'modules' }}>{org}</AppLink> /{' '}
+      <AppLink to={{ page: 'organization', org, tab: 'providers' }}>Providers</AppLink>
+    </p>
+  )
+  if (providers.isPending) return <Loading what={name} />
+  if (providers.isError) return <ErrorMessage error={providers.error} action={`Could not read ${name}`} />
+  const provider = providers.data.data.find((candidate) => candidate.attributes.name === name)
+  if (!provider) {
+    return (
+      <div className="stack">
+        {breadcrumbs}
+        <ErrorMessage error={new Error(`${org} has no provider ${name}, or you may not see it.`)} />
+      </div>
+    )
+  }
+  const versions = versionsOf(provider, providers.data.included ?? [])
+  const source = `${info.data?.registryHostname ?? 'homeport.localhost'}/${org}/${name}`.toLowerCase()
+  // Terraform installs a prerelease only when a constraint names it: the block is for the newest stable version.
+  const latest = versions.find((version) => !version.attributes.version.includes('-')) ?? versions[0]
+  const block = latest && requiredProvidersBlock({ source, version: latest.attributes.version })
+  return (
+    <div className="stack">
+      <header>
+        {breadcrumbs}
+        <h1>{name}</h1>
+        <p className="muted">
+          <code>{source}</code> · a private provider of {org}
+        </p>
+      </header>
+      {block && (
+        <section className="card padded stack-tight" aria-labelledby="provider-usage">
+          <div className="snippet-header">
+            <h2 id="provider-usage">Usage</h2>
+            <CopyButton text={block} label="Copy usage" />
+          </div>
+          <pre className="usage-lines" aria-label="Usage">
+            {block.trimEnd().split('\n').map((line, index) => (
+              <span key={index}>{`${line}\n`}</span>
+            ))}
+          </pre>
+        </section>
+      )}
+      <section className="card padded stack-tight" aria-labelledby="provider-versions">
+        <h2 id="provider-versions">Versions</h2>
+        {versions.length === 0 ? <p className="muted">No version yet: publish a release from the Providers tab.</p> : <VersionTable org={org} name={name} versions={versions} />}
+      </section>
+      {provider.attributes.permissions['can-delete'] && <DeleteProvider org={org} name={name} />}
+    </div>
+  )
+}
+
+/** Deleting the provider with every version, last on its page (never the first thing a keyboard reaches). */
+function DeleteProvider({ org, name }: { org: string; name: string }) {
+  const { client } = useSession()
+  const queryClient = useQueryClient()
+  const remove = useMutation({
+    mutationFn: () => deleteProvider(client, org, name),
+    onSuccess: async () => {
+      navigate({ page: 'organization', org, tab: 'providers' })
+      await queryClient.invalidateQueries({ queryKey: providerKeys.all(org) })
+    }
+  })
+  return (
+    <section className="card padded stack-tight" aria-labelledby="delete-provider">
+      <h2 id="delete-provider">Delete {name}</h2>
+      <p className="muted">Every version goes, with its files; configurations that require it can no longer install it.</p>
+      <div>
+        <ConfirmButton label={`Delete ${name}`} confirm={`Delete ${name} with every version?`} onConfirm={() => remove.mutate()} busy={remove.isPending} />
+      </div>
+      {remove.isError && <ErrorMessage error={remove.error} />}
+    </section>
+  )
+}
