@@ -113,3 +113,19 @@ test('the usage’s source line is readable whole at every width, and a wide scr
   const main = await page.locator('.module-layout').boundingBox()
   expect(main!.width).toBeGreaterThan(1920 * 0.7)
 })
+
+test('a README’s tall, wide Inputs table scrolls in a box no taller than the window, its sideways scrollbar and header in sight', async ({ page }) => {
+  await signIn(page)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws')
+  const box = page.getByRole('region', { name: 'Table: Inputs' })
+  await expect(box).toContainText('vpc_flow_log_config')
+  const sizes = await box.evaluate((element) => ({ height: element.getBoundingClientRect().height, scrollHeight: element.scrollHeight, clientWidth: element.clientWidth, scrollWidth: element.scrollWidth }))
+  // The table is taller than the window; its box is not: the sideways scrollbar is at the box's bottom, on screen.
+  expect(sizes.scrollHeight).toBeGreaterThan(800)
+  expect(sizes.height).toBeLessThanOrEqual(800)
+  // Scrolled down inside the box, the header row stays at its top.
+  await box.evaluate((element) => element.scrollBy(0, 2000))
+  const [boxTop, headerTop] = await Promise.all([box.evaluate((element) => element.getBoundingClientRect().top), box.locator('thead th').first().evaluate((th) => th.getBoundingClientRect().top)])
+  expect(Math.abs(headerTop - boxTop)).toBeLessThanOrEqual(2)
+})

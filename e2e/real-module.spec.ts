@@ -60,7 +60,7 @@ test('reads a module the size of terraform-aws-modules/vpc: versions, inputs, ch
   // The README: badges from the web are a tidy placeholder, the terraform-docs table stays readable.
   const readme = page.locator('.markdown')
   await expect(readme.getByRole('heading', { name: 'AWS VPC Terraform module' })).toBeVisible()
-  await expect(readme.getByRole('region', { name: 'Table: Name…' }).nth(2)).toBeVisible()
+  await expect(readme.getByRole('region', { name: 'Table: Inputs' })).toBeVisible()
   // A table of contents of its sections, each scrolling to its heading.
   const contents = page.getByRole('navigation', { name: 'Contents' })
   await contents.getByText('Contents (7)').click()

@@ -102,14 +102,20 @@ function Contents({ headings }: { headings: Array<{ id: string; text: string; le
   )
 }
 
-/** Each table in a box of its own that scrolls sideways when the table is wider, reachable by keyboard. */
+/**
+ * Each table in a box of its own that scrolls when the table is wider or taller, reachable by keyboard,
+ * named by the heading it is under (terraform-docs' "Inputs"), else by its first column.
+ */
 function wrapTables(root: DocumentFragment): void {
   for (const table of root.querySelectorAll('table')) {
+    let before = table.previousElementSibling
+    while (before && !/^H[1-6]$/.test(before.tagName)) before = before.previousElementSibling
+    const name = before?.textContent?.trim() || `${table.querySelector('th')?.textContent?.trim() ?? 'from the README'}…`
     const box = document.createElement('div')
     box.className = 'table-scroll'
     box.setAttribute('tabindex', '0')
     box.setAttribute('role', 'region')
-    box.setAttribute('aria-label', `Table: ${table.querySelector('th')?.textContent?.trim() ?? 'from the README'}…`)
+    box.setAttribute('aria-label', `Table: ${name}`)
     table.replaceWith(box)
     box.append(table)
   }
