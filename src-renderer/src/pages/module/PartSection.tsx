@@ -1,3 +1,5 @@
+import { useDeferredValue, useState } from 'react'
+import { InlineMarkdown } from '../../lib/inline-markdown'
 import { Markdown } from '../../lib/markdown'
 import type { ProtocolPart } from '../../features/modules/api'
 import { Dependencies } from '../../features/modules/Dependencies'
@@ -56,28 +58,62 @@ export function PartSection({
   return (
     <>
       {core}
-      <div className="table-scroll">
-        <table>
-          <thead>
-            <tr>
-              {headers.map((header) => (
-                <th key={header} scope="col">
-                  {header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <tr key={index}>
-                {row.map((cell, column) => (
-                  <td key={column}>{column === 0 ? <code>{cell}</code> : cell}</td>
+      <FilteredTable key={`${part.path} ${section}`} what={section} headers={headers} rows={rows} />
+    </>
+  )
+}
+
+/** Past this many rows, a table gets a filter (eks has dozens of outputs and resources). */
+const FILTER_FROM = 8
+
+/**
+ * A tab's table: the first column as code, the others as text with their code spans; with a filter over
+ * every column when it is long, as the Inputs tab has.
+ */
+function FilteredTable({ what, headers, rows }: { what: string; headers: string[]; rows: string[][] }) {
+  const [filter, setFilter] = useState('')
+  const wanted = useDeferredValue(filter.trim().toLowerCase())
+  const shown = wanted ? rows.filter((row) => row.some((cell) => cell.toLowerCase().includes(wanted))) : rows
+  return (
+    <div className="stack-tight">
+      {rows.length >= FILTER_FROM && (
+        <input
+          type="search"
+          className="search"
+          aria-label={`Filter ${what} by ${headers.map((header) => header.toLowerCase()).join(' or ')}`}
+          placeholder={`Filter ${rows.length} ${what}`}
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+        />
+      )}
+      {shown.length === 0 ? (
+        <p className="muted">
+          No {what.replace(/s$/, '')} matches “{filter.trim()}”.
+        </p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-label={`${what[0]!.toUpperCase()}${what.slice(1)}`}>
+          <table>
+            <thead>
+              <tr>
+                {headers.map((header) => (
+                  <th key={header} scope="col">
+                    {header}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+            </thead>
+            <tbody>
+              {shown.map((row) => (
+                <tr key={row.join('\n')}>
+                  {row.map((cell, column) => (
+                    <td key={column}>{column === 0 ? <code>{cell}</code> : <InlineMarkdown text={cell} />}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
   )
 }
