@@ -30,7 +30,10 @@ test.beforeAll(async ({ request }) => {
   await publish(request, 'layouts', 'vpc', 'aws', '5.8.1', vpcModule('5.8.1'))
   await request.post('/api/v2/organizations/layouts/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'label', provider: 'null' } } } })
   await publish(request, 'layouts', 'label', 'null', '0.25.0', {
-    'README.md': '# label\n\nMakes `name` and `tags` for **every** resource, as [the guide](https://example.com/guide) says.\n',
+    'README.md':
+      '# label\n\nMakes `name` and `tags` for **every** resource, as [the guide](https://example.com/guide) says.\n\n' +
+      '> [!WARNING]\n> Changing `namespace` renames, and so replaces, every resource labelled with it.\n\n' +
+      '> [!TIP]\n> Pass `context` from one label to the next.\n',
     'variables.tf': 'variable "namespace" {\n  type    = string\n  default = null\n}\n'
   })
   // Shaped like terraform-aws-modules/iam: a README at the root, the Terraform in submodules only.
@@ -145,4 +148,17 @@ test('a long Outputs tab has a filter, as Inputs has', async ({ page }) => {
   await panel.getByLabel('Filter outputs by name or description').fill('no such output')
   await expect(panel).toContainText('No output matches “no such output”.')
   await expectAccessible(page, 'the Outputs tab, filtered')
+})
+
+test('GitHub’s alerts in a README read as alerts: a note named by its kind, in its colour, light and dark', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/orgs/layouts/modules/private/layouts/label/null')
+  const readme = page.locator('.markdown')
+  const warning = readme.getByRole('note').filter({ hasText: 'Warning' })
+  await expect(warning).toContainText('Changing namespace renames, and so replaces, every resource labelled with it.')
+  await expect(warning.locator('code')).toHaveText('namespace')
+  await expect(readme.getByRole('note').filter({ hasText: 'Tip' })).toContainText('Pass context from one label to the next.')
+  // Not the raw marker GitHub hides.
+  await expect(readme).not.toContainText('[!WARNING]')
+  await expectAccessible(page, 'a README with alerts')
 })

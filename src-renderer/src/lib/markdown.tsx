@@ -1,6 +1,10 @@
 import { useMemo } from 'react'
 import DOMPurify from 'dompurify'
-import { marked } from 'marked'
+import { Marked } from 'marked'
+import markedAlert from 'marked-alert'
+
+/** GitHub's Markdown: tables and the rest of GFM, and its alerts (`> [!WARNING]`) as alerts. */
+const parser = new Marked({ async: false, gfm: true }).use(markedAlert())
 
 /** Heading ids are prefixed, so a README cannot clobber the page's own ids or globals (DOM clobbering). */
 const ID_PREFIX = 'readme-'
@@ -26,13 +30,15 @@ export function Markdown({
   contents?: boolean
 }) {
   const { html, headings } = useMemo(() => {
-    const rendered = marked.parse(source, { async: false, gfm: true })
+    const rendered = parser.parse(source, { async: false })
     const clean = DOMPurify.sanitize(rendered, {
       FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
       FORBID_ATTR: ['style'],
       RETURN_DOM_FRAGMENT: true
     })
     addHeadingIds(clean)
+    // An alert is a note to the reader, named by its title (Warning, Tip…), as a screen reader should announce it.
+    for (const alert of clean.querySelectorAll('.markdown-alert')) alert.setAttribute('role', 'note')
     wrapTables(clean)
     placeholdImages(clean)
     const headings = [...clean.querySelectorAll('h2, h3')].map((heading) => ({ id: heading.id, text: heading.textContent?.trim() ?? '', level: heading.tagName === 'H2' ? 2 : 3 }))
