@@ -63,10 +63,25 @@ test('shows what a version changes in the interface, on the module page and befo
   await page.getByRole('button', { name: 'Check what 1.4.1 changes' }).click()
   const preview = page.getByRole('region', { name: 'Interface change' })
   await expect(preview.getByRole('alert')).toHaveText('1.4.1 adds output igw_id: that is new interface in a patch release (a minor release says so).')
-  await page.getByLabel('Version', { exact: true }).fill('1.5.0')
+  // The form proposes the version the change needs.
+  await preview.getByRole('button', { name: 'Publish as 1.5.0 instead' }).click()
+  await expect(page.getByLabel('Version', { exact: true })).toHaveValue('1.5.0')
   await page.getByRole('button', { name: 'Check what 1.5.0 changes' }).click()
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('list')).toContainText('additive 1.5.0 adds output igw_id')
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: /^Publish as/ })).toHaveCount(0)
+
+  // A breaking change proposes the next major.
+  const breaking = mkdtempSync(join(tmpdir(), 'homeport-e2e-vpc-'))
+  for (const [name, text] of Object.entries(vpc(['igw_id']))) writeFileSync(join(breaking, name), text)
+  await page.getByLabel('Module folder', { exact: true }).setInputFiles(breaking)
+  await page.getByLabel('Module name').fill('vpc')
+  await page.getByLabel('Provider').fill('aws')
+  await page.getByLabel('Version', { exact: true }).fill('1.5.0')
+  await page.getByRole('button', { name: 'Check what 1.5.0 changes' }).click()
+  await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toContainText('breaking change')
+  await page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: 'Publish as 2.0.0 instead' }).click()
+  await expect(page.getByLabel('Version', { exact: true })).toHaveValue('2.0.0')
 
   // Deleting the last version says the module goes with it, and lands on the module list.
   await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws')

@@ -229,6 +229,10 @@ export function Publish({ org }: { org: string }) {
             version={version}
             enabled={Boolean(ready)}
             archive={() => archive ?? packTarGz(selection!.included, () => undefined)}
+            onPick={(picked) => {
+              setVersion(picked)
+              setVersionChosen(true)
+            }}
           />
           <div className="actions">
             <button type="submit" className="primary" disabled={!ready}>
@@ -247,9 +251,23 @@ export function Publish({ org }: { org: string }) {
  * Before the publish is confirmed: the interface change this archive would make as `version`,
  * against the published version it would follow, and what ingest would warn about.
  */
-function InterfacePreview({ address, version, enabled, archive }: { address: ModuleAddress; version: string; enabled: boolean; archive: () => Promise<Blob> | Blob }) {
+function InterfacePreview({
+  address,
+  version,
+  enabled,
+  archive,
+  onPick
+}: {
+  address: ModuleAddress
+  version: string
+  enabled: boolean
+  archive: () => Promise<Blob> | Blob
+  onPick: (version: string) => void
+}) {
   const { client } = useSession()
   const check = useMutation({ mutationFn: async () => (await previewInterface(client, address, version, await archive())).data.attributes })
+  // A change bigger than the step taken: the version it needs (a breaking change the next major, an addition the next minor).
+  const needed = check.data?.verdict && check.data.from && check.data.impact !== 'none' ? semver.inc(check.data.from, check.data.impact === 'breaking' ? 'major' : 'minor') : null
   return (
     <div className="stack-tight" aria-live="polite">
       <div>
@@ -260,6 +278,13 @@ function InterfacePreview({ address, version, enabled, archive }: { address: Mod
       {check.data && (
         <section aria-label="Interface change">
           <InterfaceChanges diff={check.data} />
+          {needed && (
+            <p>
+              <button type="button" className="primary" onClick={() => onPick(needed)}>
+                Publish as {needed} instead
+              </button>
+            </p>
+          )}
           {(check.data.warnings ?? []).length > 0 && (
             <ul className="warnings" aria-label="Warnings">
               {check.data.warnings!.map((warning) => (
