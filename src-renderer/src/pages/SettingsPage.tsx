@@ -5,6 +5,7 @@ import { ErrorMessage, Loading } from '../lib/ui'
 import { downloadBackup } from '../features/settings/api'
 import { AuditRetention } from '../features/audit/AuditRetention'
 import { ConnectAssistant } from '../features/assistants/ConnectAssistant'
+import { applyTheme, storedTheme, THEMES, type Theme } from '../lib/theme'
 
 /**
  * The desktop app's settings: port, data folder, edition, TLS. Saving restarts the embedded
@@ -28,6 +29,7 @@ export function SettingsPage() {
           This Homeport runs headless: its settings are the options of <code>homeport serve</code> (<code>--port</code>, <code>--data-dir</code>,{' '}
           <code>--edition</code>, <code>--tls</code>). The desktop app changes them here.
         </p>
+        <Appearance />
         <Backups />
         <AuditRetention />
         <ConnectAssistant />
@@ -106,10 +108,38 @@ export function SettingsPage() {
           </button>
         </div>
       </form>
+      <Appearance />
       <Backups />
       <AuditRetention />
       <ConnectAssistant />
     </section>
+  )
+}
+
+/** Light, dark, or as the system says: for this browser or desktop app, applied at once. */
+function Appearance() {
+  const [theme, setTheme] = useState<Theme>(storedTheme)
+  return (
+    <div className="card padded stack-tight">
+      <h2 id="appearance-heading">Appearance</h2>
+      <fieldset className="actions start" aria-labelledby="appearance-heading">
+        {THEMES.map((option) => (
+          <label key={option.theme} className="inline">
+            <input
+              type="radio"
+              name="theme"
+              value={option.theme}
+              checked={theme === option.theme}
+              onChange={() => {
+                applyTheme(option.theme)
+                setTheme(option.theme)
+              }}
+            />{' '}
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
+    </div>
   )
 }
 
