@@ -65,6 +65,10 @@ test('a description reads as text in the module list: its code spans as code, no
   const row = page.getByRole('list', { name: 'Module list' }).getByRole('listitem').filter({ hasText: 'layouts/label/null' })
   await expect(row).toContainText('Makes name and tags for every resource, as the guide says.')
   await expect(row.locator('.module-description code')).toHaveText(['name', 'tags'])
+  // The search looks at descriptions too: words of it find the module, as "kubernetes" finds eks.
+  await page.getByLabel('Search modules by name, namespace, provider or description').fill('every resource')
+  await expect(page.getByRole('list', { name: 'Module list' }).getByRole('listitem')).toHaveCount(1)
+  await expect(page.getByRole('list', { name: 'Module list' })).toContainText('layouts/label/null')
 })
 
 test('a real module’s inputs stay in their card at every width, a long URL in a description wrapping within it', async ({ page }) => {

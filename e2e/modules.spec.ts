@@ -155,15 +155,15 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(list.getByRole('listitem')).toContainText('v1.0.1')
     expect((await list.boundingBox())!.height).toBeLessThan(120)
     await expectAccessible(page, 'the module list')
-    await page.getByLabel('Search modules by name, namespace or provider').fill('nothing-like-it')
+    await page.getByLabel('Search modules by name, namespace, provider or description').fill('nothing-like-it')
     await expect(page.getByText('No module matches')).toBeVisible()
     // Nothing to publish from here: the way back is to clear the filters.
     await expect(page.getByRole('link', { name: 'Publish a module folder' })).toHaveCount(0)
     await page.getByRole('button', { name: 'Clear the filters' }).click()
-    await expect(page.getByLabel('Search modules by name, namespace or provider')).toHaveValue('')
+    await expect(page.getByLabel('Search modules by name, namespace, provider or description')).toHaveValue('')
     await expect(list.getByRole('listitem')).toHaveCount(1)
     // The search lives in the address: a module opened from it, then Back, finds it again.
-    await page.getByLabel('Search modules by name, namespace or provider').fill('netw')
+    await page.getByLabel('Search modules by name, namespace, provider or description').fill('netw')
     // The providers are offered with how many modules each has.
     await expect(page.getByLabel('Provider', { exact: true }).locator('option')).toHaveText(['All providers', 'aws (1)'])
     await page.getByLabel('Provider', { exact: true }).selectOption('aws')
@@ -171,7 +171,7 @@ test.describe('publishing a module folder and reading it', () => {
     await list.getByRole('link').first().click()
     await expect(page.getByRole('heading', { level: 1, name: 'network', exact: true })).toBeVisible()
     await page.goBack()
-    await expect(page.getByLabel('Search modules by name, namespace or provider')).toHaveValue('netw')
+    await expect(page.getByLabel('Search modules by name, namespace, provider or description')).toHaveValue('netw')
     await expect(page.getByLabel('Provider', { exact: true })).toHaveValue('aws')
     await expect(list.getByRole('listitem')).toHaveCount(1)
   })

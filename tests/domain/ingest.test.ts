@@ -105,8 +105,32 @@ describe('the zip OCI clients install a module from', () => {
     })
     await d.services.sweepArchives()
     expect(await store.archives.list()).toHaveLength(1)
-    await ingest.zipPublished()
+    await ingest.backfillPublished()
     expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.zip).toEqual(made)
     expect(await store.archives.list()).toHaveLength(2)
+  })
+})
+
+describe('the description a version keeps', () => {
+  it('is its README’s first paragraph, kept at ingest and at start for versions published without it, and the module list’s search finds it', async () => {
+    const { modules, store, ingest } = d.services
+    const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'eks', provider: 'aws' }
+    await modules.create(ADMIN, 'busy', { name: 'eks', provider: 'aws' })
+    const { view, version } = await modules.createVersion(ADMIN, at, { version: '1.0.0' })
+    await d.upload(modules.uploadObjectId(ADMIN, view, version)!, { 'README.md': '# EKS\n\nA managed Kubernetes cluster, with its node groups.\n', 'main.tf': 'variable "name" {}\n' })
+    await d.background.idle()
+    expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.description).toBe('A managed Kubernetes cluster, with its node groups.')
+    // HCP's q looks at names; Homeport's at the description too.
+    expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views.map(({ module }) => module.name)).toEqual(['eks'])
+    expect((await modules.list(ADMIN, 'busy', { q: 'nothing like it' })).views).toEqual([])
+
+    // A version published before descriptions were kept: found again once the start-up job gives it its own.
+    await store.modules.update(view.module.id, (draft) => {
+      delete draft.versions[0]!.description
+    })
+    expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views).toEqual([])
+    await ingest.backfillPublished()
+    expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.description).toBe('A managed Kubernetes cluster, with its node groups.')
+    expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views.map(({ module }) => module.name)).toEqual(['eks'])
   })
 })

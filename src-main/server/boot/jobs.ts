@@ -26,7 +26,7 @@ export function jobTable(options: { vcsPollIntervalMs: number }): JobTable {
     'start-up recovery': { trigger: 'once, at start: what a crash left half done (domain/recovery.ts)' },
     ingest: { trigger: 'an archive stored (IngestQueue.schedule)', lease: { ttlMs: INGEST_LEASE_MS } },
     'ingest takeover': { everyMs: INGEST_TAKEOVER_MS },
-    'module zips': { trigger: 'once, at start: the OCI zip of each version published without one (IngestQueue.zipPublished)' },
+    'version backfill': { trigger: 'once, at start: the OCI zip and the description of each version published without them (IngestQueue.backfillPublished)' },
     'git poll': { everyMs: options.vcsPollIntervalMs, lease: { job: 'git-poll', ttlMs: options.vcsPollIntervalMs * 2 } },
     'git sync': { trigger: 'a module connected, a webhook, the poll, a retry asked for (VcsBuilds.resync)' },
     'git build': { trigger: 'a new tag, or a branch version asked for (VcsBuilds.build)' },

@@ -77,7 +77,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       await background.run('start-up recovery', () => services.recover())
       await services.bundles.start()
       // Not waited for: OCI clients are told a version without its zip is not there yet, and everything else is served meanwhile.
-      void background.run('module zips', (signal) => services.ingest.zipPublished(signal))
+      void background.run('version backfill', (signal) => services.ingest.backfillPublished(signal))
     }
     const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted, options.clock)

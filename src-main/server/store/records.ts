@@ -179,6 +179,12 @@ export interface VersionRecord {
    * sources take a zip); absent until made (versions ingested before Homeport made them get one at start).
    */
   zip?: ArchiveRef
+  /**
+   * The module's description at this version (its README's first paragraph, as the protocol lists it), kept
+   * at ingest so that a search of the module list reads no documentation; absent for versions published
+   * before it was kept, until the start-up backfill gives it them.
+   */
+  description?: string
   /** The git tag the version was published from, for tag-based VCS modules. */
   tag: string | null
   /** Set while its publisher marks the version deprecated (HCP's module version lifecycle). */

@@ -137,6 +137,7 @@ export class IngestQueue {
           target.error = ''
           target.warnings = outcome.docs.warnings
           target.publishedAt = nowWithMicroseconds()
+          target.description = outcome.docs.description
           if (outcome.zip) target.zip = outcome.zip.ref
           draft.status = 'setup_complete'
           draft.updatedAt = target.updatedAt
@@ -171,28 +172,32 @@ export class IngestQueue {
   }
 
   /**
-   * Makes the OCI zip of every published version that has none: those published before Homeport
-   * made them, or whose zip could not be made at ingest. Run once at start; a version whose archive
-   * changed meanwhile is left to its new ingest.
+   * Gives every published version what ingest now keeps and it lacks: its OCI zip (published before
+   * Homeport made them, or the zip could not be made at ingest) and its description (published before
+   * it was kept). Run once at start; a version whose archive changed meanwhile is left to its new ingest.
    */
-  async zipPublished(signal?: AbortSignal): Promise<void> {
+  async backfillPublished(signal?: AbortSignal): Promise<void> {
     for (const module of await this.store.modules.all()) {
       for (const version of module.versions) {
         if (signal?.aborted) return
         const archive = version.archive
-        if (version.status !== 'ok' || !archive || version.zip) continue
-        const zip = await this.zipOf(archive, `${module.name} ${version.version}`)
-        if (!zip) continue
+        if (version.status !== 'ok' || !archive || (version.zip && version.description !== undefined)) continue
+        const zip = version.zip ? undefined : await this.zipOf(archive, `${module.name} ${version.version}`)
+        const description = version.description ?? (await this.store.archives.readDocs<ModuleDocs>(archive.sha256))?.description
         try {
           await this.store.modules.update(module.id, (draft) => {
             const target = draft.versions.find((candidate) => candidate.id === version.id)
-            if (target?.status === 'ok' && target.archive?.sha256 === archive.sha256 && !target.zip) target.zip = zip.ref
+            if (target?.status !== 'ok' || target.archive?.sha256 !== archive.sha256) return
+            if (zip && !target.zip) target.zip = zip.ref
+            if (description !== undefined && target.description === undefined) target.description = description
           })
         } catch (error) {
           if (!(error instanceof RecordMissingError)) throw error
         } finally {
-          zip.unpin()
-          await this.archives.release([zip.ref.sha256])
+          if (zip) {
+            zip.unpin()
+            await this.archives.release([zip.ref.sha256])
+          }
         }
       }
     }

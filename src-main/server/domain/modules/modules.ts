@@ -13,6 +13,7 @@ import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { DomainEvents } from '../core/events.js'
 import { checkName, checkProvider, findVersion, label, moduleNotFound, namespaceOf, newVersion, normalizeVersion, offersUploadLink, type ModuleAddress, type ModuleView } from './module-rules.js'
 import { uploadObjectId } from './upload-links.js'
+import { latest } from './protocol-reads.js'
 
 export interface ModuleCreateInput {
   name?: string
@@ -101,7 +102,8 @@ export class ModuleService {
       const { module } = view
       if (filter.registryName !== undefined && module.registryName !== filter.registryName) return false
       if (filter.organizationName !== undefined && namespace !== filter.organizationName) return false
-      if (search && ![module.name, namespace, module.provider].some((field) => field.toLowerCase().includes(search))) {
+      // HCP's q looks at the name, namespace and provider; Homeport's also at the description (of the latest version), so "kubernetes" finds eks.
+      if (search && ![module.name, namespace, module.provider, latest(module)?.description ?? ''].some((field) => field.toLowerCase().includes(search))) {
         return false
       }
       return true

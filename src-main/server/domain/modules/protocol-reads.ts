@@ -72,7 +72,11 @@ export class RegistryService {
    */
   async descriptions(views: ModuleView[]): Promise<Map<string, string>> {
     const found = new Map<string, string>()
-    for (const { module } of views) found.set(module.id, (await this.docs.get(latest(module)?.archive?.sha256)).description)
+    for (const { module } of views) {
+      const version = latest(module)
+      // Kept on the version since ingest; read from its documentation for one published before (until the start-up backfill).
+      found.set(module.id, version?.description ?? (await this.docs.get(version?.archive?.sha256)).description)
+    }
     return found
   }
 

@@ -48,7 +48,8 @@ export const checkModule: RecordCheck<ModuleRecord> = (module) =>
           `version ${version.id}'s archive is not a SHA-256 with a size`) ||
         (version.zip !== undefined &&
           (!SHA256.test(version.zip?.sha256) || !Number.isSafeInteger(version.zip?.size)) &&
-          `version ${version.id}'s zip is not a SHA-256 with a size`)
+          `version ${version.id}'s zip is not a SHA-256 with a size`) ||
+        (version.description !== undefined && typeof version.description !== 'string' && `version ${version.id}'s description is not text`)
     )
   )
 

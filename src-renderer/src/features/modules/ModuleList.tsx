@@ -62,7 +62,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
       <div className="filters" role="search">
         <input
           type="search"
-          aria-label="Search modules by name, namespace or provider"
+          aria-label="Search modules by name, namespace, provider or description"
           placeholder="Search modules"
           value={search}
           onChange={(event) => setSearch(event.target.value)}
