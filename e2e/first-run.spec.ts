@@ -18,7 +18,8 @@ test('offers a first run a sample module, which it publishes and opens', async (
     await expect(page.locator('.markdown').getByRole('heading', { name: 'labels' })).toBeVisible()
     await expect(page.getByLabel('Usage')).toContainText('source  = "homeport.localhost/sample/labels/null"')
     await expect(page.getByLabel('Usage')).toContainText('namespace = "" # string')
-    await expect(page.getByLabel('Module part').locator('option')).toHaveText(['Root module', 'examples/basic'])
+    await expect(page.getByLabel('Example').locator('option')).toHaveText(['none', 'basic'])
+    await expect(page.getByLabel('Submodule')).toHaveCount(0)
     await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Organizations' }).click()
     await expect(page.getByRole('list', { name: 'Organizations' }).getByRole('heading', { name: 'sample' })).toBeVisible()
   } finally {

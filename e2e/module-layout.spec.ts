@@ -52,9 +52,9 @@ test('the usage offers only what can be called: not an example (a configuration 
   await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
 
   await page.goto('/orgs/layouts/modules/private/layouts/iam/aws')
-  await expect(page.getByRole('note')).toContainText('The root of this module holds no Terraform files: there is nothing to call. Choose one of its submodules under Part.')
+  await expect(page.getByRole('note')).toContainText('The root of this module holds no Terraform files: there is nothing to call. Choose one of its submodules under Submodule.')
   await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
-  await page.getByLabel('Module part').selectOption('modules/iam-user')
+  await page.getByLabel('Submodule').selectOption('modules/iam-user')
   await expect(page.getByLabel('Usage', { exact: true })).toContainText('source  = "homeport.localhost/layouts/iam/aws//modules/iam-user"')
   await expect(page.getByLabel('Usage', { exact: true })).toContainText('name = "" # string')
 })

@@ -130,14 +130,14 @@ test('follows a README’s own links without leaving the module: anchors scroll,
   expect(box.height).toBeLessThan(30)
   expect(box.width).toBeGreaterThan(150)
   await readme.getByRole('link', { name: 'the simple example' }).click()
-  await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
+  await expect(page.getByLabel('Example')).toHaveValue('examples/simple')
   await expect(readme.getByRole('heading', { name: 'Simple' })).toBeVisible()
   // The part shown is in the address.
   await expect(page).toHaveURL(`${route}?part=examples%2Fsimple`)
   // A link to a part the archive lacks goes nowhere (never to an app route).
   await readme.getByRole('link', { name: 'complete example' }).click()
   expect(page.url()).toBe(`${route}?part=examples%2Fsimple`)
-  await expect(page.getByLabel('Module part')).toHaveValue('examples/simple')
+  await expect(page.getByLabel('Example')).toHaveValue('examples/simple')
 })
 
 test('offers to mirror a version of a curated public module, and says in the server’s words why it cannot offline', async ({ page }) => {

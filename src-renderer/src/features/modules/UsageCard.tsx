@@ -57,7 +57,7 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
       )}
       {empty && !example && (
         <p role="note">
-          {part ? <code>{part}</code> : 'The root of this module'} holds no Terraform files: there is nothing to call. Choose one of its submodules under Part.
+          {part ? <code>{part}</code> : 'The root of this module'} holds no Terraform files: there is nothing to call. Choose one of its submodules under Submodule.
         </p>
       )}
       {/* One block per line: a line too long for the card wraps under itself, indented, never hidden. */}

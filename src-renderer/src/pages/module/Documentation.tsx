@@ -4,6 +4,7 @@ import { navigate, queryOf } from '../../app/router'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 import { docsOptions, partsOf, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
+import type { ProtocolModuleDetail } from '@shared/wire/modules'
 import { VersionMenu } from '../../features/modules/VersionMenu'
 import { CompareVersions } from '../../features/modules/CompareVersions'
 import { PartSection } from './PartSection'
@@ -61,18 +62,7 @@ export function Documentation({
           version={version}
           onChange={(chosen) => navigate({ page: 'module', ...address, version: chosen, query })}
         />
-        {parts.length > 1 && (
-          <label>
-            Part{' '}
-            <select value={current.path} onChange={(event) => setPart(event.target.value)} aria-label="Module part">
-              {parts.map((candidate) => (
-                <option key={candidate.path} value={candidate.path}>
-                  {candidate.path === '' ? 'Root module' : candidate.path}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <PartMenus detail={docs.data} current={current.path} setPart={setPart} />
       </div>
       <VersionWarnings address={address} version={version} />
       <div
@@ -127,3 +117,48 @@ export function Documentation({
     </div>
   )
 }
+
+/**
+ * HCP's two menus: the module's submodules (with its root) and its examples, each where there are any.
+ * The part shown is chosen in one and marked "none" in the other; "none" in Examples is the root again.
+ */
+function PartMenus({ detail, current, setPart }: { detail: ProtocolModuleDetail; current: string; setPart: (part: string) => void }) {
+  const example = detail.examples.some((candidate) => candidate.path === current)
+  return (
+    <>
+      {detail.submodules.length > 0 && (
+        <label>
+          Submodule{' '}
+          <select value={example ? NONE : current} onChange={(event) => setPart(event.target.value)} aria-label="Submodule">
+            {example && (
+              <option value={NONE} disabled>
+                none (an example is shown)
+              </option>
+            )}
+            {[detail.root, ...detail.submodules].map((candidate) => (
+              <option key={candidate.path} value={candidate.path}>
+                {candidate.path === '' ? 'Root module' : candidate.path.replace(/^modules\//, '')}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {detail.examples.length > 0 && (
+        <label>
+          Example{' '}
+          <select value={example ? current : NONE} onChange={(event) => setPart(event.target.value === NONE ? '' : event.target.value)} aria-label="Example">
+            <option value={NONE}>none</option>
+            {detail.examples.map((candidate) => (
+              <option key={candidate.path} value={candidate.path}>
+                {candidate.path.replace(/^examples\//, '')}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </>
+  )
+}
+
+/** The value of a menu's "none": not a part's path (the root's is ""). */
+const NONE = '-'
