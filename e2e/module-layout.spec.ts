@@ -3,6 +3,7 @@ import { ADMIN_HEADERS as headers } from './support/admin-api'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { publish } from './support/publish'
+import { docsScreenshot } from './support/screenshots'
 import { signIn } from './support/session'
 import { vpcModule } from './support/vpc-module'
 
@@ -165,4 +166,18 @@ test('GitHub’s alerts in a README read as alerts: a note named by its kind, in
   // Not the raw marker GitHub hides.
   await expect(readme).not.toContainText('[!WARNING]')
   await expectAccessible(page, 'a README with alerts')
+})
+
+test('a version’s files can be read as its archive holds them: the part’s own first, its main.tf shown to begin with', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws?part=modules%2Fvpc-endpoints&tab=files')
+  const panel = page.getByRole('tabpanel', { name: 'Files' })
+  const list = panel.getByRole('list', { name: 'Files of 5.8.1' })
+  await expect(list.getByRole('listitem').first()).toContainText('modules/vpc-endpoints/')
+  await expect(panel.getByLabel('The text of modules/vpc-endpoints/main.tf')).toBeVisible()
+  await list.getByRole('button', { name: 'variables.tf', exact: true }).click()
+  await expect(panel.getByLabel('The text of variables.tf')).toContainText('variable "vpc_flow_log_config" {')
+  await expect(list.getByRole('button', { name: 'variables.tf', exact: true })).toHaveAttribute('aria-current', 'true')
+  await docsScreenshot(page, 'module-files.png')
+  await expectAccessible(page, 'the Files tab')
 })

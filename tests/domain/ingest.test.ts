@@ -87,14 +87,21 @@ describe('another archive through the same link', () => {
   })
 })
 
+/** Module `name` for aws in the organization busy, its 1.0.0 published with `files`. */
+async function publishOne(name: string, files: Record<string, string>) {
+  const { modules } = d.services
+  const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name, provider: 'aws' }
+  await modules.create(ADMIN, 'busy', { name, provider: 'aws' })
+  const { view, version } = await modules.createVersion(ADMIN, at, { version: '1.0.0' })
+  await d.upload(modules.uploadObjectId(ADMIN, view, version)!, files)
+  await d.background.idle()
+  return { at, view }
+}
+
 describe('the zip OCI clients install a module from', () => {
   it('is made at ingest, and at start for versions published without one, from the archive as it is', async () => {
     const { modules, store, ingest } = d.services
-    const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'vpc', provider: 'aws' }
-    await modules.create(ADMIN, 'busy', { name: 'vpc', provider: 'aws' })
-    const { view, version } = await modules.createVersion(ADMIN, at, { version: '1.0.0' })
-    await d.upload(modules.uploadObjectId(ADMIN, view, version)!, { 'main.tf': 'output "one" {\n  value = 1\n}\n', 'modules/inner/main.tf': '' })
-    await d.background.idle()
+    const { at, view } = await publishOne('vpc', { 'main.tf': 'output "one" {\n  value = 1\n}\n', 'modules/inner/main.tf': '' })
     const made = (await modules.readVersion(ADMIN, at, '1.0.0')).version.zip!
     const files = unzipSync(new Uint8Array(await buffer(store.archives.read(made.sha256))))
     expect(Object.keys(files).sort()).toEqual(['main.tf', 'modules/inner/main.tf'])
@@ -114,11 +121,7 @@ describe('the zip OCI clients install a module from', () => {
 describe('the description a version keeps', () => {
   it('is its README’s first paragraph, kept at ingest and at start for versions published without it, and the module list’s search finds it', async () => {
     const { modules, store, ingest } = d.services
-    const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'eks', provider: 'aws' }
-    await modules.create(ADMIN, 'busy', { name: 'eks', provider: 'aws' })
-    const { view, version } = await modules.createVersion(ADMIN, at, { version: '1.0.0' })
-    await d.upload(modules.uploadObjectId(ADMIN, view, version)!, { 'README.md': '# EKS\n\nA managed Kubernetes cluster, with its node groups.\n', 'main.tf': 'variable "name" {}\n' })
-    await d.background.idle()
+    const { at, view } = await publishOne('eks', { 'README.md': '# EKS\n\nA managed Kubernetes cluster, with its node groups.\n', 'main.tf': 'variable "name" {}\n' })
     expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.description).toBe('A managed Kubernetes cluster, with its node groups.')
     // HCP's q looks at names; Homeport's at the description too.
     expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views.map(({ module }) => module.name)).toEqual(['eks'])

@@ -114,6 +114,40 @@ describe('a mirror of both public registries', () => {
     expect(wrong.status).toBe(422)
   })
 
+  it('bundles each registry’s provider with that registry’s signature, and imports each into the same registry’s mirror elsewhere', async () => {
+    const started = await homeport.api('POST', '/bundles', {
+      body: doc('bundles', {
+        organization: 'acme',
+        platforms: ['linux_amd64'],
+        providers: [{ source: 'registry.terraform.io/hashicorp/null', version: '3.2.3' }, { source: 'registry.opentofu.org/hashicorp/null', version: '3.2.4' }]
+      })
+    })
+    expect(started.status).toBe(202)
+    const job = await eventually(async () => {
+      const read = await homeport.api('GET', `/bundles/${started.body.data.id}`)
+      expect(['ready', 'failed']).toContain(read.body.data.attributes.status)
+      return read.body.data
+    })
+    expect(job.attributes.problems).toEqual([])
+    const keys = Object.fromEntries(
+      (job.attributes.manifest.providers as Array<{ hostname: string; version: string; keys: Array<{ keyId: string }> }>).map((provider) => [`${provider.hostname} ${provider.version}`, provider.keys.map((key) => key.keyId)])
+    )
+    expect(keys).toEqual({ 'registry.terraform.io 3.2.3': [terraform.key.keyId], 'registry.opentofu.org 3.2.4': [openTofu.key.keyId] })
+    const bytes = new Uint8Array(await (await homeport.fetch(`${homeport.url}${job.links.download}`, { headers: { Authorization: `Bearer ${homeport.adminToken}` } })).arrayBuffer())
+
+    // Another Homeport, its upstreams out of reach: each provider lands in its own registry's mirror, served under that name.
+    const elsewhere = await startTestServer({ upstream: 'http://127.0.0.1:9', openTofuUpstream: 'http://127.0.0.1:10' })
+    try {
+      const imported = await elsewhere.fetch(`${elsewhere.url}/api/v2/admin/bundle-imports`, { method: 'POST', headers: { Authorization: `Bearer ${elsewhere.adminToken}`, 'Content-Type': 'application/x-tar' }, body: bytes })
+      expect(imported.status).toBe(201)
+      const installed = await publicMirrorClient(elsewhere).installProvider('registry.opentofu.org/hashicorp/null', '3.2.4', 'linux_amd64', join(work, 'elsewhere'))
+      expect(installed).toMatchObject({ version: '3.2.4', signedBy: openTofu.key.keyId })
+      expect((await elsewhere.api('GET', '/api/registry/public/v1/providers/hashicorp/null/versions')).body.versions.map((entry: { version: string }) => entry.version)).toEqual(['3.2.3'])
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   it(`installs both registries’ providers with the real terraform, each signed by its own registry’s key${NEEDS_TERRAFORM}`, async () => {
     if (!HAS_TERRAFORM) return
     const mainTf = `terraform {

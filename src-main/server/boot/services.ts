@@ -33,6 +33,7 @@ import { OrganizationService } from '../domain/organizations/organizations.js'
 import { OrganizationTokenService } from '../domain/organizations/organization-tokens.js'
 import { VersionLifecycle } from '../domain/modules/versions/lifecycle.js'
 import { VersionComparer } from '../domain/modules/versions/compare.js'
+import { VersionFiles } from '../domain/modules/version-files.js'
 import { TerraformLogin } from '../domain/login/terraform-login.js'
 import { TeamService } from '../domain/organizations/teams.js'
 import { UploadService } from '../domain/modules/uploads.js'
@@ -148,6 +149,7 @@ export function createServices(store: Store, background: Background, options: Se
     bundles,
     moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname),
     providerCatalog: new ProviderCatalog(store, publicMirrors, options.registryHostname),
+    versionFiles: new VersionFiles(store, modules),
     oci: new OciRegistry(store, providerRegistry, publicMirrors, registry, downloads, options.registryHostname),
     auditTrail: new AuditTrailService(store, options.clock),
     /** Brings the store back to a consistent state after a crash (run once, at start). */

@@ -27,6 +27,7 @@ import type { AuditTrailService } from './organizations/audit-trail.js'
 import type { ModuleCatalog } from './assistant/module-catalog.js'
 import type { ProviderCatalog } from './assistant/provider-catalog.js'
 import type { OciRegistry } from './oci/oci-registry.js'
+import type { VersionFiles } from './modules/version-files.js'
 import type { Store } from '../store/port.js'
 
 /**
@@ -65,6 +66,8 @@ export interface Services {
   /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */
   moduleCatalog: ModuleCatalog
   providerCatalog: ProviderCatalog
+  /** A published version's files, as its archive holds them (the GUI's Files tab). */
+  versionFiles: VersionFiles
   /** The OCI Distribution face's reads (api/oci/). */
   oci: OciRegistry
   recover(): Promise<void>

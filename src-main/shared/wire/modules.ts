@@ -123,6 +123,14 @@ export interface InterfaceChange {
   detail: string
 }
 
+/** Homeport's `module-files` resource: a file of a published version's archive (`text` when one file is read). */
+export interface ModuleFileAttributes {
+  /** Relative to the module root. */
+  path: string
+  size: number
+  text?: string
+}
+
 /** Homeport's `interface-diffs` resource: the interface change between two versions (see docs/guide/publishing.md and the GUI's Compare versions). */
 export interface InterfaceDiffAttributes {
   /** null when `to` is the first version. */

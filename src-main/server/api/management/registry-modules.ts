@@ -17,7 +17,7 @@ import { deprecationOf } from './deprecation-attribute.js'
 import { moduleResource, versionResource } from './serializers/module-resources.js'
 import type { BaseUrl } from '../../http/base-url.js'
 import type { ListDocument, Resource } from '../../../shared/wire/jsonapi.js'
-import type { InterfaceDiffAttributes, ModuleAttributes, ModuleListMeta } from '../../../shared/wire/modules.js'
+import type { InterfaceDiffAttributes, ModuleAttributes, ModuleFileAttributes, ModuleListMeta } from '../../../shared/wire/modules.js'
 
 const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider'
 
@@ -149,6 +149,18 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
   router.get(`${MODULE}/compare`, async (ctx) => {
     const comparison = await services.versionComparer.compare(callerOf(ctx), address(ctx), { from: queryString(ctx, 'from'), to: queryString(ctx, 'to') })
     sendDocument(ctx, 200, { data: comparisonResource(comparison) })
+  })
+  // Homeport's own: a published version's files as its archive holds them, and one file's text (the GUI's Files tab).
+  router.get(`${MODULE}/:version/files`, async (ctx) => {
+    const files = await services.versionFiles.list(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
+    const data: Array<Resource<ModuleFileAttributes, 'module-files'>> = files.map(({ path, size }) => ({ type: 'module-files', id: path, attributes: { path, size } }))
+    sendDocument(ctx, 200, { data })
+  })
+  router.get(`${MODULE}/:version/files/{*path}`, async (ctx) => {
+    const { version, path } = pathParams(ctx, 'version', 'path')
+    const text = await services.versionFiles.text(callerOf(ctx), address(ctx), version, path)
+    const data: Resource<ModuleFileAttributes, 'module-files'> = { type: 'module-files', id: path, attributes: { path, size: Buffer.byteLength(text), text } }
+    sendDocument(ctx, 200, { data })
   })
   // HCP's module version lifecycle: deprecate, revoke, and revert either.
   router.patch(`${MODULE}/:version`, async (ctx) => {

@@ -5,6 +5,7 @@ import type {
   DailyDownloadsAttributes,
   DownloadsSummaryAttributes,
   InterfaceDiffAttributes,
+  ModuleFileAttributes,
   ModuleAttributes,
   ModuleListMeta,
   ModuleVersionAttributes,
@@ -91,6 +92,24 @@ export function versionOptions(client: ApiClient, address: ModuleAddress, versio
 }
 
 /** The documentation of a published version, from the registry protocol. */
+/** A published version's files, as its archive holds them. */
+export function filesOptions(client: ApiClient, address: ModuleAddress, version: string) {
+  return queryOptions({
+    queryKey: [...moduleKeys.version(address, version), 'files'],
+    queryFn: () => client.get<ListDocument<ModuleFileAttributes>>(`${modulePath(address)}/${encodeURIComponent(version)}/files`),
+    staleTime: Infinity
+  })
+}
+
+/** One file's text (a published version never changes). */
+export function fileOptions(client: ApiClient, address: ModuleAddress, version: string, path: string) {
+  return queryOptions({
+    queryKey: [...moduleKeys.version(address, version), 'files', path],
+    queryFn: () => client.get<Document<ModuleFileAttributes>>(`${modulePath(address)}/${encodeURIComponent(version)}/files/${path.split('/').map(encodeURIComponent).join('/')}`),
+    staleTime: Infinity
+  })
+}
+
 export function docsOptions(client: ApiClient, address: ModuleAddress, version: string) {
   const prefix = address.registry === 'public' ? '/api/registry/public/v1/modules' : '/api/registry/v1/modules'
   return queryOptions({

@@ -7,6 +7,7 @@ import { docsOptions, partsOf, type ModuleAddress, type ModuleAttributes } from 
 import type { ProtocolModuleDetail } from '@shared/wire/modules'
 import { VersionMenu } from '../../features/modules/VersionMenu'
 import { CompareVersions } from '../../features/modules/CompareVersions'
+import { VersionFiles } from '../../features/modules/VersionFiles'
 import { PartSection } from './PartSection'
 import { VersionWarnings } from './VersionWarnings'
 import { COUNTED, countOf, SECTIONS, type Section } from './sections'
@@ -99,6 +100,8 @@ export function Documentation({
       <div id="doc-tabpanel" role="tabpanel" aria-labelledby={`doc-tab-${shown}`} tabIndex={0}>
         {shown === 'changes' ? (
           <CompareVersions address={address} versions={published} selected={version} from={from} setFrom={setFrom} />
+        ) : shown === 'files' ? (
+          <VersionFiles address={address} version={version} part={current.path} />
         ) : (
           <PartSection
             part={current}

@@ -18,7 +18,7 @@ export function PartSection({
   /** The paths of the version's parts, which a relative module source can name. */
   parts: string[]
   changelog: string
-  section: Exclude<Section, 'changes'>
+  section: Exclude<Section, 'changes' | 'files'>
   onLocalLink: (path: string) => boolean
 }) {
   // The change log is the module's (its root's), whichever part is shown.
@@ -32,7 +32,7 @@ export function PartSection({
   }
   if (section === 'inputs') return part.inputs.length === 0 ? <p className="muted">None.</p> : <InputsList key={part.path} inputs={part.inputs} />
   if (section === 'dependencies') return <Dependencies part={part} parts={parts} onPart={(path) => onLocalLink(path)} />
-  const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'dependencies' | 'changes' | 'changelog'>, { headers: string[]; rows: string[][] }> = {
+  const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'dependencies' | 'changes' | 'changelog' | 'files'>, { headers: string[]; rows: string[][] }> = {
     outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
     resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
     providers: {

@@ -1,7 +1,7 @@
 import type { ProtocolPart } from '../../features/modules/api'
 
 /** The documentation's tabs, in order; each is a search parameter (`tab`), so a view of a module is a link. */
-export type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies' | 'changes' | 'changelog'
+export type Section = 'readme' | 'inputs' | 'outputs' | 'resources' | 'providers' | 'dependencies' | 'changes' | 'changelog' | 'files'
 export const SECTIONS: Array<{ id: Section; label: string }> = [
   { id: 'readme', label: 'Readme' },
   { id: 'inputs', label: 'Inputs' },
@@ -10,7 +10,8 @@ export const SECTIONS: Array<{ id: Section; label: string }> = [
   { id: 'providers', label: 'Providers' },
   { id: 'dependencies', label: 'Dependencies' },
   { id: 'changes', label: 'Changes' },
-  { id: 'changelog', label: 'Changelog' }
+  { id: 'changelog', label: 'Changelog' },
+  { id: 'files', label: 'Files' }
 ]
 
 /** The tabs that list entries of the part shown, and show how many. */

@@ -1,0 +1,56 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { formatBytes } from '../../lib/format'
+import { useSession } from '../../lib/session'
+import { ErrorMessage, Loading } from '../../lib/ui'
+import { fileOptions, filesOptions, type ModuleAddress } from './api'
+
+/**
+ * A published version's files as its archive holds them, read-only: the list (the part shown's files
+ * first), and the file chosen, as text. The part's main file is shown to begin with.
+ */
+export function VersionFiles({ address, version, part }: { address: ModuleAddress; version: string; part: string }) {
+  const { client } = useSession()
+  const files = useQuery(filesOptions(client, address, version))
+  const [chosen, setChosen] = useState<string>()
+  if (files.isPending) return <Loading what="the files" />
+  if (files.isError) return <ErrorMessage error={files.error} action="Could not list the files" />
+  const inPart = (path: string) => part === '' || path.startsWith(`${part}/`)
+  const listed = files.data.data.map((file) => file.attributes).sort((a, b) => Number(inPart(b.path)) - Number(inPart(a.path)) || a.path.localeCompare(b.path))
+  const prefix = part ? `${part}/` : ''
+  const shown = chosen ?? listed.find((file) => file.path === `${prefix}main.tf`)?.path ?? listed.find((file) => inPart(file.path))?.path ?? listed[0]?.path
+  return (
+    <div className="version-files">
+      <ul className="plain file-list" aria-label={`Files of ${version}`}>
+        {listed.map((file) => (
+          <li key={file.path}>
+            <button type="button" className="link" aria-current={file.path === shown ? 'true' : undefined} onClick={() => setChosen(file.path)}>
+              {file.path}
+            </button>{' '}
+            <span className="muted">{formatBytes(file.size)}</span>
+          </li>
+        ))}
+      </ul>
+      {shown && <FileText address={address} version={version} path={shown} />}
+    </div>
+  )
+}
+
+function FileText({ address, version, path }: { address: ModuleAddress; version: string; path: string }) {
+  const { client } = useSession()
+  const file = useQuery(fileOptions(client, address, version, path))
+  return (
+    <section className="stack-tight file-text" aria-label={path}>
+      <h3>
+        <code>{path}</code>
+      </h3>
+      {file.isPending && <Loading what={path} />}
+      <ErrorMessage error={file.error} action={`Could not show ${path}`} />
+      {file.data && (
+        <pre tabIndex={0} aria-label={`The text of ${path}`}>
+          <code>{file.data.data.attributes.text}</code>
+        </pre>
+      )}
+    </section>
+  )
+}
