@@ -181,3 +181,18 @@ test('a version’s files can be read as its archive holds them: the part’s ow
   await docsScreenshot(page, 'module-files.png')
   await expectAccessible(page, 'the Files tab')
 })
+
+test('the module list sorts by name, downloads or publication, each row with its downloads, the order kept in the address', async ({ page, request }) => {
+  expect((await request.get('/api/registry/v1/modules/layouts/label/null/0.25.0/download', { headers })).status()).toBe(204)
+  await signIn(page)
+  await page.goto('/orgs/layouts/modules')
+  const rows = page.getByRole('list', { name: 'Module list' }).getByRole('listitem')
+  await expect(rows.first()).toContainText('layouts/iam/aws')
+  await page.getByLabel('Sort').selectOption('Most downloaded')
+  await expect(rows.first()).toContainText('layouts/label/null')
+  await expect(rows.first()).toContainText(/\d+ downloads?/)
+  await expect(page).toHaveURL(/sort=-downloads/)
+  await page.reload()
+  await expect(page.getByLabel('Sort')).toHaveValue('-downloads')
+  await expect(rows.first()).toContainText('layouts/label/null')
+})

@@ -63,6 +63,8 @@ export interface ModuleAttributes {
   'no-code': boolean
   /** Homeport's own, on list entries: the latest version's README's first paragraph. */
   description?: string
+  /** Homeport's own, in a list: how many times the module was installed. */
+  downloads?: number
   permissions: { 'can-delete': boolean; 'can-resync': boolean; 'can-retry': boolean }
   'publishing-mechanism'?: 'git_tag' | 'branch'
   /** Modules published from git, in single documents (list entries omit it, as the spec says). */

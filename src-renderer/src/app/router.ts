@@ -36,7 +36,7 @@ export const ORG_TAB_LABELS: Record<OrgTab, string> = {
 /** A module page's search parameters: the part and tab shown, and the version the Changes tab compares with. */
 export const MODULE_SEARCH = ['part', 'tab', 'from'] as const
 /** An organization's search parameters: the module list's filters and the audit trail's. */
-export const ORG_SEARCH = ['q', 'registry', 'provider', 'action', 'type'] as const
+export const ORG_SEARCH = ['q', 'registry', 'provider', 'sort', 'action', 'type'] as const
 
 /** Path segments encoded, but for `+` (a version's build metadata), which a path may hold as it is. */
 const path = (...segments: string[]) => `/${segments.map((segment) => encodeURIComponent(segment).replace(/%2B/g, '+')).join('/')}`

@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa'
 import type { Comparison } from '../../domain/modules/versions/compare.js'
 import type { LifecycleChange } from '../../domain/modules/versions/lifecycle.js'
 import type { ModuleAddress, ModuleView } from '../../domain/modules/module-rules.js'
+import { MODULE_SORTS, type ModuleSort } from '../../domain/modules/modules.js'
 import type { VcsPublishInput } from '../../domain/vcs/publisher.js'
 import type { VersionRecord } from '../../store/records.js'
 import type { Services } from '../../domain/services.js'
@@ -36,12 +37,16 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
       q: queryString(ctx, 'q'),
       registryName: queryString(ctx, 'filter[registry_name]'),
       provider: queryString(ctx, 'filter[provider]'),
-      organizationName: queryString(ctx, 'filter[organization_name]')
+      organizationName: queryString(ctx, 'filter[organization_name]'),
+      sort: moduleSort(ctx)
     })
     const { items, meta, links } = paginate(ctx, baseUrl(ctx), listing.views, pageRequest(ctx)!)
     const descriptions = await services.registry.descriptions(items)
+    const downloads = await services.downloads.totals(items.map((view) => view.module.id))
     const document: ListDocument<ModuleAttributes, ModuleListMeta> = {
-      data: items.map((view) => moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx), listEntry: true, description: descriptions.get(view.module.id) ?? '' })),
+      data: items.map((view) =>
+        moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx), listEntry: true, description: descriptions.get(view.module.id) ?? '', downloads: downloads.get(view.module.id) ?? 0 })
+      ),
       links,
       // Homeport's own: the providers among the modules that match all but filter[provider], for the GUI's facets.
       meta: { ...meta, 'provider-counts': Object.fromEntries(listing.providers.map(({ provider, count }) => [provider, count])) }
@@ -203,6 +208,14 @@ function lifecycleChange(ctx: Context): LifecycleChange {
   if (status === 'Revoked') return { revocation: status, message: revocation!.string('message') ?? '', link: revocation!.nullableString('link') ?? null }
   if (status === 'Unrevoked') return { revocation: status }
   throw revocation!.invalid('status', 'status is Revoked or Unrevoked.')
+}
+
+/** Homeport's own `sort` of the module list: `name` (the default), `-downloads` or `-published`. */
+function moduleSort(ctx: Context): ModuleSort | undefined {
+  const sort = queryString(ctx, 'sort')
+  if (sort === undefined) return undefined
+  if (!(MODULE_SORTS as readonly string[]).includes(sort)) throw new HttpError(400, 'bad request', `sort is one of ${MODULE_SORTS.join(', ')}.`, { parameter: 'sort' })
+  return sort as ModuleSort
 }
 
 function address(ctx: Context): ModuleAddress {

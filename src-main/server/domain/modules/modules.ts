@@ -31,7 +31,12 @@ export interface ModuleFilter {
   registryName?: string
   provider?: string
   organizationName?: string
+  /** Homeport's own order: by address (the default), the most downloaded first, or the most recently published first. */
+  sort?: ModuleSort
 }
+
+export const MODULE_SORTS = ['name', '-downloads', '-published'] as const
+export type ModuleSort = (typeof MODULE_SORTS)[number]
 
 /** An organization's modules as listed: those that match, and how many match each provider (the GUI's facets). */
 export interface ModuleListing {
@@ -110,17 +115,27 @@ export class ModuleService {
     })
     const counts = new Map<string, number>()
     for (const { module } of matching) counts.set(module.provider, (counts.get(module.provider) ?? 0) + 1)
+    const shown = matching
+      .filter((view) => filter.provider === undefined || view.module.provider === filter.provider)
+      .sort((a, b) => namespaceOf(a).localeCompare(namespaceOf(b)) || a.module.name.localeCompare(b.module.name) || a.module.provider.localeCompare(b.module.provider))
     return {
-      views: matching
-        .filter((view) => filter.provider === undefined || view.module.provider === filter.provider)
-        .sort(
-          (a, b) =>
-            namespaceOf(a).localeCompare(namespaceOf(b)) ||
-            a.module.name.localeCompare(b.module.name) ||
-            a.module.provider.localeCompare(b.module.provider)
-        ),
+      views: await this.sorted(shown, filter.sort ?? 'name'),
       providers: [...counts].map(([provider, count]) => ({ provider, count })).sort((a, b) => a.provider.localeCompare(b.provider))
     }
+  }
+
+  /** `views` (by address) in the order asked for; ties keep their address order. */
+  private async sorted(views: ModuleView[], sort: ModuleSort): Promise<ModuleView[]> {
+    if (sort === '-published') {
+      const publishedAt = (view: ModuleView) => latest(view.module)?.publishedAt ?? ''
+      return views.sort((a, b) => publishedAt(b).localeCompare(publishedAt(a)))
+    }
+    if (sort === '-downloads') {
+      // Each module's count is read: an organization holds hundreds of modules, and the order needs them all.
+      const totals = await this.downloads.totals(views.map((view) => view.module.id))
+      return views.sort((a, b) => totals.get(b.module.id)! - totals.get(a.module.id)!)
+    }
+    return views
   }
 
   async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {

@@ -12,6 +12,13 @@ import { InlineMarkdown } from '../../lib/inline-markdown'
 
 const ROW_HEIGHT = 76
 
+/** The module list's orders (Homeport's own `sort`). */
+const SORTS: ReadonlyArray<{ value: ModuleFilters['sort']; label: string }> = [
+  { value: '', label: 'By name' },
+  { value: '-downloads', label: 'Most downloaded' },
+  { value: '-published', label: 'Recently published' }
+]
+
 /**
  * The organization's modules: search, registry and provider filters (the providers offered with
  * how many modules each has), and a virtual list that fetches pages of 100 as it scrolls, so ten
@@ -24,11 +31,12 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
   const [search, setSearch] = useState(initial.get('q') ?? '')
   const [registry, setRegistry] = useState<ModuleFilters['registry']>((['private', 'public'].includes(initial.get('registry') ?? '') ? initial.get('registry') : '') as ModuleFilters['registry'])
   const [provider, setProvider] = useState(initial.get('provider') ?? '')
-  const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider }
+  const [sort, setSort] = useState<ModuleFilters['sort']>((SORTS.some((option) => option.value === initial.get('sort')) ? initial.get('sort') : '') as ModuleFilters['sort'])
+  const filters: ModuleFilters = { q: useDeferredValue(search.trim()), registry, provider, sort }
   useEffect(() => {
     // The filters live in the address (replaced, not pushed: typing makes no history), so Back from a module finds them again.
-    replaceAddress({ page: 'organization', org, tab: 'modules', query: queryOf({ q: filters.q, registry: filters.registry, provider: filters.provider }, ['q', 'registry', 'provider']) })
-  }, [org, filters.q, filters.registry, filters.provider])
+    replaceAddress({ page: 'organization', org, tab: 'modules', query: queryOf({ q: filters.q, registry: filters.registry, provider: filters.provider, sort: filters.sort }, ['q', 'registry', 'provider', 'sort']) })
+  }, [org, filters.q, filters.registry, filters.provider, filters.sort])
   const modules = useInfiniteQuery(moduleListOptions(client, org, filters))
   const filtered = Boolean(filters.q || filters.registry || filters.provider)
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
@@ -77,6 +85,13 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
           {offered.map(([name, count]) => (
             <option key={name} value={name}>
               {name} ({count})
+            </option>
+          ))}
+        </select>
+        <select aria-label="Sort" value={sort} onChange={(event) => setSort(event.target.value as ModuleFilters['sort'])}>
+          {SORTS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>
@@ -141,7 +156,15 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                         {latest ? <span className="module-version">v{latest}</span> : <StatusBadge status={attributes.status} of="module" />}
                         {latest && attributes.status !== 'setup_complete' && <StatusBadge status={attributes.status} of="module" />}
                       </span>
-                      <span className="muted module-date">{formatDate(attributes['updated-at'])}</span>
+                      <span className="muted module-date">
+                        {formatDate(attributes['updated-at'])}
+                        {attributes.downloads !== undefined && (
+                          <>
+                            <br />
+                            {attributes.downloads.toLocaleString()} download{attributes.downloads === 1 ? '' : 's'}
+                          </>
+                        )}
+                      </span>
                     </AppLink>
                   </div>
                 )

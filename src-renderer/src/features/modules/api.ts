@@ -32,6 +32,8 @@ export interface ModuleFilters {
   q: string
   registry: '' | 'private' | 'public'
   provider: string
+  /** "" (by name), `-downloads` or `-published`: Homeport's own `sort`. */
+  sort: '' | '-downloads' | '-published'
 }
 
 const PAGE_SIZE = 100
@@ -60,6 +62,7 @@ export function moduleListOptions(client: ApiClient, org: string, filters: Modul
       if (filters.q) query.set('q', filters.q)
       if (filters.registry) query.set('filter[registry_name]', filters.registry)
       if (filters.provider) query.set('filter[provider]', filters.provider)
+      if (filters.sort) query.set('sort', filters.sort)
       return client.get<ListDocument<ModuleAttributes, ModuleListMeta>>(`/organizations/${encode([org])}/registry-modules?${query.toString()}`)
     },
     getNextPageParam: (last) => last.meta?.pagination?.['next-page'] ?? undefined

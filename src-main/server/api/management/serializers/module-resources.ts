@@ -22,6 +22,8 @@ export interface ModuleResourceOptions {
   listEntry?: boolean
   /** List entries carry Homeport's own `description`: the latest version's README's first paragraph. */
   description?: string
+  /** And Homeport's own `downloads`: how many times the module was installed. */
+  downloads?: number
 }
 
 /** The repository a VCS module comes from, as a URL a person can recognise. */
@@ -89,6 +91,7 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
       'updated-at': module.updatedAt,
       'no-code': module.noCode,
       ...(options.description !== undefined ? { description: options.description } : {}),
+      ...(options.downloads !== undefined ? { downloads: options.downloads } : {}),
       permissions: { 'can-delete': owner, 'can-resync': owner, 'can-retry': owner },
       ...vcs,
       ...(module.testConfig ? { 'test-config': { id: module.testConfig.id, 'tests-enabled': module.testConfig.testsEnabled } } : {})
