@@ -196,3 +196,24 @@ test('the module list sorts by name, downloads or publication, each row with its
   await expect(page.getByLabel('Sort')).toHaveValue('-downloads')
   await expect(rows.first()).toContainText('layouts/label/null')
 })
+
+test('a long module list scrolls with the page, not in a box of its own, loading the next page as it comes', async ({ page, request }) => {
+  await request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'many', email: 'platform@many.example' } } } })
+  for (let index = 0; index < 130; index++) {
+    const name = `mod${String(index).padStart(3, '0')}`
+    await request.post('/api/v2/organizations/many/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name, provider: 'aws' } } } })
+  }
+  await signIn(page)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto('/orgs/many/modules')
+  const list = page.getByRole('list', { name: 'Module list' })
+  await expect(list.getByRole('listitem').first()).toContainText('many/mod000/aws')
+  // No inner scroller: the list is as tall as its rows, and the page scrolls.
+  expect(await list.evaluate((element) => getComputedStyle(element).overflowY)).toBe('visible')
+  await expect(page.getByText('130 modules')).toBeVisible()
+  // Scrolled to the end of the first page of 100, the next one loads; scrolled on, its last module comes into view.
+  await expect(async () => {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+    await expect(list.getByText('many/mod129/aws')).toBeInViewport({ timeout: 500 })
+  }).toPass({ timeout: 15_000 })
+})

@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { queryOf, replaceAddress } from '../../app/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
@@ -21,9 +21,9 @@ const SORTS: ReadonlyArray<{ value: ModuleFilters['sort']; label: string }> = [
 
 /**
  * The organization's modules: search, registry and provider filters (the providers offered with
- * how many modules each has), and a virtual list that fetches pages of 100 as it scrolls, so ten
- * thousand modules scroll as smoothly as ten; each row names the module, says what it is and where
- * its latest version stands.
+ * how many modules each has), an order, and a list virtual over the page's own scrolling that fetches
+ * pages of 100 as it scrolls, so ten thousand modules scroll as smoothly as ten; each row names the
+ * module, says what it is, where its latest version stands and how often it was downloaded.
  */
 export function ModuleList({ org, query }: { org: string; query: string }) {
   const { client } = useSession()
@@ -41,22 +41,27 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
   const filtered = Boolean(filters.q || filters.registry || filters.provider)
   const rows = modules.data?.pages.flatMap((page) => page.data) ?? []
   const total = modules.data?.pages[0]?.meta?.pagination?.['total-count'] ?? 0
-  // The providers among the modules the other filters leave (kept while the next answer loads); the chosen one stays offered.
-  const [providers, setProviders] = useState<Record<string, number>>({})
-  const counts = modules.data?.pages[0]?.meta?.['provider-counts']
-  useEffect(() => {
-    if (counts) setProviders(counts)
-  }, [counts])
+  // The providers among the modules the other filters leave (the last answer's, while the next loads); the chosen one stays offered.
+  const providers = modules.data?.pages[0]?.meta?.['provider-counts'] ?? {}
   const offered = Object.entries(provider && !(provider in providers) ? { ...providers, [provider]: 0 } : providers).sort(([a], [b]) => a.localeCompare(b))
 
-  const scroller = useRef<HTMLDivElement>(null)
-  // TanStack Virtual hands back functions the React Compiler cannot memoize; none is passed on.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  // The page scrolls, not a box of its own (whose bottom was below the fold): the list is virtual over the window,
+  // from where it starts on the page, measured again whenever what is above it changes size.
+  const list = useRef<HTMLDivElement>(null)
+  const [listTop, setListTop] = useState(0)
+  const listed = rows.length > 0
+  useEffect(() => {
+    const element = list.current
+    if (!listed || !element) return
+    const observer = new ResizeObserver(() => setListTop(element.getBoundingClientRect().top + window.scrollY))
+    observer.observe(element.parentElement ?? document.body)
+    return () => observer.disconnect()
+  }, [listed])
+  const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12
+    overscan: 12,
+    scrollMargin: listTop
   })
   const items = virtualizer.getVirtualItems()
   const lastIndex = items.at(-1)?.index ?? -1
@@ -119,7 +124,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
           <p className="muted count" aria-live="polite">
             {total.toLocaleString()} module{total === 1 ? '' : 's'}
           </p>
-          <div ref={scroller} className="virtual-list" role="list" aria-label="Module list">
+          <div ref={list} className="virtual-list" role="list" aria-label="Module list">
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {items.map((item) => {
                 const module = rows[item.index]!
@@ -127,7 +132,7 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                 const latest = newest(attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version))
                 return (
                   // A list item holding a link: screen readers announce it as both (a link given role="listitem" was no longer a link to them).
-                  <div key={module.id} role="listitem" className="module-row-slot" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+                  <div key={module.id} role="listitem" className="module-row-slot" style={{ transform: `translateY(${item.start - listTop}px)`, height: ROW_HEIGHT }}>
                     <AppLink
                       className="module-row"
                       to={{

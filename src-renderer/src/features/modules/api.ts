@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { ApiError, type ApiClient } from '../../lib/api-client'
 import type { Document, ListDocument } from '@shared/wire/jsonapi'
 import type {
@@ -56,6 +56,8 @@ export function modulePath({ org, registry, namespace, name, provider }: ModuleA
 export function moduleListOptions(client: ApiClient, org: string, filters: ModuleFilters) {
   return infiniteQueryOptions({
     queryKey: moduleKeys.list(org, filters),
+    // Other filters: the last answer stays shown until theirs comes (the list and its provider counts do not blink away).
+    placeholderData: keepPreviousData,
     initialPageParam: 1,
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ 'page[number]': String(pageParam), 'page[size]': String(PAGE_SIZE) })
