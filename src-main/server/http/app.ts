@@ -9,6 +9,7 @@ import { unmatched } from './unmatched.js'
 import { refuseUnstorableBody, refuseUnstorablePath } from './text-guard.js'
 import { recordWrites } from './audit.js'
 import { auditTrailRoutes } from '../api/management/audit-trail.js'
+import { searchRoutes } from '../api/management/search.js'
 import { serveGui } from './gui.js'
 import { baseUrlResolver } from './base-url.js'
 import { adminRoutes, providerImportRouter } from '../api/management/admin.js'
@@ -121,6 +122,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
   auditTrailRoutes(api, services)
+  searchRoutes(api, services)
   api.all('/{*rest}', unmatched(api, 'There is no such API endpoint.'))
   // HCP's GPG keys live beside the registry protocol, in the management API's conventions.
   const privateRegistry = jsonApiRouter('/api/registry/private/v2', services, rateLimit, options.jsonLimit)

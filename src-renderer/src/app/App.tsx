@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Outlet } from '@tanstack/react-router'
 import { useSession } from '../lib/session'
 import { AppLink } from './link'
+import { GlobalSearch } from '../features/search/GlobalSearch'
 import { hrefOf, ORG_TAB_LABELS, useRoute, type Route } from './router'
 
 /** The window's title for a route: what is shown first, Homeport last. */
@@ -15,6 +16,8 @@ function titleOf(route: Route): string {
       return `${route.namespace}/${route.name}/${route.provider}${route.version ? ` ${route.version}` : ''}`
     case 'provider':
       return `${route.org}/${route.name} · provider`
+    case 'search':
+      return route.query ? `Search: ${route.query}` : 'Search'
     case 'terraform':
       return 'Connect Terraform'
     case 'mirror':
@@ -60,6 +63,7 @@ export function App() {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           Homeport
         </AppLink>
+        <GlobalSearch query={route.page === 'search' ? route.query : ''} />
         <div className="nav-links">
           {link('organizations', 'Organizations')}
           {link('terraform', 'Connect Terraform')}

@@ -14,6 +14,8 @@ export type Route =
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string; query?: string }
   /** A private provider's page: its versions, platforms, keys and the `required_providers` block. */
   | { page: 'provider'; org: string; name: string }
+  /** Everything the signed-in caller may read that a search finds; `query` is its words. */
+  | { page: 'search'; query: string }
   | { page: 'terraform' }
   | { page: 'mirror' }
   | { page: 'bundles' }
@@ -47,6 +49,8 @@ export function hrefOf(route: Route): string {
   switch (route.page) {
     case 'organizations':
       return '/'
+    case 'search':
+      return withQuery('/search', route.query ? new URLSearchParams({ q: route.query }).toString() : undefined)
     case 'terraform':
       return '/terraform'
     case 'mirror':
@@ -106,6 +110,8 @@ export function useRoute(): Route {
   const params = (match?.params ?? {}) as Record<string, string>
   const search = (match?.search ?? {}) as Record<string, unknown>
   switch (match?.routeId) {
+    case '/search':
+      return { page: 'search', query: typeof search.q === 'string' ? search.q : '' }
     case '/terraform':
       return { page: 'terraform' }
     case '/mirror':

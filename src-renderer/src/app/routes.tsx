@@ -7,6 +7,7 @@ import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
 import { SettingsPage } from '../pages/SettingsPage'
 import { MirrorPage } from '../features/mirror/MirrorPage'
 import { ProviderPage } from '../features/providers/ProviderPage'
+import { SearchPage } from '../features/search/SearchPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { App } from './App'
@@ -59,6 +60,16 @@ const organizationHomeRoute = createRoute({
   component: function OrganizationHome() {
     const { org } = organizationHomeRoute.useParams()
     return <OrganizationPage key={org} org={org} tab="modules" />
+  }
+})
+
+/** What a search finds; its words are the `q` search parameter. */
+const searchRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/search',
+  validateSearch: (search: Record<string, unknown>): Search => strings(search, ['q']),
+  component: function Search() {
+    return <SearchPage query={searchRoute.useSearch().q ?? ''} />
   }
 })
 
@@ -117,6 +128,7 @@ const moduleVersionRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   organizationsRoute,
+  searchRoute,
   terraformRoute,
   mirrorRoute,
   bundlesRoute,

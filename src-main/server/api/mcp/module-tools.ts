@@ -2,7 +2,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { moduleBlock } from '../../../shared/module-usage.js'
 import type { CatalogEntry } from '../../domain/assistant/module-catalog.js'
-import { rank, searchText } from '../../domain/assistant/module-search.js'
 import { NotFoundError } from '../../domain/core/errors.js'
 import type { ModuleDocs, ModulePart } from '../../domain/ingest/terraform-docs.js'
 import type { ModuleAddress } from '../../domain/modules/module-rules.js'
@@ -59,16 +58,7 @@ export function registerModuleTools(server: McpServer, context: AssistantContext
       annotations: { readOnlyHint: true, openWorldHint: false }
     },
     async ({ query = '', organization, provider, registry, page, page_size: size }, extra) => {
-      const caller = callerOf(extra)
-      const entries = await modules.entries(caller, { organization, provider, registry })
-      const texts = []
-      for (const entry of entries) {
-        const [namespace = '', name = '', moduleProvider = ''] = entry.address.split('/')
-        const docs = await modules.documentation(entry.latest)
-        texts.push({ item: { entry, description: docs.description }, text: searchText({ namespace, name, provider: moduleProvider }, docs) })
-      }
-      // Entries come in address order, which ties keep (the sort is stable).
-      const ranked = rank(texts, query, () => 0)
+      const ranked = await modules.search(callerOf(extra), query, { organization, provider, registry })
       const shown = pageOf(ranked, page, size)
       const found = shown.items.map(({ item: { entry, description }, matched }) => ({
         address: `${entry.hostname}/${entry.address}`,

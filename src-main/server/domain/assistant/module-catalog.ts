@@ -8,6 +8,7 @@ import type { ModuleDocs } from '../ingest/terraform-docs.js'
 import type { ModuleView } from '../modules/module-rules.js'
 import { latestOf, published, type RegistryService } from '../modules/protocol-reads.js'
 import { offered } from '../modules/versions/lifecycle.js'
+import { rank, searchText, type Ranked } from './module-search.js'
 
 /** A module an assistant may read: where it is, and the versions the caller is offered, newest first. */
 export interface CatalogEntry {
@@ -74,6 +75,22 @@ export class ModuleCatalog {
       }
     }
     return found.sort((a, b) => a.address.localeCompare(b.address) || a.view.org.name.localeCompare(b.view.org.name))
+  }
+
+  /**
+   * The modules the caller reads that hold every word of `query`, best first (module-search.ts), each with
+   * its latest version's description and the fields a word was found in: the assistant's search_modules
+   * and the GUI's search.
+   */
+  async search(caller: Caller, query: string, filter: CatalogFilter = {}): Promise<Array<Ranked<{ entry: CatalogEntry; description: string }>>> {
+    const texts = []
+    for (const entry of await this.entries(caller, filter)) {
+      const [namespace = '', name = '', provider = ''] = entry.address.split('/')
+      const docs = await this.documentation(entry.latest)
+      texts.push({ item: { entry, description: docs.description }, text: searchText({ namespace, name, provider }, docs) })
+    }
+    // Entries come in address order, which ties keep (the sort is stable).
+    return rank(texts, query, () => 0)
   }
 
   /** The module a reference names, among those the caller reads; a private one first when both registries have it. */

@@ -1,0 +1,42 @@
+import { ADMIN_HEADERS as headers } from './support/admin-api'
+import { expectAccessible } from './support/axe'
+import { expect, test } from './support/fixtures'
+import { publish } from './support/publish'
+import { signIn } from './support/session'
+import { docsScreenshot } from './support/screenshots'
+
+test('the top bar searches every organization’s modules by their words, and / focuses it', async ({ page, request }) => {
+  await request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'searchable', email: 'platform@searchable.example' } } } })
+  await request.post('/api/v2/organizations/searchable/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'eks', provider: 'aws' } } } })
+  await publish(request, 'searchable', 'eks', 'aws', '20.8.4', {
+    'README.md': '# EKS\n\nA managed Kubernetes control plane with its node groups.\n',
+    'main.tf': 'variable "cluster_name" {\n  type = string\n}\n'
+  })
+  await signIn(page)
+  // `/` from anywhere but a field focuses the search.
+  await page.locator('body').press('/')
+  const box = page.getByRole('search').getByLabel('Search organizations, modules and providers')
+  await expect(box).toBeFocused()
+  await box.fill('kubernetes')
+  await box.press('Enter')
+  await expect(page).toHaveURL(/\/search\?q=kubernetes$/)
+  await expect(page).toHaveTitle('Search: kubernetes · Homeport')
+  const modules = page.getByRole('region', { name: /^Modules/ })
+  await expect(modules.getByRole('link', { name: 'homeport.localhost/searchable/eks/aws' })).toBeVisible()
+  await expect(modules).toContainText('Found in: description')
+  await docsScreenshot(page, 'search.png')
+  await expectAccessible(page, 'the search results')
+  // On a narrow window the search takes a row of its own under the brand and the links, and nothing scrolls sideways.
+  await page.setViewportSize({ width: 800, height: 800 })
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800)
+  await page.screenshot({ path: test.info().outputPath('search-800.png') })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await modules.getByRole('link', { name: 'homeport.localhost/searchable/eks/aws' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'eks', exact: true })).toBeVisible()
+
+  // An input's name finds it too; words that match nothing say so.
+  await page.goto('/search?q=cluster_name')
+  await expect(page.getByRole('region', { name: /^Modules/ })).toContainText('homeport.localhost/searchable/eks/aws')
+  await page.goto('/search?q=nothing%20like%20it')
+  await expect(page.getByText('Nothing matches “nothing like it”')).toBeVisible()
+})

@@ -1,0 +1,60 @@
+import type Router from '@koa/router'
+import type { Services } from '../../domain/services.js'
+import { queryWords } from '../../domain/assistant/module-search.js'
+import { authorize } from '../../domain/core/authorize.js'
+import { callerOf } from '../../http/auth.js'
+import { sendDocument } from '../../http/jsonapi.js'
+import { queryString } from '../../http/query.js'
+import type { Resource } from '../../../shared/wire/jsonapi.js'
+import type { SearchHitAttributes } from '../../../shared/wire/search.js'
+
+/** The most hits of each kind one search answers with: a search is refined, not paged. */
+const MOST = { organization: 10, module: 25, provider: 10 }
+
+/**
+ * Homeport's own `GET /api/v2/search?q=`: the organizations, modules and providers the caller may read
+ * that hold every word of `q`, each kind best first (modules ranked as the assistant's search_modules
+ * ranks them: names, descriptions, inputs, outputs, resources, READMEs), for the GUI's search.
+ */
+export function searchRoutes(router: Router, services: Services): void {
+  router.get('/search', async (ctx) => {
+    const caller = callerOf(ctx)
+    const query = queryString(ctx, 'q') ?? ''
+    const words = queryWords(query)
+    const holdsEvery = (text: string) => words.every((word) => text.toLowerCase().includes(word))
+    const hits: Array<Resource<SearchHitAttributes, 'search-hits'>> = []
+    const hit = (id: string, attributes: SearchHitAttributes) => hits.push({ type: 'search-hits', id, attributes })
+    if (words.length > 0) {
+      const organizations = (await services.store.organizations.all()).filter((org) => authorize(caller, 'read organization', org) && holdsEvery(org.name))
+      for (const org of organizations.slice(0, MOST.organization)) {
+        hit(`organization:${org.name}`, { kind: 'organization', organization: org.name, address: org.name, registry: null, module: null, description: org.email, matched: ['name'] })
+      }
+      for (const { item, matched } of (await services.moduleCatalog.search(caller, query)).slice(0, MOST.module)) {
+        const { entry, description } = item
+        const [namespace = '', name = '', provider = ''] = entry.address.split('/')
+        hit(`module:${entry.view.module.id}`, {
+          kind: 'module',
+          organization: entry.view.org.name,
+          address: `${entry.hostname}/${entry.address}`,
+          registry: entry.view.module.registryName,
+          module: { namespace, name, provider },
+          description,
+          matched
+        })
+      }
+      const providers = (await services.providerCatalog.entries(caller)).filter((entry) => holdsEvery(`${entry.hostname}/${entry.address}`))
+      for (const entry of providers.slice(0, MOST.provider)) {
+        hit(`provider:${entry.hostname}/${entry.address}`, {
+          kind: 'provider',
+          organization: entry.organization ?? '',
+          address: `${entry.hostname}/${entry.address}`,
+          registry: entry.registry,
+          module: null,
+          description: `latest ${entry.latest.version}`,
+          matched: ['name']
+        })
+      }
+    }
+    sendDocument(ctx, 200, { data: hits })
+  })
+}
