@@ -168,7 +168,7 @@ test('GitHub’s alerts in a README read as alerts: a note named by its kind, in
   await expectAccessible(page, 'a README with alerts')
 })
 
-test('a version’s files can be read as its archive holds them: the part’s own first, its main.tf shown to begin with', async ({ page }) => {
+test('a version’s files can be read as its archive holds them, the part’s own first, its main.tf shown to begin with, and the archive downloaded', async ({ page }) => {
   await signIn(page)
   await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws?part=modules%2Fvpc-endpoints&tab=files')
   const panel = page.getByRole('tabpanel', { name: 'Files' })
@@ -178,6 +178,10 @@ test('a version’s files can be read as its archive holds them: the part’s ow
   await list.getByRole('button', { name: 'variables.tf', exact: true }).click()
   await expect(panel.getByLabel('The text of variables.tf')).toContainText('variable "vpc_flow_log_config" {')
   await expect(list.getByRole('button', { name: 'variables.tf', exact: true })).toHaveAttribute('aria-current', 'true')
+  // The archive itself, as it was published, under its version's name.
+  const download = page.waitForEvent('download')
+  await panel.getByRole('button', { name: 'Download 5.8.1 (.tar.gz)' }).click()
+  expect((await download).suggestedFilename()).toBe('vpc-aws-5.8.1.tar.gz')
   await docsScreenshot(page, 'module-files.png')
   await expectAccessible(page, 'the Files tab')
 })

@@ -3,19 +3,20 @@ import { createOrganization, createTeamWithToken, createVersion, publish, startT
 
 /** A published version's files, as its archive holds them: Homeport's own endpoints for the GUI's Files tab. */
 let homeport: TestServer
+let published: Buffer
 const MODULE = '/organizations/acme/registry-modules/private/acme/network/aws'
 const MAIN_TF = 'variable "cidr_block" {\n  type = string\n}\n'
 
 beforeAll(async () => {
   homeport = await startTestServer()
   await createOrganization(homeport, 'acme')
-  await publish(homeport, 'acme', 'network', 'aws', '1.0.0', {
+  ;({ archive: published } = await publish(homeport, 'acme', 'network', 'aws', '1.0.0', {
     'README.md': '# Network\n',
     'main.tf': MAIN_TF,
     'modules/subnet/main.tf': 'variable "cidr" {}\n',
     'docs/diagram.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
     'big.json': 'x'.repeat(1024 * 1024 + 1)
-  })
+  }))
 })
 afterAll(() => homeport.close())
 
@@ -30,6 +31,16 @@ describe('a version’s files', () => {
       ['modules/subnet/main.tf', 19],
       ['README.md', 10]
     ])
+  })
+
+  it('downloads the archive as it was published, named for the version, without counting an install', async () => {
+    const response = await homeport.fetch(`${homeport.url}/api/v2${MODULE}/1.0.0/archive`, { headers: { Authorization: `Bearer ${homeport.adminToken}` } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/gzip')
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="network-aws-1.0.0.tar.gz"')
+    expect(Buffer.from(await response.arrayBuffer()).equals(published)).toBe(true)
+    const summary = await homeport.api('GET', '/api/registry/v2/modules/acme/network/aws/downloads/summary')
+    expect(summary.body.data.attributes.total).toBe(0)
   })
 
   it('reads one file’s text, in a submodule too', async () => {

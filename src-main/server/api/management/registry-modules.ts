@@ -11,6 +11,7 @@ import type { Services } from '../../domain/services.js'
 import { callerOf } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
 import { rawBodyRouter } from '../../http/raw-body-router.js'
+import { sendFile } from '../../http/signed-files.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { pageRequest, paginate } from '../../http/pagination.js'
 import { includes, pathParams, queryString } from '../../http/query.js'
@@ -160,6 +161,12 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const files = await services.versionFiles.list(callerOf(ctx), address(ctx), pathParams(ctx, 'version').version)
     const data: Array<Resource<ModuleFileAttributes, 'module-files'>> = files.map(({ path, size }) => ({ type: 'module-files', id: path, attributes: { path, size } }))
     sendDocument(ctx, 200, { data })
+  })
+  router.get(`${MODULE}/:version/archive`, async (ctx) => {
+    const { name, provider, version } = pathParams(ctx, 'name', 'provider', 'version')
+    const archive = await services.versionFiles.archive(callerOf(ctx), address(ctx), version)
+    ctx.set('Content-Disposition', `attachment; filename="${`${name}-${provider}-${version}`.replace(/[^A-Za-z0-9._+-]/g, '_')}.tar.gz"`)
+    sendFile(ctx, { ...archive, type: 'application/gzip' })
   })
   router.get(`${MODULE}/:version/files/{*path}`, async (ctx) => {
     const { version, path } = pathParams(ctx, 'version', 'path')

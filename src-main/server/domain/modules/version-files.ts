@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { Store } from '../../store/port.js'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
@@ -48,6 +49,12 @@ export class VersionFiles {
     }
     if (text.includes('\0')) throw new InvalidInputError(`${path} is not text: download the archive to read it.`, 'path')
     return text
+  }
+
+  /** The version's archive as it was published, to download (a person reading it, not an install: it is not counted). */
+  async archive(caller: Caller, address: ModuleAddress, version: string): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable }> {
+    const archive = await this.archiveOf(caller, address, version)
+    return { size: archive.size, open: (range) => this.store.archives.read(archive.sha256, range) }
   }
 
   private async archiveOf(caller: Caller, address: ModuleAddress, version: string) {

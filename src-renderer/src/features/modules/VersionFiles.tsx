@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query'
 import { formatBytes } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
-import { fileOptions, filesOptions, type ModuleAddress } from './api'
+import { saveFile } from '../../lib/save-file'
+import { fileOptions, filesOptions, modulePath, type ModuleAddress } from './api'
 
 /**
  * A published version's files as its archive holds them, read-only: the list (the part shown's files
@@ -21,17 +22,46 @@ export function VersionFiles({ address, version, part }: { address: ModuleAddres
   const shown = chosen ?? listed.find((file) => file.path === `${prefix}main.tf`)?.path ?? listed.find((file) => inPart(file.path))?.path ?? listed[0]?.path
   return (
     <div className="version-files">
-      <ul className="plain file-list" aria-label={`Files of ${version}`}>
-        {listed.map((file) => (
-          <li key={file.path}>
-            <button type="button" className="link" aria-current={file.path === shown ? 'true' : undefined} onClick={() => setChosen(file.path)}>
-              {file.path}
-            </button>{' '}
-            <span className="muted">{formatBytes(file.size)}</span>
-          </li>
-        ))}
-      </ul>
+      <div className="stack-tight">
+        <DownloadArchive address={address} version={version} />
+        <ul className="plain file-list" aria-label={`Files of ${version}`}>
+          {listed.map((file) => (
+            <li key={file.path}>
+              <button type="button" className="link" aria-current={file.path === shown ? 'true' : undefined} onClick={() => setChosen(file.path)}>
+                {file.path}
+              </button>{' '}
+              <span className="muted">{formatBytes(file.size)}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
       {shown && <FileText address={address} version={version} path={shown} />}
+    </div>
+  )
+}
+
+/** The version's archive as it was published, saved under its name (`network-aws-1.2.0.tar.gz`). */
+function DownloadArchive({ address, version }: { address: ModuleAddress; version: string }) {
+  const { client } = useSession()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<Error | null>(null)
+  return (
+    <div>
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true)
+          setError(null)
+          client
+            .download(`${modulePath(address)}/${encodeURIComponent(version)}/archive`)
+            .then(({ blob, filename }) => saveFile(blob, filename), setError)
+            .finally(() => setBusy(false))
+        }}
+      >
+        {busy ? 'Downloading…' : `Download ${version} (.tar.gz)`}
+      </button>
+      <ErrorMessage error={error} action="Could not download it" />
     </div>
   )
 }
