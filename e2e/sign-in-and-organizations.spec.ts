@@ -30,6 +30,7 @@ test.describe('signing in and organizations', () => {
     await toList()
     const list = page.getByRole('list', { name: 'Organizations' })
     await expect(list.getByRole('heading', { name: 'acme-platform' })).toBeVisible()
+    await expect(list.getByRole('listitem').filter({ hasText: 'acme-platform' })).toContainText('0 modules')
 
     // A duplicate name comes back as the server's own explanation.
     await page.getByRole('button', { name: 'New organization' }).click()

@@ -49,6 +49,8 @@ export interface OrganizationAttributes {
   'plan-is-enterprise': boolean
   /** List entries only, as the spec has it. */
   'plan-identifier'?: string
+  /** Homeport's own, on list entries: how many registry modules the organization has. */
+  'module-count'?: number
   'cost-estimation-enabled': boolean
   'send-passing-statuses-for-untriggered-speculative-plans': boolean
   'aggregated-commit-status-enabled': boolean

@@ -28,13 +28,16 @@ export function organizationRoutes(router: Router, services: Services, baseUrl: 
       name: queryString(ctx, 'q[name]')
     })
     const page = pageRequest(ctx, { optional: true })
-    const entries = (list: OrganizationRecord[]) => list.map((org) => organizationResource(org, view(ctx), { listEntry: true }))
+    const entries = async (list: OrganizationRecord[]) => {
+      const counts = await services.modules.countsOf(list)
+      return list.map((org) => organizationResource(org, view(ctx), { listEntry: true, moduleCount: counts.get(org.id) ?? 0 }))
+    }
     if (!page) {
-      sendDocument(ctx, 200, { data: entries(orgs), ...included(ctx, orgs) })
+      sendDocument(ctx, 200, { data: await entries(orgs), ...included(ctx, orgs) })
       return
     }
     const { items, meta, links } = paginate(ctx, baseUrl(ctx), orgs, page)
-    sendDocument(ctx, 200, { data: entries(items), ...included(ctx, items), links, meta })
+    sendDocument(ctx, 200, { data: await entries(items), ...included(ctx, items), links, meta })
   })
 
   router.post('/organizations', async (ctx) => {

@@ -1,7 +1,6 @@
 import type Router from '@koa/router'
 import type { Services } from '../../domain/services.js'
 import { queryWords } from '../../domain/assistant/module-search.js'
-import { authorize } from '../../domain/core/authorize.js'
 import { callerOf } from '../../http/auth.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { queryString } from '../../http/query.js'
@@ -25,7 +24,7 @@ export function searchRoutes(router: Router, services: Services): void {
     const hits: Array<Resource<SearchHitAttributes, 'search-hits'>> = []
     const hit = (id: string, attributes: SearchHitAttributes) => hits.push({ type: 'search-hits', id, attributes })
     if (words.length > 0) {
-      const organizations = (await services.store.organizations.all()).filter((org) => authorize(caller, 'read organization', org) && holdsEvery(org.name))
+      const organizations = (await services.organizations.list(caller)).filter((org) => holdsEvery(org.name))
       for (const org of organizations.slice(0, MOST.organization)) {
         hit(`organization:${org.name}`, { kind: 'organization', organization: org.name, address: org.name, registry: null, module: null, description: org.email, matched: ['name'] })
       }

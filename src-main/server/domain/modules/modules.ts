@@ -138,6 +138,13 @@ export class ModuleService {
     return views
   }
 
+  /** How many registry modules each organization has (the organization list's counts; the caller read the organizations already). */
+  async countsOf(orgs: OrganizationRecord[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>()
+    for (const org of orgs) counts.set(org.id, (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).length)
+    return counts
+  }
+
   async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {
     const org = await this.organizations.read(caller, orgName)
     if (!authorize(caller, 'publish module', org)) throw new NotFoundError(`organization "${orgName}" not found`)

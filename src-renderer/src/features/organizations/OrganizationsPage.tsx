@@ -70,6 +70,11 @@ export function OrganizationsPage() {
                 <div>
                   <h2>{org.attributes.name}</h2>
                   <p className="muted">{org.attributes.email}</p>
+                  {org.attributes['module-count'] !== undefined && (
+                    <p className="muted">
+                      {org.attributes['module-count'].toLocaleString()} module{org.attributes['module-count'] === 1 ? '' : 's'}
+                    </p>
+                  )}
                 </div>
                 <p className="muted org-created">Created {formatDate(org.attributes['created-at'])}</p>
               </AppLink>

@@ -50,7 +50,7 @@ function permissions(org: OrganizationRecord, view: View): OrganizationPermissio
 }
 
 /** An `organizations` resource; list entries also carry `plan-identifier`, as the spec has it. */
-export function organizationResource(org: OrganizationRecord, view: View, options: { listEntry?: boolean } = {}): Resource<OrganizationAttributes, 'organizations'> {
+export function organizationResource(org: OrganizationRecord, view: View, options: { listEntry?: boolean; moduleCount?: number } = {}): Resource<OrganizationAttributes, 'organizations'> {
   const path = organizationPath(org.name)
   const hosted = view.edition === 'hosted'
   const attributes: OrganizationAttributes = {
@@ -66,6 +66,8 @@ export function organizationResource(org: OrganizationRecord, view: View, option
     'plan-is-trial': false,
     'plan-is-enterprise': !hosted,
     ...(options.listEntry ? { 'plan-identifier': hosted ? 'free' : 'enterprise' } : {}),
+    // Homeport's own, on list entries: how many registry modules the organization has (the GUI's list).
+    ...(options.moduleCount !== undefined ? { 'module-count': options.moduleCount } : {}),
     'cost-estimation-enabled': org.costEstimationEnabled,
     'send-passing-statuses-for-untriggered-speculative-plans': org.sendPassingStatusesForUntriggeredSpeculativePlans,
     'aggregated-commit-status-enabled': org.aggregatedCommitStatusEnabled,

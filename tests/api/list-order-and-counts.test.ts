@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrganization, publish, startTestServer, type TestServer } from '../helpers/server.js'
 
-/** Homeport's own order of the module list (`sort`) and each entry's download count, for the GUI's list. */
+/** Homeport's own order of the module list (`sort`), each entry's download count, and each organization's module count, for the GUI's lists. */
 let homeport: TestServer
 const files = { 'main.tf': 'variable "name" {}\n' }
 
@@ -35,5 +35,16 @@ describe('the module list’s order', () => {
   it('refuses an order it does not know, naming those it does', async () => {
     const refused = await homeport.api('GET', '/organizations/acme/registry-modules?sort=stars')
     expect([refused.status, refused.body.errors[0].detail]).toEqual([400, 'sort is one of name, -downloads, -published.'])
+  })
+})
+
+describe('the organization list', () => {
+  it('says how many modules each organization has (Homeport’s own module-count)', async () => {
+    await createOrganization(homeport, 'empty')
+    const listed = await homeport.api('GET', '/organizations')
+    const counts = Object.fromEntries((listed.body.data as Array<{ id: string; attributes: { 'module-count': number } }>).map((org) => [org.id, org.attributes['module-count']]))
+    expect(counts).toEqual({ acme: 3, empty: 0 })
+    // A single organization is HCP's document as it is.
+    expect((await homeport.api('GET', '/organizations/acme')).body.data.attributes['module-count']).toBeUndefined()
   })
 })
