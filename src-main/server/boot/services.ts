@@ -86,7 +86,6 @@ export function createServices(store: Store, background: Background, options: Se
     const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock })
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
     return {
-      names,
       providers: new ProviderMirror(store, upstream, archives, names),
       modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
     }

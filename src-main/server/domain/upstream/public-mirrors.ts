@@ -4,10 +4,9 @@ import type { ProviderMirror } from '../providers/provider-mirror.js'
 import type { PublicRegistryService } from './public-registry.js'
 import { OPENTOFU_REGISTRY, TERRAFORM_REGISTRY } from '../../../shared/terraform-config.js'
 
-/** One public registry Homeport mirrors: its providers (kept apart per upstream) and its modules' protocol reads. */
+/** One public registry Homeport mirrors (or two, from one upstream): its providers, kept apart per upstream, and its modules' protocol reads. */
 export interface PublicMirror {
-  /** The public registries' names it answers for, the first being how it is shown. */
-  names: readonly string[]
+  /** It knows the public names it answers for (`publicNames`) and its upstream's host. */
   providers: ProviderMirror
   modules: PublicRegistryService
 }
@@ -35,13 +34,12 @@ export class PublicMirrors {
 
   /** Every public registry name mirrored here. */
   get names(): string[] {
-    return this.mirrors.flatMap((mirror) => mirror.names)
+    return this.mirrors.flatMap((mirror) => mirror.providers.publicNames)
   }
 
   /** The mirror that answers for `hostname` (a public name, or an upstream's own host), if any. */
   find(hostname: string): PublicMirror | undefined {
-    const host = hostname.toLowerCase()
-    return this.mirrors.find((mirror) => mirror.names.includes(host) || mirror.providers.answersFor(host))
+    return this.mirrors.find((mirror) => mirror.providers.answersFor(hostname))
   }
 
   /** The mirror for `hostname`, or a refusal that names those there are. */
