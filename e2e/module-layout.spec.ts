@@ -175,6 +175,8 @@ test('a version’s files can be read as its archive holds them, the part’s ow
   const list = panel.getByRole('list', { name: 'Files of 5.8.1' })
   await expect(list.getByRole('listitem').first()).toContainText('modules/vpc-endpoints/')
   await expect(panel.getByLabel('The text of modules/vpc-endpoints/main.tf')).toBeVisible()
+  // Terraform's files are highlighted as HCL.
+  await expect(panel.getByLabel('The text of modules/vpc-endpoints/main.tf').locator('.token.keyword').first()).toHaveText(/variable|resource/)
   await list.getByRole('button', { name: 'variables.tf', exact: true }).click()
   await expect(panel.getByLabel('The text of variables.tf')).toContainText('variable "vpc_flow_log_config" {')
   await expect(list.getByRole('button', { name: 'variables.tf', exact: true })).toHaveAttribute('aria-current', 'true')

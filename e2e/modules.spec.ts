@@ -36,6 +36,12 @@ test.describe('publishing a module folder and reading it', () => {
     await page.getByRole('button', { name: /^Publish acme\/network\/aws 1\.0\.0/ }).click()
     const status = page.getByLabel('Publishing status')
     await expect(status.getByText('published')).toBeVisible({ timeout: 20_000 })
+    // A toast says so too, in view whatever is scrolled, with a way to it; it can be dismissed.
+    const toast = page.getByTestId('toast')
+    await expect(toast).toContainText(/^Published acme\/network\/aws \S+\./)
+    await expect(toast.getByRole('link', { name: 'Open it' })).toBeVisible()
+    await toast.getByRole('button', { name: /^Dismiss/ }).click()
+    await expect(toast).toHaveCount(0)
     await status.getByRole('link', { name: 'Open the module' }).click()
 
     await expect(page.getByRole('heading', { level: 1, name: 'network', exact: true })).toBeVisible()

@@ -15,7 +15,7 @@ test('the top bar searches every organization’s modules by their words, and / 
   await signIn(page)
   // `/` from anywhere but a field focuses the search.
   await page.locator('body').press('/')
-  const box = page.getByRole('search').getByLabel('Search organizations, modules and providers')
+  const box = page.getByRole('search').getByLabel('Search Homeport')
   await expect(box).toBeFocused()
   await box.fill('kubernetes')
   await box.press('Enter')

@@ -133,9 +133,9 @@ describe('list modules (endpoint 1)', () => {
     expect(response.body.links.prev).toBeNull()
     expect(response.body.links.next).toBeNull()
     expect(response.body.data[0].attributes).not.toHaveProperty('vcs-repo')
-    // The list shows each module exactly as it is shown alone, with its description (Homeport's own; none before a version is published).
+    // The list shows each module exactly as it is shown alone, with its description and downloads (Homeport's own; none before a version is published).
     const single = await test.api('GET', '/organizations/other/registry-modules/private/other/list-alpha/aws')
-    expect(response.body.data[1]).toEqual({ ...single.body.data, attributes: { ...single.body.data.attributes, description: '' } })
+    expect(response.body.data[1]).toEqual({ ...single.body.data, attributes: { ...single.body.data.attributes, description: '', downloads: 0 } })
   })
 
   it('describes each module by its latest README, and counts the providers matching all but the provider filter (Homeport’s own)', async () => {

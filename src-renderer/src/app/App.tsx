@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Outlet } from '@tanstack/react-router'
 import { useSession } from '../lib/session'
 import { AppLink } from './link'
+import { ToastProvider } from '../lib/toast'
 import { GlobalSearch } from '../features/search/GlobalSearch'
 import { hrefOf, ORG_TAB_LABELS, useRoute, type Route } from './router'
 
@@ -54,32 +55,34 @@ export function App() {
     </AppLink>
   )
   return (
-    <div className="shell" data-app-state="loaded">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <nav className="topbar" aria-label="Homeport">
-        <AppLink className="brand" to={{ page: 'organizations' }}>
-          <img src="/favicon.svg" alt="" width={28} height={28} />
-          Homeport
-        </AppLink>
-        <GlobalSearch query={route.page === 'search' ? route.query : ''} />
-        <div className="nav-links">
-          {link('organizations', 'Organizations')}
-          {link('terraform', 'Connect Terraform')}
-          {link('mirror', 'Mirror')}
-          {link('bundles', 'Bundles')}
-          {link('app-settings', 'Settings')}
-          {!embedded && (
-            <button type="button" className="link" onClick={signOut}>
-              Sign out
-            </button>
-          )}
-        </div>
-      </nav>
-      <main className="content" id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </div>
+    <ToastProvider>
+      <div className="shell" data-app-state="loaded">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <nav className="topbar" aria-label="Homeport">
+          <AppLink className="brand" to={{ page: 'organizations' }}>
+            <img src="/favicon.svg" alt="" width={28} height={28} />
+            Homeport
+          </AppLink>
+          <GlobalSearch query={route.page === 'search' ? route.query : ''} />
+          <div className="nav-links">
+            {link('organizations', 'Organizations')}
+            {link('terraform', 'Connect Terraform')}
+            {link('mirror', 'Mirror')}
+            {link('bundles', 'Bundles')}
+            {link('app-settings', 'Settings')}
+            {!embedded && (
+              <button type="button" className="link" onClick={signOut}>
+                Sign out
+              </button>
+            )}
+          </div>
+        </nav>
+        <main className="content" id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </ToastProvider>
   )
 }

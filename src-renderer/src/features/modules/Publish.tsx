@@ -15,6 +15,7 @@ import { WarningList } from './WarningList'
 import { AppLink } from '../../app/link'
 import { organizationOptions } from '../organizations/api'
 import { PROVIDER_PATTERN, patternProps } from '../../lib/name-pattern'
+import { useToast } from '../../lib/toast'
 
 type Stage =
   | { step: 'idle' }
@@ -373,6 +374,14 @@ function Ingesting({ address, version, onAnother }: { address: ModuleAddress; ve
   const entry = module.data?.data.attributes['version-statuses'].find((candidate) => candidate.version === version)
   const status = entry?.status ?? 'reg_ingressing'
   const focus = useFocusOnMount<HTMLDivElement>()
+  const toast = useToast()
+  const toasted = useRef(false)
+  useEffect(() => {
+    // Once, when it is published (the status polls).
+    if (status !== 'ok' || toasted.current) return
+    toasted.current = true
+    toast(`Published ${address.namespace}/${address.name}/${address.provider} ${version}.`, <AppLink to={{ page: 'module', ...address, version }}>Open it</AppLink>)
+  }, [status, toast, address, version])
   return (
     <div className="card padded stack-tight" aria-live="polite" aria-label="Publishing status" tabIndex={-1} ref={focus}>
       <p>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { formatBytes } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
+import { HighlightedCode } from '../../lib/highlight'
 import { saveFile } from '../../lib/save-file'
 import { fileOptions, filesOptions, modulePath, type ModuleAddress } from './api'
 
@@ -78,7 +79,7 @@ function FileText({ address, version, path }: { address: ModuleAddress; version:
       <ErrorMessage error={file.error} action={`Could not show ${path}`} />
       {file.data && (
         <pre tabIndex={0} aria-label={`The text of ${path}`}>
-          <code>{file.data.data.attributes.text}</code>
+          <HighlightedCode path={path} text={file.data.data.attributes.text ?? ''} />
         </pre>
       )}
     </section>

@@ -34,9 +34,9 @@ export function GlobalSearch({ query }: { query: string }) {
       <input
         ref={input}
         type="search"
-        aria-label="Search organizations, modules and providers"
+        aria-label="Search Homeport"
         aria-keyshortcuts="/"
-        placeholder="Search ( / )"
+        placeholder="Search organizations, modules, providers ( / )"
         value={text}
         onChange={(event) => setText(event.target.value)}
       />
