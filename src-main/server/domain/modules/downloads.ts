@@ -24,9 +24,11 @@ export class DownloadCounter {
   private readonly pending = new Map<string, Map<string, number>>()
   /** Module id → version id → the tokens (callerKey) that downloaded it, not yet written. */
   private readonly pendingConsumers = new Map<string, Map<string, Set<string>>>()
-  /** Consumers a flush has taken out of `pendingConsumers` and not yet written, by module: still theirs to read. */
-  private readonly flushingConsumers = new Map<string, Map<string, Set<string>>>()
   private downloads = 0
+  /** The flush under way: while it writes, its counts are neither pending nor surely in the store. */
+  private flushing: Promise<void> | undefined
+  /** Moves when a flush starts and when it ends: a read that saw it move read across a flush, and reads again. */
+  private flushEpoch = 0
 
   constructor(
     private readonly store: Store,
@@ -55,19 +57,10 @@ export class DownloadCounter {
     consumers.add(consumer)
   }
 
-  /**
-   * Who has downloaded a version, written or not yet. What is in memory is read before the record
-   * and again after it: a flush that writes meanwhile moves consumers from memory into a record
-   * this read may have missed, and a download meanwhile adds one. A revocation decides on this list.
-   */
+  /** Who has downloaded a version, written or not yet. A revocation decides on this list. */
   async consumersOf(moduleId: string, versionId: string): Promise<string[]> {
-    const before = this.unwrittenConsumers(moduleId, versionId)
-    const record = await this.store.downloads.get(recordId(moduleId))
-    return [...new Set([...(record?.consumers[versionId] ?? []), ...before, ...this.unwrittenConsumers(moduleId, versionId)])]
-  }
-
-  private unwrittenConsumers(moduleId: string, versionId: string): string[] {
-    return [...(this.pendingConsumers.get(moduleId)?.get(versionId) ?? []), ...(this.flushingConsumers.get(moduleId)?.get(versionId) ?? [])]
+    const [record] = await this.records([moduleId])
+    return [...new Set([...(record?.consumers[versionId] ?? []), ...(this.pendingConsumers.get(moduleId)?.get(versionId) ?? [])])]
   }
 
   /**
@@ -83,7 +76,7 @@ export class DownloadCounter {
 
   /** Week, month and year are the last 7, 30 and 365 days, today included. */
   async summary(moduleId: string, now = new Date()): Promise<DownloadSummary> {
-    const record = await this.store.downloads.get(recordId(moduleId))
+    const [record] = await this.records([moduleId])
     const days = new Map(Object.entries(record?.days ?? {}))
     let total = record?.total ?? 0
     for (const [day, count] of this.pending.get(moduleId) ?? []) {
@@ -101,7 +94,7 @@ export class DownloadCounter {
 
   /** Downloads per UTC day over the last `days` days, oldest first, today included (days without any count 0). */
   async daily(moduleId: string, days = 30, now = new Date()): Promise<Array<{ date: string; count: number }>> {
-    const record = await this.store.downloads.get(recordId(moduleId))
+    const [record] = await this.records([moduleId])
     const pending = this.pending.get(moduleId)
     return Array.from({ length: days }, (_, index) => {
       const date = dayOf(new Date(now.getTime() - (days - 1 - index) * DAY_MS))
@@ -111,27 +104,52 @@ export class DownloadCounter {
 
   /** Totals for many modules at once (the protocol's `downloads`). */
   async totals(moduleIds: string[]): Promise<Map<string, number>> {
+    const records = await this.records(moduleIds)
     const totals = new Map<string, number>()
-    for (const id of moduleIds) {
-      const record = await this.store.downloads.get(recordId(id))
-      let total = record?.total ?? 0
+    for (const [index, id] of moduleIds.entries()) {
+      let total = records[index]?.total ?? 0
       for (const count of this.pending.get(id)?.values() ?? []) total += count
       totals.set(id, total)
     }
     return totals
   }
 
+  /**
+   * The written records of these modules, read so that what is pending, read right after them,
+   * completes them exactly: never while a flush writes (its counts would be in neither, or in
+   * both), and again when a flush started or ended during the read.
+   */
+  private async records(moduleIds: string[]): Promise<Array<DownloadRecord | undefined>> {
+    for (;;) {
+      if (this.flushing) {
+        await this.flushing.catch(() => undefined)
+        continue
+      }
+      const epoch = this.flushEpoch
+      const records = []
+      for (const id of moduleIds) records.push(await this.store.downloads.get(recordId(id)))
+      if (epoch === this.flushEpoch) return records
+    }
+  }
+
   /** Writes the gathered counts and consumers; those it could not write stay gathered, and the error is thrown. */
   async flush(): Promise<void> {
+    while (this.flushing) await this.flushing.catch(() => undefined)
+    this.flushEpoch++
+    this.flushing = this.write()
+    try {
+      await this.flushing
+    } finally {
+      this.flushing = undefined
+      this.flushEpoch++
+    }
+  }
+
+  private async write(): Promise<void> {
     const batch = [...this.pending]
     const consumers = new Map(this.pendingConsumers)
     this.pending.clear()
     this.pendingConsumers.clear()
-    for (const [moduleId, versions] of consumers) {
-      const flushing = this.flushingConsumers.get(moduleId) ?? new Map<string, Set<string>>()
-      for (const [versionId, keys] of versions) flushing.set(versionId, new Set([...(flushing.get(versionId) ?? []), ...keys]))
-      this.flushingConsumers.set(moduleId, flushing)
-    }
     const moduleIds = [...new Set([...batch.map(([moduleId]) => moduleId), ...consumers.keys()])]
     const counts = new Map(batch)
     for (const [index, moduleId] of moduleIds.entries()) {
@@ -150,9 +168,7 @@ export class DownloadCounter {
       }
       try {
         await this.store.downloads.upsert(id, () => ({ id, moduleId, total: 0, days: {}, consumers: {} }), apply)
-        this.flushingConsumers.delete(moduleId)
       } catch (error) {
-        for (const failedId of moduleIds.slice(index)) this.flushingConsumers.delete(failedId)
         // Put back what was not written, this module's included, for the next flush.
         for (const failedId of moduleIds.slice(index)) {
           for (const [day, count] of counts.get(failedId) ?? []) this.count(failedId, new Date(`${day}T12:00:00Z`), count)
@@ -180,6 +196,8 @@ export class DownloadCounter {
 
   /** Drops a deleted module's counts. */
   async forget(moduleId: string): Promise<void> {
+    // A flush under way would write the record again after the delete.
+    while (this.flushing) await this.flushing.catch(() => undefined)
     this.pending.delete(moduleId)
     this.pendingConsumers.delete(moduleId)
     if (await this.store.downloads.get(recordId(moduleId))) {
