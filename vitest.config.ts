@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { findPostgres, NO_POSTGRES } from './tests/helpers/postgres.js'
 
@@ -23,6 +24,9 @@ if (!postgres && !process.env.HOMEPORT_POSTGRES_REPORTED) {
 
 export default defineConfig({
   test: {
+    // A worker per core, not Vitest's one fewer: the suites wait on servers, PostgreSQL, git and
+    // terraform about a third of the time, so one worker on a 2-core machine left a core idle.
+    maxWorkers: availableParallelism(),
     projects: [
       { test: { ...shared, name: 'unit', include: UNIT, isolate: false } },
       { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT] } },

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
-import { fileURLToPath } from 'node:url'
 import { createOrganization, startTestServer, type TestServer } from '../helpers/server.js'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const run = promisify(execFile)
 let test: TestServer
 beforeAll(async () => {
   test = await startTestServer()
@@ -31,25 +26,5 @@ describe('a method a path does not take', () => {
     expect(response.headers.get('allow')).toContain('GET')
     expect(response.body).toEqual({ errors: [expect.stringMatching(/POST is not allowed here/)], code: 'method-not-allowed' })
     expect((await test.api('GET', '/api/registry/v9/nothing')).status).toBe(404)
-  })
-})
-
-describe('homeport terraform-config', () => {
-  it('uses HOMEPORT_ADMIN_TOKEN when it is set and no --token is given', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'terraform-config', '--data-dir', '/nonexistent-homeport'], {
-      cwd: ROOT,
-      env: { ...process.env, HOMEPORT_ADMIN_TOKEN: 'admin-token-from-the-environment' }
-    })
-    expect(stdout).toContain('token = "admin-token-from-the-environment"')
-  })
-})
-
-describe('homeport --help', () => {
-  it('prints the usage for any command, and nothing else', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['-h'], ['backup', '--help'], ['serve', '--port', '1', '--help']]) {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], { cwd: ROOT })
-      expect(stdout, args.join(' ')).toMatch(/^Usage: homeport \[serve\]/)
-      expect(stderr.replace(/npm warn.*\n/g, '')).toBe('')
-    }
   })
 })

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { HOMEPORT_CLI } from './cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -14,7 +15,7 @@ export interface ServerProcess {
  * it for real. Resolves once it prints the URL it listens on.
  */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], {
+  const child = spawn(process.execPath, [...HOMEPORT_CLI, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe']

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 /**
  * `homeport mcp`, the stdio relay desktop assistants start, driven by the SDK's client and by a
@@ -14,7 +15,7 @@ import { createOrganization, createTeamWithToken, publish, startTestServer, type
  */
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const HOMEPORT = [process.execPath, '--import', 'tsx', 'src-main/server/cli.ts']
+const HOMEPORT = [process.execPath, ...HOMEPORT_CLI]
 const INSPECTOR = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js', import.meta.url))
 
 let test: TestServer
@@ -76,32 +77,47 @@ describe('homeport mcp over stdio', () => {
   })
 })
 
-describe('the MCP Inspector’s command-line mode', () => {
-  it('lists the tools, resources and prompt, and calls every tool through homeport mcp', async () => {
-    const tools = await inspector(['--method', 'tools/list'])
-    expect(tools.ok && (tools.json.tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual(
-      ['check_configuration', 'compare_versions', 'get_module', 'get_provider', 'list_versions', 'search_modules', 'search_providers', 'usage_snippet'].sort()
-    )
-    const calls: Array<[string, string[], RegExp]> = [
-      ['search_modules', ['query=network'], /homeport\.localhost\/acme\/network\/aws 1\.1\.0/],
-      ['get_module', ['module=acme/network/aws'], /Required inputs: cidr_block, db_password/],
-      ['list_versions', ['module=acme/network/aws'], /- 1\.1\.0: ok[\s\S]*- 1\.0\.0: ok/],
-      ['usage_snippet', ['module=acme/network/aws'], /source {2}= "homeport\.localhost\/acme\/network\/aws"/],
-      ['compare_versions', ['module=acme/network/aws'], /1\.0\.0 → 1\.1\.0: none/],
-      ['check_configuration', ['text=module "n" {\n  source  = "homeport.localhost/acme/network/aws"\n  version = "~> 1.0"\n}\n'], /Required input cidr_block \(string\) is not set/],
-      ['search_providers', ['query=widget'], /No provider matches "widget"/],
-      ['get_provider', ['provider=acme/widget'], /No provider acme\/widget you may install is here/]
-    ]
-    for (const [tool, args, expected] of calls) {
-      const answer = await inspector(['--method', 'tools/call', '--tool-name', tool, ...args.flatMap((arg) => ['--tool-arg', arg])])
-      if (!answer.ok) throw new Error(`${tool}: ${answer.output}`)
-      expect((answer.json.content as Array<{ text: string }>)[0]!.text, tool).toMatch(expected)
+/** Each tool with arguments, and what its text answer says about the fixture. */
+const TOOL_CALLS: Array<[string, Record<string, string>, RegExp]> = [
+  ['search_modules', { query: 'network' }, /homeport\.localhost\/acme\/network\/aws 1\.1\.0/],
+  ['get_module', { module: 'acme/network/aws' }, /Required inputs: cidr_block, db_password/],
+  ['list_versions', { module: 'acme/network/aws' }, /- 1\.1\.0: ok[\s\S]*- 1\.0\.0: ok/],
+  ['usage_snippet', { module: 'acme/network/aws' }, /source {2}= "homeport\.localhost\/acme\/network\/aws"/],
+  ['compare_versions', { module: 'acme/network/aws' }, /1\.0\.0 → 1\.1\.0: none/],
+  ['check_configuration', { text: 'module "n" {\n  source  = "homeport.localhost/acme/network/aws"\n  version = "~> 1.0"\n}\n' }, /Required input cidr_block \(string\) is not set/],
+  ['search_providers', { query: 'widget' }, /No provider matches "widget"/],
+  ['get_provider', { provider: 'acme/widget' }, /No provider acme\/widget you may install is here/]
+]
+
+describe('every tool through homeport mcp', () => {
+  it('answers each call over stdio, as the team’s token reads', async () => {
+    const client = await relay(['--url', test.url, '--token', team])
+    try {
+      for (const [tool, args, expected] of TOOL_CALLS) {
+        const answer = await client.callTool({ name: tool, arguments: args })
+        expect((answer.content as Array<{ text: string }>)[0]!.text, tool).toMatch(expected)
+      }
+    } finally {
+      await client.close()
     }
+  })
+})
+
+// The Inspector is a second, independent client: each kind of request once (a process pair per
+// request, so not every tool again).
+describe('the MCP Inspector’s command-line mode', () => {
+  it('lists the tools, resources and prompt, and calls a tool through homeport mcp', async () => {
+    const tools = await inspector(['--method', 'tools/list'])
+    expect(tools.ok && (tools.json.tools as Array<{ name: string }>).map((tool) => tool.name).sort()).toEqual(TOOL_CALLS.map(([name]) => name).sort())
+    const [tool, args, expected] = TOOL_CALLS.find(([name]) => name === 'check_configuration')!
+    const answer = await inspector(['--method', 'tools/call', '--tool-name', tool, ...Object.entries(args).flatMap(([key, value]) => ['--tool-arg', `${key}=${value}`])])
+    if (!answer.ok) throw new Error(`${tool}: ${answer.output}`)
+    expect((answer.json.content as Array<{ text: string }>)[0]!.text).toMatch(expected)
     const resources = await inspector(['--method', 'resources/list'])
     expect(resources.ok && resources.json.resources).toEqual([expect.objectContaining({ uri: 'homeport://modules/private/acme/network/aws/1.1.0/readme' })])
     const prompts = await inspector(['--method', 'prompts/list'])
     expect(prompts.ok && prompts.json.prompts).toEqual([expect.objectContaining({ name: 'use-private-module' })])
-  }, 180_000)
+  }, 60_000)
 
   it('is refused over stdio with a bad token, and over Streamable HTTP without one', async () => {
     const badToken = await inspector(['--method', 'tools/list'], 'not-a-token')

@@ -12,10 +12,11 @@ import { BackupError, restoreBackup } from '../../src-main/server/store/file/res
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { exited, spawnServer } from '../helpers/process.js'
 import { createOrganization, createTeamWithToken, doc, publish, startTestServer } from '../helpers/server.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
-const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], { cwd: ROOT })
+const cli = (...args: string[]) => run(process.execPath, [...HOMEPORT_CLI, ...args], { cwd: ROOT })
 
 let work: string
 beforeAll(async () => {
@@ -40,7 +41,7 @@ describe('backup and restore', () => {
       const writer = (async () => {
         for (let i = 0; i < 30; i++) await api('POST', '/organizations/acme/registry-modules', doc('registry-modules', { name: `m${i}`, provider: 'aws' }))
       })()
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'backup', backupFile(), '--data-dir', original], {
+      const { stdout } = await run(process.execPath, [...HOMEPORT_CLI, 'backup', backupFile(), '--data-dir', original], {
         cwd: ROOT,
         env: { ...process.env, HOMEPORT_ADMIN_TOKEN: token }
       })

@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { toHttpError } from '../../src-main/server/http/errors.js'
 import { DatabaseUnreachableError } from '../../src-main/server/store/errors.js'
 import { openPostgresStore } from '../../src-main/server/store/postgres/pg-store.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 /**
  * A PostgreSQL database Homeport cannot reach: it says so at once, naming the database (never its
@@ -58,7 +59,7 @@ describe('a PostgreSQL database out of reach', () => {
     const port = await deadPort()
     const dataDir = await mkdtemp(join(tmpdir(), 'homeport-pg-unreachable-'))
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }))
-    const failed = await run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', '--port', '0', '--data-dir', dataDir, '--database', `postgres://homeport:s3cret-password@127.0.0.1:${port}/registry`], {
+    const failed = await run(process.execPath, [...HOMEPORT_CLI, '--port', '0', '--data-dir', dataDir, '--database', `postgres://homeport:s3cret-password@127.0.0.1:${port}/registry`], {
       cwd: ROOT,
       env: { ...process.env, HOMEPORT_ADMIN_TOKEN: 'pg-unreachable-admin-token-0123456789' }
     }).then(

@@ -10,6 +10,7 @@ import { inject } from 'vitest'
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { postgresDatabases } from '../helpers/postgres.js'
 import { createModule, createOrganization, doc, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const POSTGRES = process.env.HOMEPORT_TEST_STORE === 'postgres'
 const ONLY = POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'
@@ -100,7 +101,7 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
 
 describe.skipIf(!POSTGRES)(`homeport migrate${ONLY}`, () => {
   const databases = () => postgresDatabases(inject('postgresUrl'))
-  const homeport = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], { cwd: ROOT })
+  const homeport = (...args: string[]) => run(process.execPath, [...HOMEPORT_CLI, ...args], { cwd: ROOT })
 
   it('carries a laptop registry to PostgreSQL and back, checked, and refuses a target that is not empty', async () => {
     const laptop = await mkdtemp(join(tmpdir(), 'homeport-laptop-'))

@@ -10,6 +10,7 @@ import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease,
 import { createOrganization, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -23,7 +24,7 @@ async function homeport(...args: string[]): Promise<{ stdout: string; stderr: st
   const dataDir = args[args.indexOf('--data-dir') + 1]!
   const database = await testDatabase(dataDir)
   const env = { ...process.env, HOMEPORT_UPSTREAM: UNREACHABLE, ...(database ? { HOMEPORT_DATABASE_URL: database } : {}) }
-  return run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', ...args], { cwd: ROOT, env }).then(
+  return run(process.execPath, [...HOMEPORT_CLI, ...args], { cwd: ROOT, env }).then(
     ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
     (error: { stdout: string; stderr: string; code: number }) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code })
   )

@@ -9,6 +9,7 @@ import { parse } from '@cdktf/hcl2json'
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { TerraformClient, TerraformError, type CliConfig, type Fetch } from '../helpers/terraform-client.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
@@ -53,7 +54,7 @@ describe('terraform init over HTTP, with the CLI configuration `homeport terrafo
     const configPath = join(work, 'homeport.tfrc')
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'src-main/server/cli.ts', 'terraform-config', '--url', test.url, '--token', token, '--output', configPath],
+      [...HOMEPORT_CLI, 'terraform-config', '--url', test.url, '--token', token, '--output', configPath],
       { cwd: ROOT }
     )
     expect(stdout).toContain(`TF_CLI_CONFIG_FILE=${configPath}`)

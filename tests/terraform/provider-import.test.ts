@@ -10,6 +10,7 @@ import { makeSigningKey, providerRelease, type ProviderRelease, publishProvider,
 import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
 import { dirHash, publicMirrorClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider, terraformInit } from '../helpers/terraform-binary.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -49,7 +50,7 @@ async function mirrorFolder(dir: string): Promise<string> {
 }
 
 function importProviders(folder: string, homeport: TestServer, ...options: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'import-providers', folder, '--data-dir', homeport.dataDir, ...options], { cwd: ROOT })
+  return run(process.execPath, [...HOMEPORT_CLI, 'import-providers', folder, '--data-dir', homeport.dataDir, ...options], { cwd: ROOT })
 }
 
 /** The exit code and output of a command that is expected to fail. */

@@ -12,6 +12,7 @@ import { makeSigningKey, providerRelease, type ProviderRelease, publishProvider,
 import { doc, startTestServer, type TestServer } from '../helpers/server.js'
 import { dirHash, publicMirrorClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider, lockPublicProvider } from '../helpers/terraform-binary.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const run = promisify(execFile)
 const PUBLIC = 'registry.terraform.io'
@@ -76,7 +77,7 @@ describe('a mirror of public providers', () => {
   it('mirrors from the command line, through the running Homeport', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'src-main/server/cli.ts', 'mirror-provider', 'hashicorp/null', '--versions', '~> 3.2', '--platform', 'windows_amd64', '--data-dir', homeport.dataDir],
+      [...HOMEPORT_CLI, 'mirror-provider', 'hashicorp/null', '--versions', '~> 3.2', '--platform', 'windows_amd64', '--data-dir', homeport.dataDir],
       { cwd: fileURLToPath(new URL('../..', import.meta.url)) }
     )
     expect(stdout).toContain('Mirrored hashicorp/null 3.2.3 for windows_amd64.')

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { createOrganization, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM } from '../helpers/terraform-binary.js'
+import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -42,7 +43,7 @@ describe('terraform login against Homeport', () => {
     const home = join(work, 'home')
     await mkdir(home, { recursive: true })
     // The setup step: the login configuration, written where Terraform reads it (and ~/.terraform.d made).
-    const setup = await run(process.execPath, ['--import', 'tsx', 'src-main/server/cli.ts', 'terraform-config', '--login', '--url', test.url], { cwd: ROOT, env: { ...process.env, HOME: home } })
+    const setup = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--login', '--url', test.url], { cwd: ROOT, env: { ...process.env, HOME: home } })
     expect(setup.stdout).toContain('terraform login homeport.localhost')
     const env = await userEnvironment(home)
 
