@@ -173,9 +173,9 @@ async function main(): Promise<void> {
       })
       rows.push({
         figure: '11. a 100 MB download: PostgreSQL against the file store',
-        result: `${postgres.download.postgresMbPerS} against ${postgres.download.filesMbPerS} MB/s = ${postgres.download.ratio} ×`,
-        target: 'reported',
-        met: true
+        result: `${postgres.download.postgresMbPerS} against ${postgres.download.filesMbPerS} MB/s = ${postgres.download.ratio} × (the first, cold: ${postgres.download.postgresFirstMbPerS} MB/s)`,
+        target: '≥ 0.8 × once warm',
+        met: postgres.download.ratio >= 0.8
       })
     }
   } finally {

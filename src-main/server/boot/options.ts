@@ -10,6 +10,8 @@ import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from '../../shared/terr
 
 export const DEFAULT_PORT = 4780
 export const DEFAULT_HOST = '127.0.0.1'
+/** With PostgreSQL, how much of the archives a replica keeps on its own disk (store/postgres/archive-cache.ts). */
+export const DEFAULT_ARCHIVE_CACHE_BYTES = 2048 * 1024 * 1024
 
 /** Everything `homeport serve` (and the desktop app, and the tests) configures: one typed object. */
 export interface ServeOptions {
@@ -20,6 +22,8 @@ export interface ServeOptions {
   baseUrl: string | undefined
   publicCuration: boolean
   maxArchiveBytes: number
+  /** With --database: bytes of archives this replica keeps on its own disk (0: none). */
+  archiveCacheBytes: number
   rateLimitPerMinute: number
   tls: boolean
   tlsCert: string | undefined
@@ -107,6 +111,12 @@ export const SETTINGS: readonly Setting[] = [
     parse(text) {
       const megabytes = Number(text ?? DEFAULT_MAX_ARCHIVE_BYTES / (1024 * 1024))
       if (!Number.isFinite(megabytes) || megabytes <= 0) throw new UsageError('--max-archive-size is a number of megabytes above 0.')
+      return Math.floor(megabytes * 1024 * 1024)
+    } }),
+  setting({ key: 'archiveCacheBytes', flag: 'archive-cache-size', env: 'HOMEPORT_ARCHIVE_CACHE_MB', takes: '<MB>', shown: String(DEFAULT_ARCHIVE_CACHE_BYTES / (1024 * 1024)), help: 'with --database: MB of archives kept on local disk, served at a file\'s speed (0: none)',
+    parse(text) {
+      const megabytes = Number(text ?? DEFAULT_ARCHIVE_CACHE_BYTES / (1024 * 1024))
+      if (!Number.isFinite(megabytes) || megabytes < 0) throw new UsageError('--archive-cache-size is a number of megabytes (0: no cache).')
       return Math.floor(megabytes * 1024 * 1024)
     } }),
   setting({ key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'HOMEPORT_RATE_LIMIT', takes: '<n>', shown: String(DEFAULT_RATE_LIMIT_PER_MINUTE), help: 'requests per minute per client (0: no limit)',

@@ -21,7 +21,7 @@ import { jobTable, startPeriodicJobs } from './jobs.js'
 import { openFileStore } from '../store/file/file-store.js'
 import { openPostgresStore } from '../store/postgres/pg-store.js'
 import { resolveTls, type TlsMaterial } from '../data-dir/tls.js'
-import { BUNDLES_DIR, MIRRORS_DIR, SERVER_FILE } from '../data-dir/layout.js'
+import { ARCHIVE_CACHE_DIR, BUNDLES_DIR, MIRRORS_DIR, SERVER_FILE } from '../data-dir/layout.js'
 
 /**
  * What startServer takes: any of the serve options (options.ts, where each has its default),
@@ -65,7 +65,8 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
   const store = options.database ? await openPostgresStore(options.database, {
         archiveGraceMs: given.archiveGraceMs,
         connectTimeoutMs: given.databaseTimeouts?.connectMs,
-        queryTimeoutMs: given.databaseTimeouts?.queryMs
+        queryTimeoutMs: given.databaseTimeouts?.queryMs,
+        archiveCache: { dir: join(options.dataDir, ARCHIVE_CACHE_DIR), maxBytes: options.archiveCacheBytes }
       }) : await openFileStore(options.dataDir)
   const background = new Background({ jobs: jobTable(options), leases: store.leases })
   let server: Server | undefined

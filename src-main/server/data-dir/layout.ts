@@ -14,6 +14,7 @@
  *       backups/               a backup being staged; emptied at start
  *       vcs/                   bare mirrors of git repositories (a cache)
  *       bundles/               bundles being written or read; emptied at start
+ *       archive-cache/<sha256> with PostgreSQL: this replica's checked copies of archives (a cache)
  *       <collection>/<id>.json one record each (the file store)
  */
 export const LOCK_FILE = 'homeport.lock'
@@ -31,5 +32,6 @@ export const UPLOADS_DIR = 'uploads'
 export const BACKUPS_DIR = 'backups'
 export const MIRRORS_DIR = 'vcs'
 export const BUNDLES_DIR = 'bundles'
+export const ARCHIVE_CACHE_DIR = 'archive-cache'
 /** A file written and removed at start to learn whether the directory takes writes. */
 export const writeProbeFile = (pid: number): string => `.write-probe-${pid}`

@@ -2,7 +2,8 @@ import pg from 'pg'
 import type { Identified } from '../engine/collection.js'
 import { collectionSpecs, INSTALLATION_ID, newInstallation, recordStores, type CollectionSpec, type InstallationFileRecord } from '../engine/collections.js'
 import { DatabaseUnreachableError, isDatabaseUnreachable, StoreLoadError } from '../errors.js'
-import type { Store } from '../port.js'
+import type { Archives, Store } from '../port.js'
+import { CachedArchives } from './archive-cache.js'
 import { DEFAULT_ARCHIVE_GRACE_MS, PgArchives } from './pg-archives.js'
 import { CHANGES_CHANNEL, PgCollection } from './pg-collection.js'
 import { PgLeases } from './pg-leases.js'
@@ -43,8 +44,15 @@ export async function openPostgresStore(
   {
     archiveGraceMs = DEFAULT_ARCHIVE_GRACE_MS,
     connectTimeoutMs = CONNECT_TIMEOUT_MS,
-    queryTimeoutMs = QUERY_TIMEOUT_MS
-  }: { archiveGraceMs?: number; connectTimeoutMs?: number; queryTimeoutMs?: number } = {}
+    queryTimeoutMs = QUERY_TIMEOUT_MS,
+    archiveCache
+  }: {
+    archiveGraceMs?: number
+    connectTimeoutMs?: number
+    queryTimeoutMs?: number
+    /** A local folder this replica keeps copies of archives in, up to `maxBytes` (archive-cache.ts); none without it. */
+    archiveCache?: { dir: string; maxBytes: number }
+  } = {}
 ): Promise<PostgresStore> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -111,11 +119,12 @@ export async function openPostgresStore(
       }
     }
     listener = await listen()
+    const archives = new PgArchives(pool, archiveGraceMs)
 
     return {
       pool,
       ...recordStores(collections),
-      archives: new PgArchives(pool, archiveGraceMs),
+      archives: archiveCache && archiveCache.maxBytes > 0 ? await cached(archives, archiveCache.dir, archiveCache.maxBytes) : archives,
       leases: new PgLeases(pool),
       installation: () => current,
       revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision,
@@ -202,3 +211,12 @@ async function createInstallation(installation: PgCollection<InstallationFileRec
   return installation.upsert(INSTALLATION_ID, newInstallation, () => undefined)
 }
 
+/** The archives with a local cache over them; without one, said once, where the cache's folder cannot be used. */
+async function cached(archives: PgArchives, dir: string, maxBytes: number): Promise<Archives> {
+  try {
+    return await CachedArchives.open(archives, dir, maxBytes)
+  } catch (error) {
+    console.error(`homeport: archives are read from PostgreSQL without a local cache: ${(error as Error).message}`)
+    return archives
+  }
+}

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { readdir, rm, stat, utimes } from 'node:fs/promises'
+import { PassThrough, Readable } from 'node:stream'
+import { once } from 'node:events'
+import { makeFolder, pathInside, TEMP_SUFFIX, writeInside } from '../../files/folder-writes.js'
+import type { ArchiveRef } from '../records.js'
+import type { Archives } from '../port.js'
+
+const SHA256 = /^[0-9a-f]{64}$/
+
+/**
+ * A replica's own copy of the PostgreSQL archives it serves, on its local disk, bounded in size.
+ *
+ * Read from the database an archive streams at a fraction of a file's speed (each megabyte a query,
+ * its bytes hex-encoded by the server and decoded again here: about 50 MB/s on two cores against
+ * the file store's 1 GB/s; measured in docs/operations/performance.md). Archives never change and
+ * are named by their SHA-256, so a copy is as good as the original once its hash is checked: the
+ * first whole read of an archive streams to the client and into a temporary file at once, hashing
+ * it, and the file takes the archive's name only if the hash is the name (fsynced first, then
+ * renamed, so a crash leaves a `.partial` file, never a torn copy). A read that stops midway, a
+ * range read, or a second read while one fills it, copies nothing. Past `maxBytes` the least
+ * recently read copies go. A copy of an archive the database has since deleted is harmless: its
+ * bytes are what that hash names, and nothing asks for it unless a record names it again.
+ */
+export class CachedArchives implements Archives {
+  /** Copies on disk, by hash: size and when last read; least recently read first. */
+  private readonly copies = new Map<string, number>()
+  private bytes = 0
+  private readonly filling = new Set<string>()
+
+  private constructor(
+    private readonly inner: Archives,
+    private readonly dir: string,
+    private readonly maxBytes: number
+  ) {}
+
+  /** The cache in `dir` (made if missing), with the copies a previous run left there, oldest read first. */
+  static async open(inner: Archives, dir: string, maxBytes: number): Promise<CachedArchives> {
+    const cache = new CachedArchives(inner, await makeFolder(dir, undefined, 0o700), maxBytes)
+    const found: Array<{ sha256: string; size: number; usedAt: number }> = []
+    for (const name of await readdir(cache.dir)) {
+      const path = pathInside(cache.dir, name)
+      // A fill a crash interrupted.
+      if (name.endsWith(TEMP_SUFFIX) || !SHA256.test(name)) await rm(path, { force: true })
+      else {
+        const stats = await stat(path)
+        found.push({ sha256: name, size: stats.size, usedAt: stats.mtimeMs })
+      }
+    }
+    for (const copy of found.sort((a, b) => a.usedAt - b.usedAt)) cache.remember(copy.sha256, copy.size)
+    await cache.evict()
+    return cache
+  }
+
+  put(source: Readable, maxBytes: number): Promise<ArchiveRef> {
+    return this.inner.put(source, maxBytes)
+  }
+
+  read(sha256: string, range?: { start: number; end: number }): Readable {
+    if (this.copies.has(sha256)) {
+      this.touch(sha256)
+      return createReadStream(pathInside(this.dir, sha256), range)
+    }
+    const source = this.inner.read(sha256, range)
+    if (range || this.filling.has(sha256) || !SHA256.test(sha256)) return source
+    return Readable.from(this.fill(sha256, source), { objectMode: false })
+  }
+
+  /** Passes the archive's bytes on while writing them to a copy, which is kept only if whole and its hash is `sha256`. */
+  private async *fill(sha256: string, source: Readable): AsyncGenerator<Buffer> {
+    this.filling.add(sha256)
+    const hash = createHash('sha256')
+    const toFile = new PassThrough({ highWaterMark: 4 * 1024 * 1024 })
+    const written = writeInside(this.dir, sha256, toFile, { atomic: true })
+    // A copy that cannot be written (a full or read-only disk) is given up; the download goes on from the database.
+    let copying = true
+    const settled = written.then(
+      () => undefined,
+      () => {
+        copying = false
+      }
+    )
+    let size = 0
+    try {
+      for await (const chunk of source) {
+        const piece = chunk as Buffer
+        hash.update(piece)
+        size += piece.length
+        if (copying && !toFile.destroyed && !toFile.write(piece)) await Promise.race([once(toFile, 'drain').catch(() => undefined), settled])
+        yield piece
+      }
+    } finally {
+      // A read that stopped midway has hashed only part: it is not the archive either.
+      if (copying && hash.digest('hex') === sha256) {
+        toFile.end()
+        const kept = await written.then(
+          () => true,
+          () => false
+        )
+        if (kept) {
+          this.remember(sha256, size)
+          await this.evict()
+        }
+      } else {
+        toFile.destroy(new Error('not kept: the read stopped, or the bytes are not the archive'))
+        await written.catch(() => undefined)
+      }
+      this.filling.delete(sha256)
+    }
+  }
+
+  writeDocs(sha256: string, docs: unknown): Promise<void> {
+    return this.inner.writeDocs(sha256, docs)
+  }
+
+  readDocs<T>(sha256: string): Promise<T | undefined> {
+    return this.inner.readDocs<T>(sha256)
+  }
+
+  async delete(sha256: string): Promise<void> {
+    await this.inner.delete(sha256)
+    await this.drop(sha256)
+  }
+
+  list(): Promise<string[]> {
+    return this.inner.list()
+  }
+
+  private remember(sha256: string, size: number): void {
+    this.bytes += size - (this.copies.get(sha256) ?? 0)
+    this.copies.delete(sha256)
+    this.copies.set(sha256, size)
+  }
+
+  /** Marks a copy as just read: last to go. Its file's time says so to the next run. */
+  private touch(sha256: string): void {
+    const size = this.copies.get(sha256)!
+    this.copies.delete(sha256)
+    this.copies.set(sha256, size)
+    const now = new Date()
+    void utimes(pathInside(this.dir, sha256), now, now).catch(() => undefined)
+  }
+
+  private async drop(sha256: string): Promise<void> {
+    const size = this.copies.get(sha256)
+    if (size === undefined) return
+    this.copies.delete(sha256)
+    this.bytes -= size
+    // A read already open on it keeps its bytes (the file is unlinked, not truncated).
+    await rm(pathInside(this.dir, sha256), { force: true })
+  }
+
+  private async evict(): Promise<void> {
+    for (const sha256 of this.copies.keys()) {
+      if (this.bytes <= this.maxBytes) return
+      await this.drop(sha256)
+    }
+  }
+}
