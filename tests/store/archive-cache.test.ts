@@ -79,6 +79,25 @@ describe('the archive cache of a PostgreSQL replica', () => {
     expect(innerReads()).toBe(2)
   })
 
+  it('keeps no copy of an archive deleted while a read filled it', async () => {
+    const { cache, counted, dir, put } = await setup()
+    const bytes = randomBytes(2 * MB)
+    const sha256 = await put(bytes)
+    const pieces = Array.from({ length: 32 }, (_, index) => bytes.subarray(index * 64 * 1024, (index + 1) * 64 * 1024))
+    counted.read = () => Readable.from(pieces)
+    const hash = createHash('sha256')
+    let deleted = false
+    for await (const chunk of cache.read(sha256)) {
+      hash.update(chunk as Buffer)
+      if (!deleted) {
+        deleted = true
+        await cache.delete(sha256)
+      }
+    }
+    expect(hash.digest('hex')).toBe(sha256)
+    expect(await readdir(dir)).toEqual([])
+  })
+
   it('gives two readers at once the archive, and keeps one copy', async () => {
     const { cache, dir, put } = await setup()
     const bytes = randomBytes(4 * MB)

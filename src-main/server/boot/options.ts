@@ -113,12 +113,6 @@ export const SETTINGS: readonly Setting[] = [
       if (!Number.isFinite(megabytes) || megabytes <= 0) throw new UsageError('--max-archive-size is a number of megabytes above 0.')
       return Math.floor(megabytes * 1024 * 1024)
     } }),
-  setting({ key: 'archiveCacheBytes', flag: 'archive-cache-size', env: 'HOMEPORT_ARCHIVE_CACHE_MB', takes: '<MB>', shown: String(DEFAULT_ARCHIVE_CACHE_BYTES / (1024 * 1024)), help: 'with --database: MB of archives kept on local disk, served at a file\'s speed (0: none)',
-    parse(text) {
-      const megabytes = Number(text ?? DEFAULT_ARCHIVE_CACHE_BYTES / (1024 * 1024))
-      if (!Number.isFinite(megabytes) || megabytes < 0) throw new UsageError('--archive-cache-size is a number of megabytes (0: no cache).')
-      return Math.floor(megabytes * 1024 * 1024)
-    } }),
   setting({ key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'HOMEPORT_RATE_LIMIT', takes: '<n>', shown: String(DEFAULT_RATE_LIMIT_PER_MINUTE), help: 'requests per minute per client (0: no limit)',
     parse(text) {
       const limit = Number(text ?? DEFAULT_RATE_LIMIT_PER_MINUTE)
@@ -159,6 +153,12 @@ export const SETTINGS: readonly Setting[] = [
       if (!text) return undefined
       if (!/^postgres(ql)?:\/\//.test(text)) throw new UsageError('--database is a PostgreSQL connection URL, like postgres://homeport@db.example/homeport.')
       return text
+    } }),
+  setting({ key: 'archiveCacheBytes', flag: 'archive-cache-size', env: 'HOMEPORT_ARCHIVE_CACHE_MB', takes: '<MB>', shown: String(DEFAULT_ARCHIVE_CACHE_BYTES / (1024 * 1024)), help: 'with --database: MB of archives kept on local disk, served at a file\'s speed (0: none)',
+    parse(text) {
+      const megabytes = Number(text ?? DEFAULT_ARCHIVE_CACHE_BYTES / (1024 * 1024))
+      if (!Number.isFinite(megabytes) || megabytes < 0) throw new UsageError('--archive-cache-size is a number of megabytes (0: no cache).')
+      return Math.floor(megabytes * 1024 * 1024)
     } }),
   setting({ key: 'adminToken', env: 'HOMEPORT_ADMIN_TOKEN', shown: 'generated into the data directory', help: 'the site-admin token (16 characters or more)', parse: (text) => text || undefined })
 ]

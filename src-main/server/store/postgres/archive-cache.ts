@@ -28,6 +28,8 @@ export class CachedArchives implements Archives {
   private readonly copies = new Map<string, number>()
   private bytes = 0
   private readonly filling = new Set<string>()
+  /** Archives deleted while a read filled their copy: the copy goes as soon as it is written. */
+  private readonly deletedWhileFilling = new Set<string>()
 
   private constructor(
     private readonly inner: Archives,
@@ -98,7 +100,8 @@ export class CachedArchives implements Archives {
           () => true,
           () => false
         )
-        if (kept) {
+        if (kept && this.deletedWhileFilling.has(sha256)) await rm(pathInside(this.dir, sha256), { force: true })
+        else if (kept) {
           this.remember(sha256, size)
           await this.evict()
         }
@@ -107,6 +110,7 @@ export class CachedArchives implements Archives {
         await written.catch(() => undefined)
       }
       this.filling.delete(sha256)
+      this.deletedWhileFilling.delete(sha256)
     }
   }
 
@@ -120,6 +124,7 @@ export class CachedArchives implements Archives {
 
   async delete(sha256: string): Promise<void> {
     await this.inner.delete(sha256)
+    if (this.filling.has(sha256)) this.deletedWhileFilling.add(sha256)
     await this.drop(sha256)
   }
 
