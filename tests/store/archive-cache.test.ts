@@ -36,6 +36,13 @@ async function setup(maxBytes = 64 * MB) {
   return { cache, counted, dir, put, innerReads: () => innerReads }
 }
 
+/** Makes `archives` give `bytes` whole as the database does, 64 KB at a time (ranges as before). */
+function inPieces(archives: Archives, bytes: Buffer): void {
+  const pieces = Array.from({ length: Math.ceil(bytes.length / (64 * 1024)) }, (_, index) => bytes.subarray(index * 64 * 1024, (index + 1) * 64 * 1024))
+  const original = archives.read.bind(archives)
+  archives.read = (name, range) => (range ? original(name, range) : Readable.from(pieces))
+}
+
 describe('the archive cache of a PostgreSQL replica', () => {
   it('keeps a copy of an archive read whole, and serves the next reads, ranges too, from it', async () => {
     const { cache, dir, put, innerReads } = await setup()
@@ -53,9 +60,7 @@ describe('the archive cache of a PostgreSQL replica', () => {
     const bytes = randomBytes(2 * MB)
     const sha256 = await put(bytes)
     // As the database gives it: a piece at a time.
-    const pieces = Array.from({ length: 32 }, (_, index) => bytes.subarray(index * 64 * 1024, (index + 1) * 64 * 1024))
-    const original = counted.read.bind(counted)
-    counted.read = (name, range) => (range ? original(name, range) : Readable.from(pieces))
+    inPieces(counted, bytes)
     const stopped = cache.read(sha256)
     for await (const chunk of stopped) {
       expect((chunk as Buffer).length).toBeGreaterThan(0)
@@ -83,8 +88,7 @@ describe('the archive cache of a PostgreSQL replica', () => {
     const { cache, counted, dir, put } = await setup()
     const bytes = randomBytes(2 * MB)
     const sha256 = await put(bytes)
-    const pieces = Array.from({ length: 32 }, (_, index) => bytes.subarray(index * 64 * 1024, (index + 1) * 64 * 1024))
-    counted.read = () => Readable.from(pieces)
+    inPieces(counted, bytes)
     const hash = createHash('sha256')
     let deleted = false
     for await (const chunk of cache.read(sha256)) {
