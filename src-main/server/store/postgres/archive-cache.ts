@@ -24,7 +24,7 @@ const SHA256 = /^[0-9a-f]{64}$/
  * bytes are what that hash names, and nothing asks for it unless a record names it again.
  */
 export class CachedArchives implements Archives {
-  /** Copies on disk, by hash: size and when last read; least recently read first. */
+  /** Copies on disk, by hash, with their sizes, in the order they were last read: least recent first. */
   private readonly copies = new Map<string, number>()
   private bytes = 0
   private readonly filling = new Set<string>()
