@@ -19,8 +19,7 @@ import type { Services } from '../domain/services.js'
 import { Background } from '../domain/core/background.js'
 import { jobTable, startPeriodicJobs } from './jobs.js'
 import { openFileStore } from '../store/file/file-store.js'
-import { openPostgresStore } from '../store/postgres/pg-store.js'
-import { resolveTls, type TlsMaterial } from '../data-dir/tls.js'
+import type { TlsMaterial } from '../data-dir/tls.js'
 import { ARCHIVE_CACHE_DIR, BUNDLES_DIR, MIRRORS_DIR, SERVER_FILE } from '../data-dir/layout.js'
 
 /**
@@ -61,8 +60,9 @@ export interface RunningServer {
 export async function startServer(given: ServerOptions): Promise<RunningServer> {
   const options = { ...parseServeOptions([], {}), ...given }
   // PostgreSQL when a database is named (the data directory still keeps the admin token, TLS files and caches); else the data directory's own files.
+  // The PostgreSQL client and the certificate code are loaded only when asked for, as they slow every start.
   if (options.database) await makeFolder(options.dataDir, undefined, 0o700)
-  const store = options.database ? await openPostgresStore(options.database, {
+  const store = options.database ? await (await import('../store/postgres/pg-store.js')).openPostgresStore(options.database, {
         archiveGraceMs: given.archiveGraceMs,
         connectTimeoutMs: given.databaseTimeouts?.connectMs,
         queryTimeoutMs: given.databaseTimeouts?.queryMs,
@@ -100,7 +100,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     })
     const handle = app.callback()
     const tls = options.tls
-      ? await resolveTls(options.dataDir, {
+      ? await (await import('../data-dir/tls.js')).resolveTls(options.dataDir, {
           certPath: options.tlsCert,
           keyPath: options.tlsKey,
           hostnames: [

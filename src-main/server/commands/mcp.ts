@@ -1,6 +1,4 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { UsageError } from '../boot/options.js'
 import { command, DATA_DIR_OPTIONS } from './command.js'
 import { HomeportClient } from './lib/client.js'
@@ -33,8 +31,14 @@ export const mcp = command({
  * why, so the assistant shows it rather than waiting.
  */
 async function relay(client: HomeportClient): Promise<void> {
+  // The SDK is loaded here, not with every command.
+  const [{ StreamableHTTPClientTransport }, { StdioServerTransport }, { isJSONRPCRequest, isJSONRPCResultResponse }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js')
+  ])
   const local = new StdioServerTransport()
-  const remote = new StreamableHTTPClientTransport(new URL(`${client.url}/mcp`), { fetch: client.fetcher() })
+  const remote = new StreamableHTTPClientTransport(new URL(`${client.url}/mcp`), { fetch: await client.fetcher() })
   const initializing = new Set<string | number>()
   let closing = false
   const close = async () => {

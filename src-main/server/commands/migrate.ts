@@ -2,7 +2,6 @@ import { UsageError } from '../boot/options.js'
 import { openFileStore } from '../store/file/file-store.js'
 import { migrateStore } from '../store/migrate.js'
 import type { Store } from '../store/port.js'
-import { openPostgresStore } from '../store/postgres/pg-store.js'
 import { command } from './command.js'
 
 export const migrate = command({
@@ -35,8 +34,8 @@ export const migrate = command({
 })
 
 /** A data directory's file store, or a PostgreSQL database's. */
-function openStoreAt(location: string): Promise<Store> {
-  return /^postgres(ql)?:\/\//.test(location) ? openPostgresStore(location) : openFileStore(location)
+async function openStoreAt(location: string): Promise<Store> {
+  return /^postgres(ql)?:\/\//.test(location) ? (await import('../store/postgres/pg-store.js')).openPostgresStore(location) : openFileStore(location)
 }
 
 /** A database URL without its password, for output. */

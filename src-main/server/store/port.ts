@@ -156,9 +156,17 @@ export function providerKey(provider: Pick<ProviderRecord, 'organizationId' | 'r
   return [provider.organizationId, provider.registryName, namespace, provider.name.toLowerCase()].join('/')
 }
 
-/** A module version's stored files: the archive it was published with, and the zip made of it for OCI clients. */
-export function versionArchives(version: Pick<VersionRecord, 'archive' | 'zip'>): string[] {
-  return [version.archive, version.zip].flatMap((file) => (file ? [file.sha256] : []))
+/**
+ * The stored files of module versions: the archive each was published with, and the zip made of it
+ * for OCI clients. A loop, not a flatMap: the store indexes this for every module it loads.
+ */
+export function versionArchives(...versions: ReadonlyArray<Pick<VersionRecord, 'archive' | 'zip'>>): string[] {
+  const hashes: string[] = []
+  for (const version of versions) {
+    if (version.archive) hashes.push(version.archive.sha256)
+    if (version.zip) hashes.push(version.zip.sha256)
+  }
+  return hashes
 }
 
 /** Every stored file of a provider: the sums, their signatures and the zips. */

@@ -2,17 +2,24 @@ import { randomUUID } from 'node:crypto'
 import Router from '@koa/router'
 import { bodyParser } from '@koa/bodyparser'
 import type { Context, Middleware } from 'koa'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js'
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { HOMEPORT_VERSION } from '../../../shared/version.js'
 import { callerKey } from '../../domain/core/access.js'
 import { bearerToken, callerOf, requireBearer } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
 import type { AssistantContext } from './assistant-context.js'
-import { createAssistantServer } from './assistant-server.js'
 
 export const MCP_PATH = '/mcp'
+
+/**
+ * The MCP SDK and the tools, loaded with the first request to /mcp: with zod and its JSON schemas
+ * they are a third of the server's start-up, and most registries never meet an assistant.
+ */
+const loadMcp = () =>
+  Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./assistant-server.js')]).then(
+    ([{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createAssistantServer }]) => ({ StreamableHTTPServerTransport, isInitializeRequest, createAssistantServer })
+  )
 
 /** How many sessions are kept, and for how long unused. */
 export interface SessionLimits {
@@ -62,6 +69,7 @@ export class McpSessions {
   async open(owner: string): Promise<StreamableHTTPServerTransport> {
     if (this.closed) throw new HttpError(503, 'unavailable', 'Homeport is stopping: open the session again in a moment.')
     await this.sweep()
+    const { StreamableHTTPServerTransport, createAssistantServer } = await loadMcp()
     const server = createAssistantServer(this.context, HOMEPORT_VERSION)
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -118,7 +126,7 @@ export function mcpRouter(sessions: McpSessions, rateLimit: Middleware): Router 
       // The protocol's answer to an unknown session: 404, and the client starts a new one.
       if (!session) throw new HttpError(404, 'not found', 'This MCP session is unknown or has ended: initialize a new one.')
       transport = session.transport
-    } else if (ctx.method === 'POST' && isInitializeRequest(body)) {
+    } else if (ctx.method === 'POST' && (await loadMcp()).isInitializeRequest(body)) {
       transport = await sessions.open(owner)
     } else {
       throw new HttpError(400, 'bad request', 'Start with an initialize request; then send its Mcp-Session-Id header with every request.')

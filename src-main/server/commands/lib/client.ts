@@ -3,7 +3,6 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { Agent, fetch as undiciFetch } from 'undici'
 import { readAdminTokenFile } from '../../data-dir/admin-token.js'
 import { CA_CERT_FILE, SERVER_FILE, TLS_DIR } from '../../data-dir/layout.js'
 import type { BundleAttributes, BundleImportAttributes, BundleRequestAttributes } from '../../../shared/wire/bundles.js'
@@ -78,8 +77,10 @@ export class HomeportClient {
   /**
    * A fetch for this Homeport, for clients that bring their own protocol (the MCP bridge): its
    * token on every request, and its own CA trusted when it serves HTTPS with its own certificate.
+   * undici (for the CA) is loaded here, not with every command.
    */
-  fetcher(): typeof fetch {
+  async fetcher(): Promise<typeof fetch> {
+    const { Agent, fetch: undiciFetch } = await import('undici')
     const dispatcher = this.ca ? new Agent({ connect: { ca: this.ca } }) : undefined
     return (input, init) => {
       const headers = new Headers(init?.headers)

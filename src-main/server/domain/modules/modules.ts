@@ -419,7 +419,7 @@ export class ModuleService {
   private async afterRemoval(module: ModuleRecord): Promise<void> {
     await this.downloads.forget(module.id)
     await this.events.emit('moduleRemoved', module)
-    await this.archives.release(module.versions.flatMap(versionArchives))
+    await this.archives.release(versionArchives(...module.versions))
   }
 
   private registryNameForCreate(value: string | undefined): RegistryName {

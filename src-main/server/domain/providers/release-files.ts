@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import * as openpgp from 'openpgp'
+import type * as OpenPgp from 'openpgp'
 import yauzl from 'yauzl'
 import { InvalidInputError } from '../core/errors.js'
 
@@ -8,6 +8,9 @@ import { InvalidInputError } from '../core/errors.js'
  * made by Homeport when the files are uploaded, so that nothing is served that `terraform init`
  * would refuse: SHA256SUMS's format, the detached signature by the version's key, and each zip.
  */
+
+/** OpenPGP, loaded when a key or a signature is first read rather than with every start. */
+const loadOpenpgp = (): Promise<typeof OpenPgp> => import('openpgp')
 
 /** SHA256SUMS, as `sha256sum` writes it: `<64 hex>  <file name>` per line. File name → hash. */
 export function parseShasums(text: string): Map<string, string> {
@@ -28,7 +31,8 @@ export function parseShasums(text: string): Map<string, string> {
  */
 export async function publicKeyId(asciiArmor: string, attribute = 'asciiArmor'): Promise<string> {
   const name = attribute.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-  let key: openpgp.Key
+  const openpgp = await loadOpenpgp()
+  let key: OpenPgp.Key
   try {
     key = await openpgp.readKey({ armoredKey: asciiArmor })
   } catch (error) {
@@ -44,6 +48,7 @@ export async function publicKeyId(asciiArmor: string, attribute = 'asciiArmor'):
  */
 export async function binarySignature(bytes: Buffer): Promise<Uint8Array> {
   const text = bytes.subarray(0, 64).toString('latin1')
+  const openpgp = await loadOpenpgp()
   try {
     const signature = text.startsWith('-----BEGIN PGP SIGNATURE-----')
       ? await openpgp.readSignature({ armoredSignature: bytes.toString('utf8') })
@@ -58,6 +63,7 @@ export async function binarySignature(bytes: Buffer): Promise<Uint8Array> {
 
 /** Whether `signature` is a valid signature of `signed` by the key in `asciiArmor`; the reason when not. */
 export async function checkSignature(asciiArmor: string, signed: Buffer, signature: Uint8Array): Promise<void> {
+  const openpgp = await loadOpenpgp()
   const verificationKeys = await openpgp.readKey({ armoredKey: asciiArmor })
   try {
     const message = await openpgp.createMessage({ binary: new Uint8Array(signed) })

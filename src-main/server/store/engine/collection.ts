@@ -63,14 +63,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /** Reads every record, migrating old ones; refuses documents it cannot understand. */
   async load(): Promise<void> {
-    for (const entry of await this.backend.names()) {
+    for await (const { name: entry, data, failure } of this.backend.readAll()) {
       const path = this.backend.describe(entry)
-      const file = new Low<RecordFile>(this.backend.document(entry), { schemaVersion: 0, record: {} })
-      try {
-        await file.read()
-      } catch (error) {
-        throw new StoreLoadError(path, (error as Error).message)
-      }
+      if (failure) throw new StoreLoadError(path, failure.message)
+      if (data === null || typeof data !== 'object') throw new StoreLoadError(path, 'it is not a Homeport record')
+      const file = new Low<RecordFile>(this.backend.document(entry), data)
       const upgraded = this.upgrade(file, path)
       const record = file.data.record as unknown as T
       if (typeof record.id !== 'string' || `${record.id}.json` !== entry) {
@@ -256,14 +253,12 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private checkUnique(record: T): void {
     for (const [index, keysOf] of Object.entries(this.options.unique ?? {})) {
       const map = this.uniqueIndex(index)
-      const seen = new Set<string>()
-      for (const key of keyList(keysOf(record))) {
+      const keys = keyList(keysOf(record))
+      for (const key of keys) {
         const owner = map.get(key)
-        if ((owner !== undefined && owner !== record.id) || seen.has(key)) {
-          throw new UniqueConstraintError(index, key)
-        }
-        seen.add(key)
+        if (owner !== undefined && owner !== record.id) throw new UniqueConstraintError(index, key)
       }
+      if (keys.length > 1 && new Set(keys).size < keys.length) throw new UniqueConstraintError(index, keys.find((key, at) => keys.indexOf(key) !== at)!)
     }
   }
 
@@ -298,12 +293,16 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 }
 
-/** Freezes a record and everything in it, so that no reader can change what the store holds. */
-/** Freezes a record and everything in it: what a store returns cannot be changed behind its back. */
+/**
+ * Freezes a record and everything in it: what a store returns cannot be changed behind its back.
+ * It walks keys in place rather than through Object.values, whose arrays were a tenth of a large
+ * store's start-up.
+ */
 export function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return
   Object.freeze(value)
-  for (const child of Object.values(value)) deepFreeze(child)
+  if (Array.isArray(value)) for (let index = 0; index < value.length; index++) deepFreeze(value[index])
+  else for (const key in value) deepFreeze((value as Record<string, unknown>)[key])
 }
 
 export function keyList(keys: string | readonly string[] | undefined): readonly string[] {

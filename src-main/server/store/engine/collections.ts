@@ -90,7 +90,7 @@ export function collectionSpecs() {
       groups: {
         [BY_ORGANIZATION]: (module) => module.organizationId,
         [BY_MODULE_NAME]: moduleNameKey,
-        [BY_ARCHIVE]: (module) => module.versions.flatMap(versionArchives),
+        [BY_ARCHIVE]: (module) => versionArchives(...module.versions),
         // Every module published from VCS, for the watcher.
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : []),
         [INGESTING]: (module) => (module.versions.some((version) => version.status === 'reg_ingressing') ? ['all'] : [])

@@ -11,9 +11,16 @@ export interface RecordFile {
  * collection does the rest (indexes, the write queue, migrations, checks), so the file store and
  * the memory store share all of it.
  */
+/** One stored document as a load reads it: its content, or why it could not be read. */
+export interface StoredDocument {
+  name: string
+  data?: RecordFile
+  failure?: Error
+}
+
 export interface RecordBackend {
-  /** The names of the stored records, after clearing what an interrupted write left (when it may). */
-  names(): Promise<string[]>
+  /** Every stored document, in name order, after clearing what an interrupted write left (when it may). */
+  readAll(): AsyncIterable<StoredDocument> | Iterable<StoredDocument>
   /** The document `name`, to read and write. */
   document(name: string): Adapter<RecordFile>
   remove(name: string): Promise<void>

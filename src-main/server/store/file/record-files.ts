@@ -1,10 +1,20 @@
+import { readFileSync } from 'node:fs'
 import { readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Adapter } from 'lowdb'
 import { makeFolder, syncFolder, TEMP_SUFFIX } from '../../files/folder-writes.js'
-import type { RecordBackend, RecordFile } from '../engine/record-backend.js'
+import type { RecordBackend, RecordFile, StoredDocument } from '../engine/record-backend.js'
 import type { WritesRefusedError } from '../errors.js'
 import { AtomicJsonFile } from './atomic-json-file.js'
+
+/**
+ * How many record files a load reads between two turns of the event loop. They are read
+ * synchronously: an asynchronous read costs four trips through libuv's thread pool (open, stat,
+ * read, close), and 5,000 records took 1.5 s that way against 0.1 s synchronously. A batch takes a
+ * few milliseconds, so the loop is never held for long.
+ */
+const READ_BATCH = 200
 
 /** One durable, atomically written JSON file per record in a folder. */
 export class RecordFiles implements RecordBackend {
@@ -13,7 +23,15 @@ export class RecordFiles implements RecordBackend {
     private readonly writesRefused?: WritesRefusedError
   ) {}
 
-  async names(): Promise<string[]> {
+  async *readAll(): AsyncGenerator<StoredDocument> {
+    const names = await this.names()
+    for (const [index, name] of names.entries()) {
+      if (index > 0 && index % READ_BATCH === 0) await nextTurn()
+      yield readDocument(join(this.dir, name), name)
+    }
+  }
+
+  private async names(): Promise<string[]> {
     if (!this.writesRefused) await makeFolder(this.dir)
     const names: string[] = []
     for (const entry of await readdir(this.dir).catch(() => [])) {
@@ -23,7 +41,7 @@ export class RecordFiles implements RecordBackend {
         if (!this.writesRefused) await unlink(join(this.dir, entry))
       } else if (entry.endsWith('.json')) names.push(entry)
     }
-    return names
+    return names.sort()
   }
 
   document(name: string): Adapter<RecordFile> {
@@ -37,5 +55,13 @@ export class RecordFiles implements RecordBackend {
 
   describe(name: string): string {
     return join(this.dir, name)
+  }
+}
+
+function readDocument(path: string, name: string): StoredDocument {
+  try {
+    return { name, data: JSON.parse(readFileSync(path, 'utf8')) as RecordFile }
+  } catch (failure) {
+    return { name, failure: failure as Error }
   }
 }

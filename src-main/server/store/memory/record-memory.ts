@@ -1,12 +1,12 @@
 import type { Adapter } from 'lowdb'
-import type { RecordBackend, RecordFile } from '../engine/record-backend.js'
+import type { RecordBackend, RecordFile, StoredDocument } from '../engine/record-backend.js'
 
 /** Records in memory only: the same collection logic, for fast domain tests. */
 export class RecordMemory implements RecordBackend {
   private readonly documents = new Map<string, string>()
 
-  names(): Promise<string[]> {
-    return Promise.resolve([...this.documents.keys()])
+  readAll(): StoredDocument[] {
+    return [...this.documents.keys()].sort().map((name) => ({ name, data: JSON.parse(this.documents.get(name)!) as RecordFile }))
   }
 
   document(name: string): Adapter<RecordFile> {
