@@ -9,15 +9,19 @@ export interface ProtocolFigure {
   ratio: number
 }
 
-interface WrkResult {
+export interface WrkResult {
   rps: number
   p50: number
   p99: number
+  /** Bytes of answers (headers and bodies) a second. */
+  bytesPerS: number
 }
 
-/** wrk pinned to `cpus` (CPU 0), `connections` connections (32), for `seconds`; latencies in ms. */
-export async function wrk(url: string, seconds: number, cpus = '0', connections = 32): Promise<WrkResult> {
-  const { stdout } = await run('taskset', ['-c', cpus, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', 'bench/auth.lua', url], {
+const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }
+
+/** wrk pinned to `cpus` (CPU 0), `connections` connections (32), for `seconds`, each answer within `timeoutS`; latencies in ms. */
+export async function wrk(url: string, seconds: number, cpus = '0', connections = 32, timeoutS = 2): Promise<WrkResult> {
+  const { stdout } = await run('taskset', ['-c', cpus, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, `--timeout`, `${timeoutS}s`, '--latency', '-s', 'bench/auth.lua', url], {
     env: { ...process.env, BENCH_TOKEN: ADMIN_TOKEN },
     maxBuffer: 1024 * 1024
   })
@@ -30,7 +34,9 @@ export async function wrk(url: string, seconds: number, cpus = '0', connections 
     const value = Number(match[1])
     return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value
   }
-  return { rps, p50: latency('50'), p99: latency('99') }
+  const transfer = /Transfer\/sec:\s+([\d.]+)([KMG]?B)/.exec(stdout)
+  const bytesPerS = transfer ? Number(transfer[1]) * UNITS[transfer[2]!]! : Number.NaN
+  return { rps, p50: latency('50'), p99: latency('99'), bytesPerS }
 }
 
 /**

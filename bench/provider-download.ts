@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { zipSync } from 'fflate'
 import { makeSigningKey, sha256, sign } from '../tests/helpers/providers.js'
 import { ADMIN_TOKEN, api, median, startPinned, type Started } from './lib.js'
+import { wrk } from './protocol.js'
 
 export interface ProviderDownloadFigure {
   zipMb: number
@@ -12,7 +13,9 @@ export interface ProviderDownloadFigure {
   /** Homeport's first download, before any other (a PostgreSQL replica's archive cache is cold then). */
   firstMbPerS: number
   ratio: number
-  /** How much the server's resident memory grew while serving the downloads. */
+  /** 32 downloads at once: MB/s in all, against the static server's. */
+  concurrent: { homeportMbPerS: number; staticMbPerS: number; ratio: number }
+  /** How much the server's resident memory grew while serving the downloads, 32 at once included. */
   rssGrowthMb: number
 }
 
@@ -21,8 +24,9 @@ const ZIP_MB = 100
 /**
  * Figure 8: downloading a 100 MB provider zip from Homeport (its signed location, as Terraform
  * fetches it) against a static file server streaming the same file from disk, both pinned to
- * CPU 1; median of five downloads each, A/B/A/B. Homeport's resident memory is sampled meanwhile:
- * the zip is streamed, never held.
+ * CPU 1, by wrk pinned to CPU 0 (the method of figure 1: a client in this process measured its own
+ * speed as much as the servers'): one download at a time, A/B in `rounds`, then 32 at once.
+ * Homeport's resident memory is sampled meanwhile: the zip is streamed, never held.
  */
 export async function measureProviderDownload(homeport: Started, workDir: string, { rounds = 5, settle }: { rounds?: number; settle?: () => Promise<void> } = {}): Promise<ProviderDownloadFigure> {
   const key = await makeSigningKey('Bench')
@@ -70,21 +74,23 @@ export async function measureProviderDownload(homeport: Started, workDir: string
     await timed(files.url)
     const baseline = await rss()
     peak = baseline
-    const homeportMs: number[] = []
-    const staticMs: number[] = []
+    const homeportRates: number[] = []
+    const staticRates: number[] = []
     for (let round = 0; round < rounds; round++) {
-      homeportMs.push(await timed(homeportUrl))
-      staticMs.push(await timed(files.url))
+      homeportRates.push((await wrk(homeportUrl, 3, '0', 1)).bytesPerS)
+      staticRates.push((await wrk(files.url, 3, '0', 1)).bytesPerS)
     }
-    const mbPerS = (ms: number) => Math.round((zip.length / (1024 * 1024) / (ms / 1000)) * 10) / 10
-    const homeportMbPerS = mbPerS(median(homeportMs))
-    const staticMbPerS = mbPerS(median(staticMs))
+    const concurrentHomeport = (await wrk(homeportUrl, 10, '0', 32, 60)).bytesPerS
+    const concurrentStatic = (await wrk(files.url, 10, '0', 32, 60)).bytesPerS
+    const mbPerS = (bytesPerS: number) => Math.round((bytesPerS / (1024 * 1024)) * 10) / 10
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
     return {
       zipMb: Math.round(zip.length / (1024 * 1024)),
-      homeportMbPerS,
-      staticMbPerS,
-      firstMbPerS: mbPerS(firstMs),
-      ratio: Math.round((homeportMbPerS / staticMbPerS) * 100) / 100,
+      homeportMbPerS: mbPerS(median(homeportRates)),
+      staticMbPerS: mbPerS(median(staticRates)),
+      firstMbPerS: mbPerS(zip.length / (firstMs / 1000)),
+      ratio: ratio(median(homeportRates), median(staticRates)),
+      concurrent: { homeportMbPerS: mbPerS(concurrentHomeport), staticMbPerS: mbPerS(concurrentStatic), ratio: ratio(concurrentHomeport, concurrentStatic) },
       rssGrowthMb: Math.round((peak - baseline) / (1024 * 1024))
     }
   } finally {

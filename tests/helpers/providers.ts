@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { zipSync } from 'fflate'
 import * as openpgp from 'openpgp'
 import { createOrganization, doc, startTestServer, type TestServer } from './server.js'
@@ -30,13 +30,15 @@ export interface ProviderRelease {
  * A real provider release: each zip holds one executable `terraform-provider-<type>_v<version>`
  * (a script: `terraform init` never runs it) and no directory entries, as Terraform wants.
  */
-export async function providerRelease(type: string, version: string, platforms: string[], key: SigningKey): Promise<ProviderRelease> {
+export async function providerRelease(type: string, version: string, platforms: string[], key: SigningKey, { binaryBytes = 0 } = {}): Promise<ProviderRelease> {
   const zips: ProviderRelease['zips'] = new Map()
   for (const platform of platforms) {
     const [os, arch] = platform.split('_') as [string, string]
     const script = `#!/bin/sh\n# terraform-provider-${type} ${version} for ${platform}\necho "This is a test provider; it serves no plugin protocol." >&2\nexit 1\n`
+    // As large as a real provider's binary when asked (a script, then bytes that do not compress, stored as they are).
+    const binary = Buffer.concat([Buffer.from(script), randomBytes(binaryBytes)])
     // Unix mode 0755 in the external attributes, so the unpacked file is executable.
-    const bytes = Buffer.from(zipSync({ [`terraform-provider-${type}_v${version}`]: [new TextEncoder().encode(script), { os: 3, attrs: (0o100755 << 16) >>> 0, mtime: new Date('2026-01-01T00:00:00Z') }] }))
+    const bytes = Buffer.from(zipSync({ [`terraform-provider-${type}_v${version}`]: [new Uint8Array(binary), { level: binaryBytes > 0 ? 0 : 6, os: 3, attrs: (0o100755 << 16) >>> 0, mtime: new Date('2026-01-01T00:00:00Z') }] }))
     zips.set(`terraform-provider-${type}_${version}_${platform}.zip`, { os, arch, bytes, shasum: sha256(bytes) })
   }
   const shasums = Buffer.from([...zips].map(([name, zip]) => `${zip.shasum}  ${name}\n`).join(''))

@@ -1,3 +1,7 @@
+import { read, ReadStream } from 'node:fs'
+import type { ServerResponse } from 'node:http'
+import { once } from 'node:events'
+import { promisify } from 'node:util'
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import type { Readable } from 'node:stream'
@@ -29,13 +33,13 @@ export function signedFileRouter(prefix: string, rateLimit: Middleware, find: (t
     if (!file) throw new HttpError(404, 'not found', 'This download link is invalid or has expired; ask the registry for a new one.')
     if (file.attachment) ctx.set('Content-Disposition', `attachment; filename="${file.attachment}"`)
     ctx.set('Cache-Control', 'private, max-age=600, immutable')
-    sendFile(ctx, file)
+    await sendFile(ctx, file)
   })
   return router
 }
 
 /** Answers with a file, whole or the one byte range asked for; to HEAD, with its headers alone. */
-export function sendFile(ctx: Context, file: Pick<SignedFile, 'size' | 'open' | 'type'>): void {
+export async function sendFile(ctx: Context, file: Pick<SignedFile, 'size' | 'open' | 'type'>): Promise<void> {
   ctx.type = file.type
   ctx.set('Accept-Ranges', 'bytes')
   const range = byteRange(ctx.get('range'), file.size)
@@ -46,7 +50,60 @@ export function sendFile(ctx: Context, file: Pick<SignedFile, 'size' | 'open' | 
   ctx.status = range ? 206 : 200
   if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
   ctx.length = range ? range.end - range.start + 1 : file.size
-  if (ctx.method !== 'HEAD') ctx.body = file.open(range)
+  if (ctx.method === 'HEAD') return
+  const body = file.open(range)
+  if (!(body instanceof ReadStream) || ctx.length <= CHUNK_BYTES) {
+    ctx.body = body
+    return
+  }
+  // A file on disk, larger than a chunk: read through the stream's descriptor into two reused
+  // buffers rather than streamed (the stream reads at most one chunk ahead on its own, unused).
+  const opened = once(body, 'open') as Promise<[number]>
+  body.on('error', () => undefined)
+  const [fd] = await opened.catch((error: unknown) => {
+    body.destroy()
+    throw error
+  })
+  ctx.respond = false
+  void sendRange(fd, range?.start ?? 0, ctx.length, ctx.res).finally(() => body.destroy())
+}
+
+const readAt = promisify(read)
+
+/** The chunk a large file is read and written in; see sendRange. */
+const CHUNK_BYTES = 256 * 1024
+
+/**
+ * Writes `length` bytes of a file from `start` to a response, reading each chunk while the one
+ * before is being written, into two buffers used over and over. A file stream allocates a
+ * buffer a chunk, and the garbage collections that follow cost in proportion to the server's
+ * heap: with a registry in memory, a 100 MB download cost twice the CPU of a static file server's
+ * and ran at two thirds its speed; this way it costs less than the static server's (figure 8).
+ * A buffer is refilled only once its write has called back, when the socket is done with it.
+ */
+async function sendRange(fd: number, start: number, length: number, res: ServerResponse): Promise<void> {
+  const buffers = [Buffer.allocUnsafeSlow(CHUNK_BYTES), Buffer.allocUnsafeSlow(CHUNK_BYTES)]
+  // A failed write is answered through its callback; unheard, the response's 'error' event (a
+  // client that hung up) would take the process down.
+  res.on('error', () => undefined)
+  let written: Promise<void> = Promise.resolve()
+  try {
+    for (let sent = 0, turn = 0; sent < length && !res.destroyed; turn = 1 - turn) {
+      const buffer = buffers[turn]!
+      const { bytesRead } = await readAt(fd, buffer, 0, Math.min(CHUNK_BYTES, length - sent), start + sent)
+      if (bytesRead === 0) throw new Error('the file is shorter than it was')
+      sent += bytesRead
+      await written
+      written = new Promise((resolve, reject) => res.write(buffer.subarray(0, bytesRead), (error) => (error ? reject(error) : resolve())))
+      // Heard at the next turn, but a write can fail while the next chunk is read: handled now, so that it is no unhandled rejection.
+      written.catch(() => undefined)
+    }
+    await written
+    if (!res.destroyed) res.end()
+  } catch {
+    // The client went away, or the file could not be read: the response cannot be completed.
+    res.destroy()
+  }
 }
 
 /** A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range, clamped to the file; undefined for none (or one Homeport does not serve, answered whole). */

@@ -166,7 +166,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const { name, provider, version } = pathParams(ctx, 'name', 'provider', 'version')
     const archive = await services.versionFiles.archive(callerOf(ctx), address(ctx), version)
     ctx.set('Content-Disposition', `attachment; filename="${`${name}-${provider}-${version}`.replace(/[^A-Za-z0-9._+-]/g, '_')}.tar.gz"`)
-    sendFile(ctx, { ...archive, type: 'application/gzip' })
+    await sendFile(ctx, { ...archive, type: 'application/gzip' })
   })
   router.get(`${MODULE}/:version/files/{*path}`, async (ctx) => {
     const { version, path } = pathParams(ctx, 'version', 'path')

@@ -68,7 +68,7 @@ export function ociRouter(services: Services, rateLimit: Middleware, baseUrl: Ba
     ctx.set('ETag', `"${digest}"`)
     // A blob is its digest's content forever.
     ctx.set('Cache-Control', 'private, max-age=31536000, immutable')
-    sendFile(ctx, { ...blob, type: 'application/octet-stream' })
+    await sendFile(ctx, { ...blob, type: 'application/octet-stream' })
   })
   return router
 }
