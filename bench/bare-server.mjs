@@ -1,5 +1,5 @@
 // The ceiling: a bare node:http server answering, from memory, exactly the bytes Homeport
-// answered for the same paths (status, content type, body, location headers).
+// answered for the same paths (status, headers, body).
 import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 
