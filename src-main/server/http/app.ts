@@ -1,6 +1,6 @@
 import Koa, { type Middleware } from 'koa'
 import Router from '@koa/router'
-import { bodyParser } from '@koa/bodyparser'
+import { bodyParser } from './body-parser.js'
 import type { Services } from '../domain/services.js'
 import { identify, requireBearer } from './auth.js'
 import { HttpError, errorsByPath } from './errors.js'

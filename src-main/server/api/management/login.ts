@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import { bodyParser } from '@koa/bodyparser'
+import { bodyParser } from '../../http/body-parser.js'
 import type { Context, Middleware } from 'koa'
 import { OAuthError, type TerraformLogin } from '../../domain/login/terraform-login.js'
 import { isStorableText } from '../../domain/core/stored-text.js'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import Router from '@koa/router'
-import { bodyParser } from '@koa/bodyparser'
+import { bodyParser } from '../../http/body-parser.js'
 import type { Context, Middleware } from 'koa'
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
