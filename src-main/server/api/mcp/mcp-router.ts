@@ -16,7 +16,9 @@ export const MCP_PATH = '/mcp'
  * The MCP SDK and the tools, loaded with the first request to /mcp: with zod and its JSON schemas
  * they are a third of the server's start-up, and most registries never meet an assistant.
  */
-const loadMcp = () =>
+let mcpModules: ReturnType<typeof importMcp> | undefined
+const loadMcp = () => (mcpModules ??= importMcp())
+const importMcp = () =>
   Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js'), import('./assistant-server.js')]).then(
     ([{ StreamableHTTPServerTransport }, { isInitializeRequest }, { createAssistantServer }]) => ({ StreamableHTTPServerTransport, isInitializeRequest, createAssistantServer })
   )

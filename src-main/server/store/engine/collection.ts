@@ -295,8 +295,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
 /**
  * Freezes a record and everything in it: what a store returns cannot be changed behind its back.
- * It walks keys in place rather than through Object.values, whose arrays were a tenth of a large
- * store's start-up.
+ * It walks keys in place: Object.values made an array for every object of every record a store
+ * loads.
  */
 export function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return

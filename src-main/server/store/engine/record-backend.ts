@@ -6,11 +6,6 @@ export interface RecordFile {
   record: Record<string, unknown>
 }
 
-/**
- * Where a Collection keeps its records, one document per record, named `<id>.json`. The
- * collection does the rest (indexes, the write queue, migrations, checks), so the file store and
- * the memory store share all of it.
- */
 /** One stored document as a load reads it: its content, or why it could not be read. */
 export interface StoredDocument {
   name: string
@@ -18,6 +13,11 @@ export interface StoredDocument {
   failure?: Error
 }
 
+/**
+ * Where a Collection keeps its records, one document per record, named `<id>.json`. The
+ * collection does the rest (indexes, the write queue, migrations, checks), so the file store and
+ * the memory store share all of it.
+ */
 export interface RecordBackend {
   /** Every stored document, in name order, after clearing what an interrupted write left (when it may). */
   readAll(): AsyncIterable<StoredDocument> | Iterable<StoredDocument>

@@ -11,8 +11,8 @@ import { AtomicJsonFile } from './atomic-json-file.js'
 /**
  * How many record files a load reads between two turns of the event loop. They are read
  * synchronously: an asynchronous read costs four trips through libuv's thread pool (open, stat,
- * read, close), and 5,000 records took 1.5 s that way against 0.1 s synchronously. A batch takes a
- * few milliseconds, so the loop is never held for long.
+ * read, close), and 5,000 records took seconds that way against a tenth of a second synchronously. A
+ * batch takes a few milliseconds, so the loop is never held for long.
  */
 const READ_BATCH = 200
 
