@@ -55,8 +55,10 @@ describe('downloading a file larger than a chunk', () => {
     expect(new Set(hashes)).toEqual(new Set([sha256(zip)]))
   })
 
+  // Thirty, because what they found shows under load only: a write still buffered when the client
+  // hangs up may never call back, and the file stayed open.
   it('lets go of the file when the client hangs up midway, and serves the next download whole', async () => {
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 30; i++) {
       const controller = new AbortController()
       const response = await fetch(url, { signal: controller.signal })
       const reader = response.body!.getReader()

@@ -89,6 +89,10 @@ async function sendRange(fd: number, start: number, length: number, res: ServerR
   // A failed write is answered through its callback; unheard, the response's 'error' event (a
   // client that hung up) would take the process down.
   res.on('error', () => undefined)
+  // And a write still buffered when the client hangs up may never call back at all: its closing
+  // ends the wait, or the descriptor would stay open for good.
+  const hungUp = new Promise<never>((_, reject) => res.once('close', () => reject(new Error('the client hung up'))))
+  hungUp.catch(() => undefined)
   let written: Promise<void> = Promise.resolve()
   try {
     for (let sent = 0, turn = 0; sent < length && !res.destroyed; turn = (turn + 1) % buffers.length) {
@@ -100,7 +104,7 @@ async function sendRange(fd: number, start: number, length: number, res: ServerR
       const chunk = buffer.subarray(0, bytesRead)
       // The last chunk ends the answer: its buffer is not read into again.
       if (sent === length) return void res.end(chunk)
-      written = new Promise((resolve, reject) => res.write(chunk, (error) => (error ? reject(error) : resolve())))
+      written = Promise.race([new Promise<void>((resolve, reject) => res.write(chunk, (error) => (error ? reject(error) : resolve()))), hungUp])
       // Heard at the next turn, but a write can fail while the next chunk is read: handled now, so that it is no unhandled rejection.
       written.catch(() => undefined)
     }
