@@ -14,6 +14,19 @@ afterEach(async () => {
   await d.close()
 })
 
+/** Makes every archive read of `store` wait until the function it returns is called. */
+function stallArchiveReads(store: Domain['services']['store']): () => void {
+  let release!: () => void
+  const stalled = new Promise<void>((resolve) => (release = resolve))
+  const read = store.archives.read.bind(store.archives)
+  store.archives.read = (sha256, range) => {
+    const later = new PassThrough()
+    void stalled.then(() => read(sha256, range).pipe(later))
+    return later
+  }
+  return release
+}
+
 describe('the ingest queue', () => {
   it('lets organizations take turns: a quiet one waits for one archive of a busy one, not for all of them', async () => {
     const { modules, store } = d.services
@@ -26,14 +39,7 @@ describe('the ingest queue', () => {
     }
     // Archives read (the first busy archive's ingest) stall until every archive is in: the queue then
     // holds four more of the busy organization's and the quiet one's, however fast ingest is.
-    let release!: () => void
-    const stalled = new Promise<void>((resolve) => (release = resolve))
-    const read = store.archives.read.bind(store.archives)
-    store.archives.read = (sha256, range) => {
-      const later = new PassThrough()
-      void stalled.then(() => read(sha256, range).pipe(later))
-      return later
-    }
+    const release = stallArchiveReads(store)
     for (let i = 0; i < 5; i++) await publish('busy', `1.${i}.0`, { 'main.tf': `output "v${i}" {\n  value = ${i}\n}\n` })
     await publish('quiet', '1.0.0', { 'main.tf': 'output "x" {\n  value = 1\n}\n' })
     release()
@@ -61,14 +67,7 @@ describe('another archive through the same link', () => {
     const link = modules.uploadObjectId(ADMIN, view, version)!
 
     // Archives read (the first archive's ingest) stall until released, so that the second arrives while it runs.
-    let release!: () => void
-    const stalled = new Promise<void>((resolve) => (release = resolve))
-    const read = store.archives.read.bind(store.archives)
-    store.archives.read = (sha256, range) => {
-      const later = new PassThrough()
-      void stalled.then(() => read(sha256, range).pipe(later))
-      return later
-    }
+    const release = stallArchiveReads(store)
     await d.upload(link, { 'main.tf': 'output "first" {\n  value = 1\n}\n' })
     const first = (await modules.readVersion(ADMIN, at, '1.0.0')).version.archive!.sha256
     // Reading the version while its archive is ingested still offers the link: it takes another archive.
