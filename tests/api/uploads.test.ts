@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
 import { join, relative } from 'node:path'
 import type { ModuleDocs } from '../../src-main/server/domain/ingest/terraform-docs.js'
 import { objectIdFor } from '../../src-main/server/domain/modules/upload-links.js'
@@ -63,6 +64,38 @@ async function storedArchive(sha256: string): Promise<Buffer> {
 async function versionRecord(name: string, version: string) {
   const module = (await test.server.services.store.modules.all()).find((candidate) => candidate.name === name)!
   return module.versions.find((candidate) => candidate.version === version)!
+}
+
+/**
+ * PUTs a body without end to `link` over a raw connection (of a declared gigabyte, or chunked), as a
+ * client that writes the whole file before it looks at the answer: it writes until the answer is
+ * in, then 4 MB more, then stops and half-closes. Says what it read, whether a write or read failed
+ * (the server reset the connection), and whether the server then closed the connection.
+ */
+async function uploadWithoutEnd(link: string, framing: 'declared' | 'chunked'): Promise<{ answer: string; failure?: string; closedByServer: boolean }> {
+  const url = new URL(link)
+  const socket = connect(Number(url.port), url.hostname)
+  let answer = ''
+  let failure: string | undefined
+  let answered = () => {}
+  const answerIn = new Promise<void>((resolve) => (answered = resolve))
+  socket.on('data', (data: Buffer) => {
+    answer += data.toString('latin1')
+    if (answer.includes('\r\n\r\n')) answered()
+  })
+  socket.on('error', (error) => (failure = (error as NodeJS.ErrnoException).code ?? error.message))
+  const closed = new Promise<boolean>((resolve) => socket.once('end', () => resolve(true)).once('close', () => resolve(false)))
+  await new Promise<void>((resolve) => socket.once('connect', resolve))
+  socket.write(`PUT ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n${framing === 'declared' ? `Content-Length: ${1024 * 1024 * 1024}` : 'Transfer-Encoding: chunked'}\r\n\r\n`)
+  const piece = Buffer.alloc(64 * 1024, 7)
+  const chunk = framing === 'declared' ? piece : Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+  let afterAnswer: number | undefined
+  void answerIn.then(() => (afterAnswer = 64))
+  while (!socket.destroyed && (afterAnswer === undefined || afterAnswer-- > 0)) {
+    if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve))
+  }
+  if (!socket.destroyed) socket.end()
+  return { answer, failure, closedByServer: await closed }
 }
 
 describe('uploading an archive (endpoint 5)', () => {
@@ -220,6 +253,19 @@ describe('uploading an archive (endpoint 5)', () => {
     const { entry } = await settledVersion(test, 'acme', 'huge', 'aws', '2.0.0')
     expect(entry).toMatchObject({ status: 'reg_ingress_failed', error: expect.stringMatching(/larger than 2 MB/) })
     expect(await snapshot((path) => path.startsWith('modules/'))).toEqual(before)
+  })
+
+  it('refuses a streamed archive above the limit with an answer the client reads, then closes the connection gracefully', async () => {
+    await createModule(test, 'acme', 'endless', 'aws')
+    for (const [round, framing] of (['declared', 'chunked', 'declared', 'chunked'] as const).entries()) {
+      const { links } = await createVersion(test, 'acme', 'endless', 'aws', `1.0.${round}`)
+      const { answer, failure, closedByServer } = await uploadWithoutEnd(links.upload, framing)
+      // Not reset while the client was still writing: the rest of the body was read and dropped.
+      expect(failure, framing).toBeUndefined()
+      expect(answer, framing).toMatch(/^HTTP\/1\.1 413 /)
+      expect(answer, framing).toMatch(framing === 'declared' ? /Homeport accepts at most 2 MB/ : /larger than 2 MB, the most Homeport accepts/)
+      expect(closedByServer, framing).toBe(true)
+    }
   })
 
   it('lets a failed version be retried through a fresh link', async () => {
