@@ -57,3 +57,23 @@ describe('a client that hangs up early', () => {
     }
   })
 })
+
+describe('a connection the client keeps', () => {
+  it('is kept longer than Terraform keeps one idle (90 s), and the answer says how long', async () => {
+    const { port } = new URL(test.url)
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /api/v2/ping HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`))
+      let head = ''
+      socket.on('data', (chunk: Buffer) => {
+        head += chunk.toString('latin1')
+        if (!head.includes('\r\n\r\n')) return
+        socket.destroy()
+        resolve(head)
+      })
+      socket.once('error', reject)
+    })
+    // Else a request sent on it just as the server hung up would fail (an upload is not sent again).
+    expect(status).toMatch(/^HTTP\/1\.1 204 /)
+    expect(status.toLowerCase()).toContain('\r\nkeep-alive: timeout=95\r\n')
+  })
+})

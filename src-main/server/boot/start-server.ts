@@ -23,6 +23,14 @@ import type { TlsMaterial } from '../data-dir/tls.js'
 import { ARCHIVE_CACHE_DIR, BUNDLES_DIR, MIRRORS_DIR, SERVER_FILE } from '../data-dir/layout.js'
 
 /**
+ * How long a connection with no request in progress is kept, 5 s in Node. A client that keeps one
+ * longer (Terraform's Go client keeps them 90 s) may send a request on it just as the server hangs
+ * up: a GET is sent again by Go, but an upload fails with "connection reset". Kept longer than the
+ * clients do, the client always lets go first; Node tells each client so (`Keep-Alive: timeout=95`).
+ */
+const KEEP_ALIVE_MS = 95_000
+
+/**
  * What startServer takes: any of the serve options (options.ts, where each has its default),
  * the data directory, and what only the desktop app and the tests set.
  */
@@ -118,6 +126,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       tls ? 'secureConnection' : 'connection'
     )
     const listening = graceful.server
+    listening.keepAliveTimeout = KEEP_ALIVE_MS
     server = listening
     await new Promise<void>((resolve, reject) => {
       listening.once('error', reject)
