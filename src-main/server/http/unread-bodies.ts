@@ -7,7 +7,7 @@ import type { Middleware } from 'koa'
  * after the answer, before it is closed. Go's server waits half a second the same way; this is more
  * for a loaded machine.
  */
-export const LINGER_MS = 2000
+const LINGER_MS = 2000
 
 /**
  * For routes whose body is a file streamed as it arrives: a request refused before its whole body
