@@ -53,6 +53,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
+  // Budgets for a loaded machine, not a quiet one: the specs are bound by the CPU, so with two
+  // `npm test` runs at once each takes twice as long, and Playwright's 30 s and 5 s timed out the
+  // heaviest specs (15 s alone) although nothing was wrong.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   projects,
   use: {
