@@ -18,20 +18,29 @@ afterAll(async () => {
   await test.close()
 })
 
-/** Asks for `path` with `Connection: close`, as Terraform does, and hangs up once the answer starts. */
-function hangUpEarly(path: string): Promise<string> {
+/**
+ * Asks for `path` over a raw connection (with `Connection: close`, as Terraform does, or kept
+ * alive) and hangs up once the answer's head is in; resolves with that head.
+ */
+function hangUpAfterHead(path: string, connection: 'close' | 'keep-alive'): Promise<string> {
   const { port } = new URL(test.url)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`)
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: ${connection}\r\n\r\n`)
     })
-    socket.once('data', (chunk: Buffer) => {
+    let head = ''
+    socket.on('data', (chunk: Buffer) => {
+      head += chunk.toString('latin1')
+      if (!head.includes('\r\n\r\n')) return
       socket.destroy()
-      resolve(chunk.toString('latin1').split('\r\n')[0]!)
+      resolve(head.slice(0, head.indexOf('\r\n\r\n') + 2))
     })
     socket.once('error', reject)
   })
 }
+
+/** The status line Homeport starts its answer to `path` with, to a client that hangs up then. */
+const hangUpEarly = async (path: string) => (await hangUpAfterHead(path, 'close')).split('\r\n')[0]
 
 describe('a client that hangs up early', () => {
   it('is not an error: nothing is logged for archive downloads or GUI files', async () => {
@@ -60,20 +69,9 @@ describe('a client that hangs up early', () => {
 
 describe('a connection the client keeps', () => {
   it('is kept longer than Terraform keeps one idle (90 s), and the answer says how long', async () => {
-    const { port } = new URL(test.url)
-    const status = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /api/v2/ping HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`))
-      let head = ''
-      socket.on('data', (chunk: Buffer) => {
-        head += chunk.toString('latin1')
-        if (!head.includes('\r\n\r\n')) return
-        socket.destroy()
-        resolve(head)
-      })
-      socket.once('error', reject)
-    })
+    const head = await hangUpAfterHead('/api/v2/ping', 'keep-alive')
     // Else a request sent on it just as the server hung up would fail (an upload is not sent again).
-    expect(status).toMatch(/^HTTP\/1\.1 204 /)
-    expect(status.toLowerCase()).toContain('\r\nkeep-alive: timeout=95\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 204 /)
+    expect(head.toLowerCase()).toContain('\r\nkeep-alive: timeout=95\r\n')
   })
 })
