@@ -22,6 +22,7 @@ test('reads a module and copies its usage by keyboard alone', async ({ page, con
 
   // Sign in: the token field has the focus; Enter sends it.
   await page.goto('/')
+  await expect(page.getByLabel('API token')).toBeFocused()
   await page.keyboard.type(E2E_ADMIN_TOKEN)
   await page.keyboard.press('Enter')
   await expect(page.locator('[data-app-state="loaded"]')).toBeVisible()
