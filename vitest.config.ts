@@ -14,12 +14,19 @@ const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout:
  * authorization and jobs tables, the CLI reference. No server, no disk beyond temp files, no network.
  */
 const UNIT = ['tests/domain/**/*.test.ts', 'tests/cli/**/*.test.ts']
+/**
+ * The slow suites (`npx vitest run --project slow`): servers killed mid-write, a replica killed while
+ * another takes its ingests over (waiting out its lease, on PostgreSQL), fuzzing, sustained load, HCL
+ * that stresses the parser. A minute and a half of the run between them, half of it in one test.
+ */
+const SLOW = ['tests/store/crash.test.ts', 'tests/store/replica-crash.test.ts', 'tests/security/fuzz-*.test.ts', 'tests/security/load.test.ts', 'tests/security/hcl-stress.test.ts']
 
 /**
- * The unit suites, then two runs of the others: every suite on the file store (the default), and, where PostgreSQL is
+ * The unit suites, the slow ones, then two runs of the others: every suite on the file store (the default), and, where PostgreSQL is
  * installed, the suites that go through the store port (the API, Terraform's clients, git
  * publishing, concurrency, the port's own contract) again on PostgreSQL, each test server on a
- * database of its own in a server the run starts (tests/setup/postgres.ts).
+ * database of its own in a server the run starts (tests/setup/postgres.ts; the slow project starts
+ * one of its own for the replica kill test).
  */
 const postgres = findPostgres()
 if (!postgres && !process.env.HOMEPORT_POSTGRES_REPORTED) {
@@ -34,14 +41,15 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     projects: [
       { test: { ...shared, name: 'unit', include: UNIT } },
-      { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT] } },
+      { test: { ...shared, name: 'slow', include: SLOW, globalSetup: postgres ? ['tests/setup/postgres.ts'] : [] } },
+      { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT, ...SLOW] } },
       ...(postgres
         ? [
             {
               test: {
                 ...shared,
                 name: 'postgres',
-                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/vcs/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts', 'tests/store/replica-crash.test.ts', 'tests/mcp/assistant-tools.test.ts', 'tests/oci/oci-face.test.ts', 'tests/oci/oci-mirrors.test.ts'],
+                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/vcs/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts', 'tests/mcp/assistant-tools.test.ts', 'tests/oci/oci-face.test.ts', 'tests/oci/oci-mirrors.test.ts'],
                 env: { HOMEPORT_TEST_STORE: 'postgres' },
                 globalSetup: ['tests/setup/postgres.ts']
               }

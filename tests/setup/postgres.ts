@@ -8,7 +8,7 @@ declare module 'vitest' {
   }
 }
 
-/** Starts the run's PostgreSQL server for the `postgres` project, and stops it at the end. */
+/** Starts a PostgreSQL server for a project that uses one (`postgres`, `slow`), and stops it at the end. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const bin = findPostgres()
   if (!bin) {
@@ -17,7 +17,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return () => Promise.resolve()
   }
   const server = await startPostgres(bin)
-  console.log(`The store and API suites run on PostgreSQL too (${bin}, on ${server.url}).`)
+  console.log(
+    project.name === 'postgres'
+      ? `The store and API suites run on PostgreSQL too (${bin}, on ${server.url}).`
+      : `The ${project.name} project's PostgreSQL: ${server.url}.`
+  )
   project.provide('postgresUrl', server.url)
   return () => server.stop()
 }

@@ -1,13 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, inject, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { inject } from 'vitest'
 import { moduleArchive } from '../helpers/archives.js'
 import { postgresDatabases } from '../helpers/postgres.js'
 import { exited, spawnServer, type ServerProcess } from '../helpers/process.js'
 
-const POSTGRES = process.env.HOMEPORT_TEST_STORE === 'postgres'
+/** The run's PostgreSQL server, which the slow project starts where one is installed. */
+const POSTGRES_URL = inject('postgresUrl')
 const ADMIN = 'crash-admin-token-0123456789abcdef'
 const cleanups: Array<() => Promise<unknown>> = []
 afterAll(async () => {
@@ -28,9 +28,9 @@ async function call(replica: ServerProcess, method: string, path: string, body?:
   }
 }
 
-describe.skipIf(!POSTGRES)(`two replicas on one database, one killed mid-work${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+describe.skipIf(!POSTGRES_URL)(`two replicas on one database, one killed mid-work${POSTGRES_URL ? '' : ' (skipped: no PostgreSQL is installed)'}`, () => {
   it('loses nothing acknowledged, and every acknowledged upload is published, the dead replica’s ingests taken over', async () => {
-    const databases = postgresDatabases(inject('postgresUrl'))
+    const databases = postgresDatabases(POSTGRES_URL)
     const database = await databases.create()
     cleanups.push(() => databases.drop(database))
     const start = async () => {
