@@ -64,9 +64,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     headless: true,
-    // No trace by default: recording one snapshots the page at every action, a fifth of each spec's
-    // time on pages the size of vpc's, for every spec that passes. `npx playwright test --trace
-    // retain-on-failure` records them when a failure needs one; a failing spec keeps a screenshot.
+    // No trace by default: recording one snapshots the page at every action, for every spec that
+    // passes, a fifth of a spec's time (the publish journey: 19.6 s with it, 15.7 s without). `npx
+    // playwright test --trace retain-on-failure` records them when a failure needs one; a failing
+    // spec keeps a screenshot.
     trace: 'off',
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
