@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { execFile, spawnSync } from 'node:child_process'
-import { promisify } from 'node:util'
+import { spawn, spawnSync } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -9,10 +9,10 @@ import { startServer } from '../../src-main/server/boot/start-server.js'
 import { DataDirInUseError } from '../../src-main/server/data-dir/lock.js'
 import { StoreLoadError } from '../../src-main/server/store/errors.js'
 import { moduleArchive } from '../helpers/archives.js'
+import { exited } from '../helpers/process.js'
 import { createOrganization, createTeamWithToken, startTestServer, upload, type TestServer } from '../helpers/server.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const run = promisify(execFile)
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!()
@@ -76,21 +76,31 @@ describe('the data directory', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'homeport-lock-race-'))
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }))
     const lockModule = pathToFileURL(join(ROOT, 'src-main/server/data-dir/lock.ts')).toString()
-    // Each contender waits for the same instant, takes the lock (or is refused), says which, and holds it a while.
-    const contender = (at: number) => `import { lockDataDir } from ${JSON.stringify(lockModule)}
-      while (Date.now() < ${at}) await new Promise((r) => setImmediate(r))
-      try { await lockDataDir(${JSON.stringify(dataDir)}); console.log('LOCKED'); await new Promise((r) => setTimeout(r, 1500)) }
-      catch (error) { console.log(error.name === 'DataDirInUseError' ? 'REFUSED' : 'ERROR ' + error.message) }`
+    // Each contender says it is ready, waits for "go", takes the lock (or is refused) and says which, then
+    // holds what it got until its input ends: the winner is alive until every contender has answered, however
+    // slowly a loaded machine starts them (a winner gone too early would leave a stale lock a late one may take).
+    const contender = `import { lockDataDir } from ${JSON.stringify(lockModule)}
+      import { createInterface } from 'node:readline'
+      const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
+      console.log('READY')
+      await lines.next()
+      try { await lockDataDir(${JSON.stringify(dataDir)}); console.log('LOCKED') }
+      catch (error) { console.log(error.name === 'DataDirInUseError' ? 'REFUSED' : 'ERROR ' + error.message) }
+      await lines.next()`
     for (let round = 0; round < 2; round++) {
-      const at = Date.now() + 4000
       // A lock left by a process that is gone (its pid is free).
       const gone = spawnSync(process.execPath, ['-e', '0']).pid
       await writeFile(join(dataDir, 'homeport.lock'), String(gone))
-      const outcomes = await Promise.all(
-        Array.from({ length: 8 }, () =>
-          run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', contender(at)], { cwd: ROOT }).then(({ stdout }) => stdout.trim())
-        )
-      )
+      const contenders = Array.from({ length: 8 }, () => {
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', contender], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] })
+        return { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() }
+      })
+      const said = () => Promise.all(contenders.map(async ({ lines }) => ((await lines.next()).value as string | undefined)?.trim()))
+      expect(await said()).toEqual(Array(8).fill('READY'))
+      for (const { child } of contenders) child.stdin.write('go\n')
+      const outcomes = await said()
+      for (const { child } of contenders) child.stdin.end()
+      await Promise.all(contenders.map(({ child }) => exited(child)))
       expect(outcomes.filter((outcome) => outcome === 'LOCKED'), `round ${round}: ${outcomes.join(', ')}`).toHaveLength(1)
       expect(outcomes.filter((outcome) => outcome === 'REFUSED')).toHaveLength(7)
       // The winner, gone too, left its lock behind: the next round starts from a stale lock again.
