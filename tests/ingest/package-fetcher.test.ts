@@ -28,7 +28,7 @@ beforeAll(async () => {
   store = new ArchiveStore(join(dir, 'data'))
   await store.open()
   // The repositories here are local: this fetcher may clone file: addresses, which the server's refuses.
-  fetcher = new PackageFetcher(store, 10 * 1024 * 1024, (location) => fetch(location), ['file:'])
+  fetcher = new PackageFetcher(store, 10 * 1024 * 1024, (location) => fetch(location), { gitProtocols: ['file:'] })
 })
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })

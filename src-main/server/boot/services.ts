@@ -83,8 +83,8 @@ export function createServices(store: Store, background: Background, options: Se
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
   // One mirror per public registry; the same address for both (another Homeport, say) is one mirror answering for both names.
   const mirrorOf = (url: string, token: string | undefined, names: string[]): PublicMirror => {
-    const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock })
-    const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location))
+    const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
+    const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
       providers: new ProviderMirror(store, upstream, archives, names),
       modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)

@@ -19,11 +19,15 @@ export class PackageFetcher {
     private readonly archives: Archives,
     private readonly maxArchiveBytes: number,
     private readonly fetchHttp: (location: string) => Promise<Response>,
-    /**
-     * The transports a registry may point git at. Not `file:` by default: an upstream that named a
-     * repository on this machine would have Homeport pack it and serve it as a module.
-     */
-    private readonly gitProtocols: readonly string[] = ['https:', 'ssh:', 'git:']
+    private readonly options: {
+      /**
+       * The transports a registry may point git at. Not `file:` by default: an upstream that named a
+       * repository on this machine would have Homeport pack it and serve it as a module.
+       */
+      gitProtocols?: readonly string[]
+      /** Aborted when Homeport stops (`Background.stopping`): a clone in flight ends with it. */
+      stopping?: AbortSignal
+    } = {}
   ) {}
 
   async fetch(location: string): Promise<ArchiveRef> {
@@ -46,14 +50,15 @@ export class PackageFetcher {
 
   private async fromGit(address: string, subdir: string): Promise<ArchiveRef> {
     const url = new URL(address.replace(/^git@([^:]+):/, 'ssh://git@$1/'))
-    if (!this.gitProtocols.includes(url.protocol)) {
-      throw new InvalidInputError(`Homeport cannot mirror a package from "${url.protocol}" git addresses: it clones over ${this.gitProtocols.map((protocol) => protocol.slice(0, -1)).join(', ')} only.`)
+    const protocols = this.options.gitProtocols ?? ['https:', 'ssh:', 'git:']
+    if (!protocols.includes(url.protocol)) {
+      throw new InvalidInputError(`Homeport cannot mirror a package from "${url.protocol}" git addresses: it clones over ${protocols.map((protocol) => protocol.slice(0, -1)).join(', ')} only.`)
     }
     const ref = url.searchParams.get('ref') ?? undefined
     url.search = ''
     const dir = await mkdtemp(join(tmpdir(), 'homeport-mirror-'))
     try {
-      await shallowClone(url.toString(), dir, ref)
+      await shallowClone(url.toString(), dir, ref, this.options.stopping)
       const root = subdir ? join(dir, posix.normalize(subdir)) : dir
       if (!root.startsWith(dir) || !(await stat(root).then((s) => s.isDirectory(), () => false))) {
         throw new InvalidInputError(`The repository has no folder "${subdir}".`)

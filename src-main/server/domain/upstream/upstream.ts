@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../../store/port.js'
-import { jobSignal } from '../core/background.js'
 import { BadGatewayError, UnavailableError } from '../core/errors.js'
 import { resolveUnder, type UpstreamPath } from './upstream-path.js'
 import { unstorableTextIn } from '../core/stored-text.js'
@@ -18,6 +17,8 @@ export interface UpstreamOptions {
   timeoutMs?: number
   /** The time, for the cache's and reachability's rules (tests move it). */
   clock?: () => number
+  /** Aborted when Homeport stops (`Background.stopping`): a fetch in flight ends, so a bundle pulling through does not hold SIGTERM. */
+  stopping?: AbortSignal
 }
 
 export interface UpstreamAnswer {
@@ -204,10 +205,9 @@ export class UpstreamRegistry {
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'Homeport' }
     if (this.options.token && url.origin === new URL(this.options.url).origin) headers.Authorization = `Bearer ${this.options.token}`
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 10_000)
-    // Under a background job (a bundle pulling through), shutdown's cancel ends the fetch too.
-    const job = jobSignal()
+    const { stopping } = this.options
     try {
-      const response = await fetch(url, { headers, redirect: 'follow', signal: job ? AbortSignal.any([timeout, job]) : timeout })
+      const response = await fetch(url, { headers, redirect: 'follow', signal: stopping ? AbortSignal.any([timeout, stopping]) : timeout })
       if (registry) this.contact = { reached: response.status < 500, at: this.now() }
       return response
     } catch (error) {

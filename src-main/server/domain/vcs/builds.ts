@@ -69,7 +69,7 @@ export class VcsBuilds implements VcsBuilder {
     }
     this.syncing.add(moduleId)
     void this.background
-      .run('git sync', () => this.sync(moduleId))
+      .run('git sync', (signal) => this.sync(moduleId, signal))
       .finally(() => {
         this.syncing.delete(moduleId)
         if (this.again.delete(moduleId)) this.resync(moduleId)
@@ -99,7 +99,7 @@ export class VcsBuilds implements VcsBuilder {
 
 
   build(moduleId: string, versionId: string): void {
-    void this.background.run('git build', () => this.buildVersion(moduleId, versionId))
+    void this.background.run('git build', (signal) => this.buildVersion(moduleId, versionId, signal))
   }
 
 
@@ -117,7 +117,7 @@ export class VcsBuilds implements VcsBuilder {
       if (signal.aborted) return
       if (module.vcsRepo?.branch !== '' || this.syncing.has(module.id)) continue
       const url = await this.repositoryUrl(module).catch(() => undefined)
-      const tags = url && (await listRemote(url).then((remote) => remote.tags, () => undefined))
+      const tags = url && (await listRemote(url, signal).then((remote) => remote.tags, () => undefined))
       if (!tags) continue
       const known = new Set(module.versions.map((version) => version.tag))
       if (tags.some((tag) => versionOfTag(tag.name, module.vcsRepo!.tagPrefix) && !known.has(tag.name))) this.resync(module.id)
@@ -125,15 +125,15 @@ export class VcsBuilds implements VcsBuilder {
   }
 
 
-  private async sync(moduleId: string): Promise<void> {
+  private async sync(moduleId: string, signal: AbortSignal): Promise<void> {
     const module = await this.store.modules.get(moduleId)
     if (!module?.vcsRepo || module.vcsRepo.branch !== '') return
     const { tagPrefix } = module.vcsRepo
     let tags: Tag[]
     try {
       const url = await this.repositoryUrl(module)
-      await syncMirror(url, this.mirrorOf(moduleId))
-      tags = (await listRemote(url)).tags
+      await syncMirror(url, this.mirrorOf(moduleId), signal)
+      tags = (await listRemote(url, signal)).tags
     } catch (error) {
       await this.recordSync(moduleId, `The repository cannot be read: ${(error as Error).message}`)
       return
@@ -160,7 +160,7 @@ export class VcsBuilds implements VcsBuilder {
   }
 
 
-  private async buildVersion(moduleId: string, versionId: string): Promise<void> {
+  private async buildVersion(moduleId: string, versionId: string, signal: AbortSignal): Promise<void> {
     const module = await this.store.modules.findBy(VERSION_ID, versionId)
     const version = module?.versions.find((candidate) => candidate.id === versionId)
     if (!module?.vcsRepo || !version?.commitSha || version.status !== 'cloning') return
@@ -169,11 +169,11 @@ export class VcsBuilds implements VcsBuilder {
     let failure: string | undefined
     let stored: ArchiveRef | undefined
     try {
-      if (!(await resolveCommit(mirror, version.commitSha))) await syncMirror(await this.repositoryUrl(module), mirror)
-      if (!(await hasFolder(mirror, version.commitSha, folder))) {
+      if (!(await resolveCommit(mirror, version.commitSha, signal))) await syncMirror(await this.repositoryUrl(module), mirror, signal)
+      if (!(await hasFolder(mirror, version.commitSha, folder, signal))) {
         failure = folder ? `The commit ${version.commitSha.slice(0, 12)} has no folder "${folder}".` : `The commit ${version.commitSha} is not in the repository.`
       } else {
-        stored = await this.store.archives.put(archive(mirror, version.commitSha, folder), this.options.maxArchiveBytes)
+        stored = await this.store.archives.put(archive(mirror, version.commitSha, folder, signal), this.options.maxArchiveBytes)
       }
     } catch (error) {
       failure = `Homeport could not make an archive of ${version.tag ?? version.commitSha}: ${(error as Error).message}`

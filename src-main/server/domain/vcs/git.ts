@@ -1,7 +1,6 @@
 import { execFile, spawn } from 'node:child_process'
 import { rm, stat } from 'node:fs/promises'
 import { makeFolder } from '../../files/folder-writes.js'
-import { jobSignal } from '../core/background.js'
 import { dirname } from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { promisify } from 'node:util'
@@ -63,11 +62,15 @@ const ENV = {
 }
 const TIMEOUT_MS = 120_000
 
-/** Runs git; a failure is logged, unless the command only asks a question whose answer may be no (`probe`). */
-async function git(args: string[], cwd?: string, probe = false): Promise<string> {
+/**
+ * Runs git; a failure is logged, unless the command only asks a question whose answer may be no
+ * (`probe`). `signal` is the background job's: shutdown's cancel ends git too (a slow fetch must
+ * not hold SIGTERM).
+ */
+async function git(args: string[], options: { cwd?: string; probe?: boolean; signal?: AbortSignal } = {}): Promise<string> {
+  const { cwd, probe = false, signal } = options
   try {
-    // Under a background job, shutdown's cancel ends git too (a slow fetch must not hold SIGTERM).
-    const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, signal: jobSignal() })
+    const { stdout } = await run('git', args, { cwd, env: ENV, timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, signal })
     return stdout
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim() || (error as Error).message
@@ -77,14 +80,14 @@ async function git(args: string[], cwd?: string, probe = false): Promise<string>
 }
 
 /** A shallow clone of `url` (at `ref`, a branch or tag, when given) into `dir`. */
-export async function shallowClone(url: string, dir: string, ref: string | undefined): Promise<void> {
+export async function shallowClone(url: string, dir: string, ref: string | undefined, signal?: AbortSignal): Promise<void> {
   if (ref !== undefined && (ref.startsWith('-') || !/^[A-Za-z0-9._/-]+$/.test(ref))) throw new GitError('the ref is not a branch or tag name')
-  await git(['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir])
+  await git(['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), '--', url, dir], { signal })
 }
 
 /** The repository's tags and branches, asked of the remote without cloning. */
-export async function listRemote(url: string): Promise<{ tags: Tag[]; heads: Map<string, string> }> {
-  const output = await git(['ls-remote', '--tags', '--heads', '--', url])
+export async function listRemote(url: string, signal?: AbortSignal): Promise<{ tags: Tag[]; heads: Map<string, string> }> {
+  const output = await git(['ls-remote', '--tags', '--heads', '--', url], { signal })
   const tags = new Map<string, string>()
   const heads = new Map<string, string>()
   for (const line of output.split('\n')) {
@@ -105,7 +108,7 @@ export async function listRemote(url: string): Promise<{ tags: Tag[]; heads: Map
  * Keeps a bare mirror of the repository at `dir` up to date (cloned the first time, fetched
  * after), so archives of any tag or commit can be made without the network.
  */
-export async function syncMirror(url: string, dir: string): Promise<void> {
+export async function syncMirror(url: string, dir: string, signal?: AbortSignal): Promise<void> {
   const exists = await stat(dir).then(
     () => true,
     () => false
@@ -113,31 +116,31 @@ export async function syncMirror(url: string, dir: string): Promise<void> {
   if (!exists) {
     await makeFolder(dirname(dir))
     try {
-      await git(['clone', '--quiet', '--mirror', '--', url, dir])
+      await git(['clone', '--quiet', '--mirror', '--', url, dir], { signal })
     } catch (error) {
       await rm(dir, { recursive: true, force: true })
       throw error
     }
     return
   }
-  await git(['remote', 'set-url', 'origin', '--', url], dir)
-  await git(['fetch', '--quiet', '--prune', '--tags', '--force', 'origin', '+refs/heads/*:refs/heads/*'], dir)
+  await git(['remote', 'set-url', 'origin', '--', url], { cwd: dir, signal })
+  await git(['fetch', '--quiet', '--prune', '--tags', '--force', 'origin', '+refs/heads/*:refs/heads/*'], { cwd: dir, signal })
 }
 
 /** The full commit a ref or abbreviated commit names in the mirror, if it has it. */
-export async function resolveCommit(dir: string, ref: string): Promise<string | undefined> {
+export async function resolveCommit(dir: string, ref: string, signal?: AbortSignal): Promise<string | undefined> {
   if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith('-')) return undefined
   try {
-    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], dir, true)).trim() || undefined
+    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: dir, probe: true, signal })).trim() || undefined
   } catch {
     return undefined
   }
 }
 
 /** Whether the commit has the folder (`""` is the root). */
-export async function hasFolder(dir: string, commit: string, folder: string): Promise<boolean> {
+export async function hasFolder(dir: string, commit: string, folder: string, signal?: AbortSignal): Promise<boolean> {
   try {
-    const type = await git(['cat-file', '-t', `${commit}:${folder}`], dir, true)
+    const type = await git(['cat-file', '-t', `${commit}:${folder}`], { cwd: dir, probe: true, signal })
     return type.trim() === 'tree'
   } catch {
     return false
@@ -148,10 +151,10 @@ export async function hasFolder(dir: string, commit: string, folder: string): Pr
  * A gzipped tar of the commit's tree (or one folder of it), with that tree at the archive root.
  * The stream fails, rather than ending short, when git does.
  */
-export function archive(dir: string, commit: string, folder: string): Readable {
+export function archive(dir: string, commit: string, folder: string, signal?: AbortSignal): Readable {
   if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GitError(`not a commit: ${commit}`)
   const tree = folder ? `${commit}:${folder}` : commit
-  const child = spawn('git', ['archive', '--format=tar.gz', tree], { cwd: dir, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], signal: jobSignal() })
+  const child = spawn('git', ['archive', '--format=tar.gz', tree], { cwd: dir, env: ENV, stdio: ['ignore', 'pipe', 'pipe'], signal })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
