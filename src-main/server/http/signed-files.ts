@@ -4,19 +4,21 @@ import { once } from 'node:events'
 import { promisify } from 'node:util'
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
-import type { Readable } from 'node:stream'
+import type { ArchiveFile } from '../domain/archives/archive-file.js'
 import { parseDownloadToken, type DownloadToken } from '../domain/archives/download-links.js'
 import { HttpError } from './errors.js'
 import { pathParams } from './query.js'
+import { SmallFiles } from './small-files.js'
 
-/** A file a signed location names: its size, how to read it (or a byte range of it), and how to label it. */
-export interface SignedFile {
-  size: number
-  open(range?: { start: number; end: number }): Readable
+/** A file a signed location names: the stored file, and how to label it. */
+export interface SignedFile extends ArchiveFile {
   type: string
   /** The file name a browser saves it as, if it should offer to save it. */
   attachment?: string
 }
+
+/** Small files every download sends from memory once read (see small-files.ts); content-addressed, so one for the process. */
+const smallFiles = new SmallFiles()
 
 /**
  * Files at signed, short-lived locations (`<prefix>/<token>/<name>`, see download-links.ts): module
@@ -39,7 +41,7 @@ export function signedFileRouter(prefix: string, rateLimit: Middleware, find: (t
 }
 
 /** Answers with a file, whole or the one byte range asked for; to HEAD, with its headers alone. */
-export async function sendFile(ctx: Context, file: Pick<SignedFile, 'size' | 'open' | 'type'>): Promise<void> {
+export async function sendFile(ctx: Context, file: ArchiveFile & { type: string }): Promise<void> {
   ctx.type = file.type
   ctx.set('Accept-Ranges', 'bytes')
   const range = byteRange(ctx.get('range'), file.size)
@@ -51,6 +53,11 @@ export async function sendFile(ctx: Context, file: Pick<SignedFile, 'size' | 'op
   if (range) ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
   ctx.length = range ? range.end - range.start + 1 : file.size
   if (ctx.method === 'HEAD') return
+  const small = await smallFiles.read(file)
+  if (small) {
+    ctx.body = range ? small.subarray(range.start, range.end + 1) : small
+    return
+  }
   const body = file.open(range)
   if (!(body instanceof ReadStream)) {
     ctx.body = body

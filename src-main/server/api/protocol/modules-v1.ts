@@ -152,6 +152,6 @@ function emptyForUnknownNamespace(error: unknown): Published[] {
 export function archiveDownloadRouter(services: Services, rateLimit: Middleware): Router {
   return signedFileRouter(DOWNLOADS_PREFIX, rateLimit, async (token) => {
     const archive = await services.registry.archiveFor(token)
-    return archive && { size: archive.size, open: archive.open, type: 'application/gzip', attachment: archive.file }
+    return archive && { ...archive, type: 'application/gzip', attachment: archive.file }
   })
 }

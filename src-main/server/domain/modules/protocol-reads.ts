@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../store/records.js'
 import { BY_MODULE_NAME, BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, moduleNameKey, organizationNameKey, type Store } from '../../store/port.js'
+import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import { callerKey, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import type { DocsCache } from '../archives/docs-cache.js'
@@ -175,15 +175,13 @@ export class RegistryService {
     return this.downloads.totals([...new Set(entries.map((entry) => entry.view.module.id))])
   }
 
-  /** The archive a signed download token grants, when the token is valid. */
-  /** The archive a signed download location names, with a way to read it; undefined for a location that is not (or no longer) valid. */
-  async archiveFor(token: DownloadToken): Promise<{ size: number; file: string; open: (range?: { start: number; end: number }) => Readable } | undefined> {
+  /** The archive a signed download location names, and the name to save it as; undefined for a location that is not (or no longer) valid. */
+  async archiveFor(token: DownloadToken): Promise<(ArchiveFile & { file: string }) | undefined> {
     const module = await this.store.modules.findBy(VERSION_ID, token.versionId)
     const version = module?.versions.find((candidate) => candidate.id === token.versionId)
     if (!module || !version?.archive || version.status !== 'ok') return undefined
     if (!verifyDownload(this.store.installation().signingKey, token, version.archive.sha256)) return undefined
-    const { sha256, size } = version.archive
-    return { size, file: `${module.name}-${module.provider}-${version.version}.tar.gz`, open: (range) => this.store.archives.read(sha256, range) }
+    return { ...archiveFile(this.store.archives, version.archive), file: `${module.name}-${module.provider}-${version.version}.tar.gz` }
   }
 
   /** The organizations whose modules the caller reads: its own, and in the self-hosted edition those sharing with it. */

@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream'
 import type { Store } from '../../store/port.js'
+import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { DEFAULT_ARCHIVE_LIMITS, formatBytes, readModuleArchive, type ArchiveLimits } from '../ingest/archive-reader.js'
@@ -52,9 +52,8 @@ export class VersionFiles {
   }
 
   /** The version's archive as it was published, to download (a person reading it, not an install: it is not counted). */
-  async archive(caller: Caller, address: ModuleAddress, version: string): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable }> {
-    const archive = await this.archiveOf(caller, address, version)
-    return { size: archive.size, open: (range) => this.store.archives.read(archive.sha256, range) }
+  async archive(caller: Caller, address: ModuleAddress, version: string): Promise<ArchiveFile> {
+    return archiveFile(this.store.archives, await this.archiveOf(caller, address, version))
   }
 
   private async archiveOf(caller: Caller, address: ModuleAddress, version: string) {

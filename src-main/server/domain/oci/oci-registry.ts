@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ArchiveRef, VersionRecord } from '../../store/records.js'
 import { ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
+import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { DownloadCounter } from '../modules/downloads.js'
@@ -20,12 +21,6 @@ import { EMPTY_CONFIG, EMPTY_CONFIG_BYTES, moduleManifest, providerIndex, provid
 export type OciRepository =
   | { kind: 'provider'; hostname: string; namespace: string; type: string }
   | { kind: 'module'; hostname: string | null; namespace: string; name: string; provider: string }
-
-/** A blob: its size, and how to read it (or a range of it). */
-export interface OciBlob {
-  size: number
-  open(range?: { start: number; end: number }): Readable
-}
 
 /** A tag and what it names, for one repository. */
 interface Tagged {
@@ -87,14 +82,15 @@ export class OciRegistry {
   }
 
   /** A blob of the repository by digest: a layer's zip, or the empty config. Fetching a module's zip counts as its download. */
-  async blob(caller: Caller, repository: OciRepository, digest: string, { countDownload = false } = {}): Promise<OciBlob | undefined> {
+  async blob(caller: Caller, repository: OciRepository, digest: string, { countDownload = false } = {}): Promise<ArchiveFile | undefined> {
     const tagged = await this.tagged(caller, repository)
-    if (digest === EMPTY_CONFIG.digest && tagged.length > 0) return { size: EMPTY_CONFIG.size, open: (range) => Readable.from([range ? EMPTY_CONFIG_BYTES.subarray(range.start, range.end + 1) : EMPTY_CONFIG_BYTES]) }
+    if (digest === EMPTY_CONFIG.digest && tagged.length > 0) {
+      return { sha256: digest.slice('sha256:'.length), size: EMPTY_CONFIG.size, open: (range) => Readable.from([range ? EMPTY_CONFIG_BYTES.subarray(range.start, range.end + 1) : EMPTY_CONFIG_BYTES]) }
+    }
     const holder = tagged.find((entry) => entry.layers.has(digest))
     if (!holder) return undefined
     if (countDownload && holder.version && repository.kind === 'module') await this.countDownload(caller, repository, holder.version)
-    const file = holder.layers.get(digest)!
-    return { size: file.size, open: (range) => this.store.archives.read(file.sha256, range) }
+    return archiveFile(this.store.archives, holder.layers.get(digest)!)
   }
 
   private async tagged(caller: Caller, repository: OciRepository): Promise<Tagged[]> {

@@ -3,6 +3,7 @@ import semver from 'semver'
 import type { MirroredProviderPlatform, MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
 import { MIRRORED_FILE_ID, MIRRORED_PROVIDER, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
+import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
@@ -403,7 +404,7 @@ export class ProviderMirror {
   }
 
   /** A mirrored file at a signed location, while the location is valid. */
-  async fileFor(token: DownloadToken): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | undefined> {
+  async fileFor(token: DownloadToken): Promise<ArchiveFile | undefined> {
     const [id, file] = token.versionId.split('+') as [string, string | undefined]
     const provider = await this.store.providerMirror.findBy(MIRRORED_FILE_ID, id)
     if (provider && provider.hostname !== this.hostname) return undefined
@@ -414,8 +415,7 @@ export class ProviderMirror {
       if (platform && file === 'binary') stored = platform.binary
     }
     if (!stored || !verifyDownload(this.store.installation().signingKey, token, stored.sha256)) return undefined
-    const { sha256, size } = stored
-    return { size, open: (range) => this.store.archives.read(sha256, range) }
+    return archiveFile(this.store.archives, stored)
   }
 
   private async shasumsOf(file: StoredFile): Promise<Map<string, string>> {

@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream'
 import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, StoredFile } from '../../store/records.js'
 import { ORGANIZATION_NAME, PROVIDER_KEY, PROVIDER_PLATFORM_ID, PROVIDER_VERSION_ID, organizationNameKey, providerKey, type Store } from '../../store/port.js'
+import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import { type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
@@ -138,12 +138,12 @@ export class ProviderRegistryService {
   }
 
   /** The file a signed location names, while the location is valid. */
-  async fileFor(token: DownloadToken): Promise<{ size: number; open: (range?: { start: number; end: number }) => Readable } | undefined> {
+  async fileFor(token: DownloadToken): Promise<ArchiveFile | undefined> {
     const [id, file] = token.versionId.split('+')
     const provider = await this.store.providers.findBy(file === 'binary' ? PROVIDER_PLATFORM_ID : PROVIDER_VERSION_ID, id ?? '')
     const stored = provider && storedFile(provider, id!, file)
     if (!stored || !verifyDownload(this.store.installation().signingKey, token, stored.sha256)) return undefined
-    return { size: stored.size, open: (range) => this.store.archives.read(stored.sha256, range) }
+    return archiveFile(this.store.archives, stored)
   }
 
   private async provider(caller: Caller, namespace: string, type: string): Promise<{ org: OrganizationRecord; provider: ProviderRecord }> {
