@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'koa'
 import { callerKey, type Caller } from '../domain/core/access.js'
+import { Lru } from '../domain/core/lru.js'
 import type { DownloadCounter } from '../domain/modules/downloads.js'
 import { bearerToken, identifiedCaller } from './auth.js'
 import { checkDoors } from './doors.js'
@@ -11,8 +12,6 @@ interface Answer {
   headers: Record<string, string>
   body: string
   expiresAt: number
-  /** What the entry costs in memory, roughly: its key, body and headers. */
-  bytes: number
   /** For a download location: the module and version whose downloads it counts. */
   counts?: { moduleId: string; versionId: string }
   /** For an answer that shows download counts: how many downloads had been counted when it was made. */
@@ -60,14 +59,14 @@ const SWEEP_EVERY_MS = 10_000
  * page cannot be made to fill it).
  */
 export class ProtocolCache {
-  private readonly answers = new Map<string, Answer>()
+  /** Each weighed by what it costs in memory, roughly: its key, body and headers. */
+  private readonly answers: Lru<string, Answer>
   /**
    * Tokens Koa authenticated for an answer kept here, and whom they name: the fast path needs no
    * store lookup to know the caller. Only tokens that passed go in (no bogus token takes room),
    * and all go at the next write, so a revoked token stops at once.
    */
   private readonly callers = new Map<string, Caller>()
-  private bytes = 0
   private revisionSeen: number
   private sweptAt: number
 
@@ -78,6 +77,7 @@ export class ProtocolCache {
     /** The time answers and tokens expire by; tests move it instead of waiting. */
     private readonly clock: () => number = Date.now
   ) {
+    this.answers = new Lru(limits.maxBytes)
     this.sweptAt = clock()
     this.revisionSeen = revision()
   }
@@ -94,7 +94,7 @@ export class ProtocolCache {
   }
 
   get size(): { entries: number; bytes: number } {
-    return { entries: this.answers.size, bytes: this.bytes }
+    return { entries: this.answers.size, bytes: this.answers.weight }
   }
 
   /** The caller a token was last authenticated as, since the last write, while the token has not expired. */
@@ -113,12 +113,9 @@ export class ProtocolCache {
     const answer = this.answers.get(key)
     if (!answer) return undefined
     if (answer.expiresAt < this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
-      this.remove(key, answer)
+      this.answers.delete(key)
       return undefined
     }
-    // Most recently used last: eviction takes from the front.
-    this.answers.delete(key)
-    this.answers.set(key, answer)
     return answer
   }
 
@@ -145,22 +142,10 @@ export class ProtocolCache {
     this.dropIfStale()
     const now = this.clock()
     if (now - this.sweptAt > SWEEP_EVERY_MS) this.sweep(now)
-    const previous = this.answers.get(key)
-    if (previous) this.remove(key, previous)
-    while (this.bytes + bytes > this.limits.maxBytes && this.answers.size > 0) {
-      const [oldestKey, oldest] = this.answers.entries().next().value!
-      this.remove(oldestKey, oldest)
-    }
     const countsAt = cacheable.showsCounts ? stamp.downloads : undefined
-    this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, bytes, counts: cacheable.counts, countsAt })
-    this.bytes += bytes
+    this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, counts: cacheable.counts, countsAt }, bytes)
     const token = bearerToken(ctx.get('authorization'))
     if (token) this.callers.set(token, caller)
-  }
-
-  private remove(key: string, answer: Answer): void {
-    this.answers.delete(key)
-    this.bytes -= answer.bytes
   }
 
   /** A write makes every answer stale at once: let them all go rather than one by one. */
@@ -170,12 +155,11 @@ export class ProtocolCache {
     this.revisionSeen = revision
     this.answers.clear()
     this.callers.clear()
-    this.bytes = 0
   }
 
   private sweep(now: number): void {
     this.sweptAt = now
-    for (const [key, answer] of this.answers) if (answer.expiresAt < now) this.remove(key, answer)
+    for (const [key, answer] of this.answers) if (answer.expiresAt < now) this.answers.delete(key)
   }
 }
 

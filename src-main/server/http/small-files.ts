@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ArchiveFile } from '../domain/archives/archive-file.js'
+import { Lru } from '../domain/core/lru.js'
 
 export interface SmallFileLimits {
   /** A file larger than this is always read from the store. */
@@ -24,42 +25,26 @@ export const DEFAULT_SMALL_FILE_LIMITS: SmallFileLimits = { maxFileBytes: 64 * 1
  * before, but never kept. Whether a caller may have a file is decided before it is asked for here.
  */
 export class SmallFiles {
-  private readonly files = new Map<string, Buffer>()
-  private bytes = 0
+  private readonly files: Lru<string, Buffer>
 
-  constructor(private readonly limits: SmallFileLimits = DEFAULT_SMALL_FILE_LIMITS) {}
+  constructor(private readonly limits: SmallFileLimits = DEFAULT_SMALL_FILE_LIMITS) {
+    this.files = new Lru(limits.maxBytes)
+  }
 
   /** The whole of `file`: from memory when kept, else read from the store (and kept when it is small and whole); undefined for a file too large to hold. */
   async read(file: ArchiveFile): Promise<Buffer | undefined> {
     if (file.size > this.limits.maxFileBytes) return undefined
     const kept = this.files.get(file.sha256)
-    if (kept) {
-      // Most recently used last: the oldest go first.
-      this.files.delete(file.sha256)
-      this.files.set(file.sha256, kept)
-      return kept
-    }
+    if (kept) return kept
     const chunks: Buffer[] = []
     for await (const chunk of file.open()) chunks.push(chunk as Buffer)
     const bytes = Buffer.concat(chunks)
     if (bytes.length !== file.size) throw new Error(`the stored file ${file.sha256} has ${bytes.length} bytes, not ${file.size}`)
-    if (createHash('sha256').update(bytes).digest('hex') === file.sha256) this.keep(file.sha256, bytes)
+    if (createHash('sha256').update(bytes).digest('hex') === file.sha256) this.files.set(file.sha256, bytes, bytes.length)
     return bytes
   }
 
   get size(): { files: number; bytes: number } {
-    return { files: this.files.size, bytes: this.bytes }
-  }
-
-  private keep(sha256: string, bytes: Buffer): void {
-    // Two downloads of a file not yet kept both read it; the first copy is the one kept.
-    if (this.files.has(sha256)) return
-    while (this.bytes + bytes.length > this.limits.maxBytes && this.files.size > 0) {
-      const [oldest, dropped] = this.files.entries().next().value!
-      this.files.delete(oldest)
-      this.bytes -= dropped.length
-    }
-    this.files.set(sha256, bytes)
-    this.bytes += bytes.length
+    return { files: this.files.size, bytes: this.files.weight }
   }
 }

@@ -1,4 +1,5 @@
 import type { Archives } from '../../store/port.js'
+import { Lru } from '../core/lru.js'
 import type { ModuleDocs } from '../ingest/terraform-docs.js'
 
 const EMPTY_PART = { path: '', readme: '', empty: true, inputs: [], outputs: [], resources: [], providers: [], dependencies: [], requiredCore: [] }
@@ -11,24 +12,21 @@ export const NO_DOCS: ModuleDocs = { description: '', root: EMPTY_PART, submodul
  * module details read it on every request. Least recently used entries go first.
  */
 export class DocsCache {
-  private readonly entries = new Map<string, ModuleDocs>()
+  private readonly entries: Lru<string, ModuleDocs>
 
   constructor(
     private readonly archives: Archives,
-    private readonly capacity = 2000
-  ) {}
+    capacity = 2000
+  ) {
+    this.entries = new Lru(capacity)
+  }
 
   async get(sha256: string | undefined): Promise<ModuleDocs> {
     if (!sha256) return NO_DOCS
     const cached = this.entries.get(sha256)
-    if (cached) {
-      this.entries.delete(sha256)
-      this.entries.set(sha256, cached)
-      return cached
-    }
+    if (cached) return cached
     const docs = (await this.archives.readDocs<ModuleDocs>(sha256)) ?? NO_DOCS
     this.entries.set(sha256, docs)
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
     return docs
   }
 }
