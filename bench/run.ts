@@ -147,7 +147,12 @@ async function measureFileStore(work: string, rows: Row[], results: Record<strin
     target: '≤ 1.2 ×',
     met: store.ratio <= 1.2
   })
-  rows.push({ figure: '5. cold start with 100,000 versions', result: `${store.coldStartMs} ms`, target: '< 1,000 ms', met: store.coldStartMs < 1000 })
+  rows.push({
+    figure: '5. cold start with 100,000 versions, after a clean close (the first start, reading every record)',
+    result: `${store.coldStartMs} ms (${store.firstStartMs} ms)`,
+    target: '< 1,000 ms',
+    met: store.coldStartMs < 1000
+  })
   rows.push({ figure: '5. resident memory then', result: `${store.rssMb} MB`, target: '< 200 MB', met: store.rssMb < 200 })
 
   log('6. the module list with 10,000 modules in Chromium…')

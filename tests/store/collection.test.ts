@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RecordFiles } from '../../src-main/server/store/file/record-files.js'
+import { RecordFiles, SAVED_INDEXES_FILE } from '../../src-main/server/store/file/record-files.js'
 import { Collection } from '../../src-main/server/store/engine/collection.js'
 import { StoreLoadError, UniqueConstraintError } from '../../src-main/server/store/errors.js'
 
@@ -21,8 +21,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function things(options: Partial<ConstructorParameters<typeof Collection<Thing>>[2]> = {}) {
-  return new Collection<Thing>('things', new RecordFiles(dir), {
+function things(options: Partial<ConstructorParameters<typeof Collection<Thing>>[2]> = {}, backend = new RecordFiles(dir)) {
+  return new Collection<Thing>('things', backend, {
     schema: { version: 1, migrations: {} },
     unique: { name: (t) => t.name.toLowerCase(), tag: (t) => t.tags },
     groups: { group: (t) => t.group },
@@ -155,5 +155,95 @@ describe('Collection', () => {
     const file = JSON.parse(await readFile(join(dir, 'thing-a.json'), 'utf8')) as { schemaVersion: number }
     expect(file.schemaVersion).toBe(2)
     await expect(things({ schema: { version: 3, migrations: {} } }).load()).rejects.toThrow(/no migration from schema 2/)
+  })
+})
+
+describe('a start after a clean close', () => {
+  /** Three things saved, and their indexes saved as a clean close saves them. */
+  async function closedCleanly(): Promise<void> {
+    const first = things()
+    await first.load()
+    await first.create({ id: 'thing-a', name: 'A', tags: ['x'], group: 'g' })
+    await first.create({ id: 'thing-b', name: 'B', tags: ['y'], group: 'g' })
+    await first.create({ id: 'thing-c', name: 'C', tags: [], group: 'h' })
+    await first.saveIndexes()
+  }
+
+  /** A collection over the folder, and how its files were read: all at the start, or one by one. */
+  async function reopened(options: Parameters<typeof things>[0] = {}) {
+    const backend = new RecordFiles(dir)
+    const readAll = vi.spyOn(backend, 'readAll')
+    const read = vi.spyOn(backend, 'read')
+    const collection = things(options, backend)
+    await collection.load()
+    return { collection, readEverything: readAll.mock.calls.length > 0, read }
+  }
+
+  it('takes the saved indexes and reads each record when it is asked for, through every read and write', async () => {
+    await closedCleanly()
+    const { collection: second, readEverything, read } = await reopened()
+    expect(readEverything).toBe(false)
+    expect(read).not.toHaveBeenCalled()
+    expect(second.size).toBe(3)
+    expect(await second.has('thing-c')).toBe(true)
+    expect((await second.findBy('tag', 'x'))?.id).toBe('thing-a')
+    expect((await second.listBy('group', 'g')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
+    expect(Object.isFrozen(await second.get('thing-b'))).toBe(true)
+    expect(read.mock.calls.map(([name]) => name).sort()).toEqual(['thing-a.json', 'thing-b.json'])
+    // Unique keys of records not read yet still hold.
+    await expect(second.create({ id: 'thing-d', name: 'c', tags: [], group: 'h' })).rejects.toBeInstanceOf(UniqueConstraintError)
+    await expect(second.create({ id: 'thing-c', name: 'D', tags: [], group: 'h' })).rejects.toBeInstanceOf(UniqueConstraintError)
+    await second.update('thing-c', (draft) => void (draft.name = 'C2'))
+    expect(await second.findBy('name', 'c')).toBeUndefined()
+    expect((await second.findBy('name', 'c2'))?.id).toBe('thing-c')
+
+    await second.saveIndexes()
+    const { collection: third, readEverything: again } = await reopened()
+    expect(again).toBe(false)
+    await third.delete('thing-b')
+    expect(await third.findBy('tag', 'y')).toBeUndefined()
+    expect((await third.all()).map((t) => t.name).sort()).toEqual(['A', 'C2'])
+  })
+
+  it('reads every record instead when any record file changed, was added or removed, or a write was cut short', async () => {
+    const renamed = async () => {
+      const file = JSON.parse(await readFile(join(dir, 'thing-a.json'), 'utf8')) as { record: Thing }
+      file.record.name = 'Renamed while stopped'
+      await writeFile(join(dir, 'thing-a.json'), JSON.stringify(file))
+    }
+    const added = () => writeFile(join(dir, 'thing-z.json'), JSON.stringify({ schemaVersion: 1, record: { id: 'thing-z', name: 'Z', tags: [], group: 'h' } }))
+    const removed = () => unlink(join(dir, 'thing-c.json'))
+    const cutShort = () => writeFile(join(dir, 'thing-q.json.partial'), '{"schemaVe')
+    const cases: Array<[() => Promise<unknown>, (collection: Collection<Thing>) => Promise<void>]> = [
+      [renamed, async (c) => expect((await c.findBy('name', 'renamed while stopped'))?.id).toBe('thing-a')],
+      [added, async (c) => expect((await c.findBy('name', 'z'))?.id).toBe('thing-z')],
+      [removed, async (c) => expect([c.size, await c.findBy('name', 'c')]).toEqual([2, undefined])],
+      [cutShort, async (c) => expect([c.size, (await readdir(dir)).some((name) => name.endsWith('.partial'))]).toEqual([3, false])]
+    ]
+    for (const [change, check] of cases) {
+      await rm(dir, { recursive: true, force: true })
+      await closedCleanly()
+      await change()
+      const { collection, readEverything } = await reopened()
+      expect(readEverything).toBe(true)
+      await check(collection)
+    }
+  })
+
+  it('reads every record when the indexes were saved by other index rules, or their file is damaged', async () => {
+    await closedCleanly()
+    const otherRules = await reopened({ unique: { name: (t) => t.name.toLowerCase() }, groups: { group: (t) => `${t.group}!` } })
+    expect(otherRules.readEverything).toBe(true)
+    expect((await otherRules.collection.listBy('group', 'g!')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
+
+    await writeFile(join(dir, SAVED_INDEXES_FILE), '{"files": [')
+    const damaged = await reopened()
+    expect(damaged.readEverything).toBe(true)
+    expect((await damaged.collection.findBy('tag', 'y'))?.id).toBe('thing-b')
+  })
+
+  it('leaves the saved indexes out of what it lists as records', async () => {
+    await closedCleanly()
+    expect((await readdir(dir)).sort()).toEqual(['indexes.saved', 'thing-a.json', 'thing-b.json', 'thing-c.json'])
   })
 })

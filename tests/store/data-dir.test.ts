@@ -147,7 +147,7 @@ describe('schema migrations', () => {
     delete orgFile.record.token
     for (const team of orgFile.record.teams as Array<{ token: Record<string, unknown> | null }>) if (team.token) delete team.token.expiredAt
     await writeFile(orgPath, JSON.stringify({ ...orgFile, schemaVersion: 1 }))
-    const [moduleFile] = await readdir(join(test.dataDir, 'modules'))
+    const [moduleFile] = (await readdir(join(test.dataDir, 'modules'))).filter((name) => name.endsWith('.json'))
     const modulePath = join(test.dataDir, 'modules', moduleFile!)
     const module = JSON.parse(await readFile(modulePath, 'utf8')) as { record: Record<string, unknown> }
     delete module.record.vcsRepo

@@ -107,6 +107,19 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     expect((await store.gpgKeys.all()).map((found) => found.id)).toEqual(['gpg-b'])
   })
 
+  it('says which records and groups exist without reading them', async () => {
+    const { store } = await open(kind)
+    await store.gpgKeys.create(key('gpg-a', 'AAAA'))
+    await store.gpgKeys.create(key('gpg-b', 'BBBB', 'org-b'))
+    expect([await store.gpgKeys.has('gpg-a'), await store.gpgKeys.has('gpg-z')]).toEqual([true, false])
+    expect([await store.gpgKeys.inGroup(BY_ORGANIZATION, 'org-a'), await store.gpgKeys.inGroup(BY_ORGANIZATION, 'org-z')]).toEqual([true, false])
+    expect((await store.gpgKeys.groupKeys(BY_ORGANIZATION)).sort()).toEqual(['org-a', 'org-b'])
+    await store.gpgKeys.delete('gpg-b')
+    expect(await store.gpgKeys.has('gpg-b')).toBe(false)
+    expect(await store.gpgKeys.inGroup(BY_ORGANIZATION, 'org-b')).toBe(false)
+    expect(await store.gpgKeys.groupKeys(BY_ORGANIZATION)).toEqual(['org-a'])
+  })
+
   it('keeps archives by content, streamed in and out, in whole or in part', async () => {
     const { store } = await open(kind)
     // Larger than a PostgreSQL chunk, so reads and ranges cross chunks.

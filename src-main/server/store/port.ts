@@ -6,10 +6,16 @@ import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, Instal
 export interface RecordStore<T> {
   all(): Promise<T[]>
   get(id: string): Promise<T | undefined>
+  /** Whether the record is stored (without reading it). */
+  has(id: string): Promise<boolean>
   /** The record a unique index maps `key` to. */
   findBy(index: string, key: string): Promise<T | undefined>
   /** The records in group `key` of a non-unique index. */
   listBy(group: string, key: string): Promise<T[]>
+  /** Whether any record is in group `key` (without reading one). */
+  inGroup(group: string, key: string): Promise<boolean>
+  /** The keys of a non-unique index that hold at least one record (without reading one). */
+  groupKeys(group: string): Promise<string[]>
   /** Fails with UniqueConstraintError when a unique index already holds one of its keys. */
   create(record: T): Promise<T>
   /** Read-check-write: `change` runs on a private copy, serialized with every other write. */

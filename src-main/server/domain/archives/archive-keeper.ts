@@ -28,9 +28,9 @@ export class ArchiveKeeper {
   async release(hashes: Iterable<string>): Promise<void> {
     for (const sha256 of new Set(hashes)) {
       if (this.pinned.has(sha256)) continue
-      if ((await this.store.modules.listBy(BY_ARCHIVE, sha256)).length > 0) continue
-      if ((await this.store.providers.listBy(BY_ARCHIVE, sha256)).length > 0) continue
-      if ((await this.store.providerMirror.listBy(BY_ARCHIVE, sha256)).length > 0) continue
+      if (await this.store.modules.inGroup(BY_ARCHIVE, sha256)) continue
+      if (await this.store.providers.inGroup(BY_ARCHIVE, sha256)) continue
+      if (await this.store.providerMirror.inGroup(BY_ARCHIVE, sha256)) continue
       await this.store.archives.delete(sha256)
     }
   }

@@ -27,3 +27,32 @@ export interface RecordBackend {
   /** How to name the document to a person (its path), in errors. */
   describe(name: string): string
 }
+
+/**
+ * A collection's indexes as saved at a clean close: each record's id, and the keys of every unique
+ * index and group. `stamp` says what built them (Homeport's version, the schema, the index
+ * functions); saved indexes with another stamp are not used.
+ */
+export interface SavedIndexes {
+  stamp: string
+  ids: string[]
+  unique: Record<string, Array<[key: string, id: string]>>
+  groups: Record<string, Array<[key: string, ids: string[]]>>
+}
+
+/**
+ * What a backend may add so that a start need not read every document: the indexes saved at the
+ * last clean close, used only while every document is exactly as it was then; the documents are
+ * then read one at a time, when first asked for (the file store; see record-files.ts).
+ */
+export interface SavedIndexBackend extends RecordBackend {
+  /** The saved indexes, if they carry `stamp` and every document is as it was when they were saved. */
+  savedIndexes(stamp: string): SavedIndexes | undefined
+  saveIndexes(indexes: SavedIndexes): Promise<void>
+  /** One document, read now. */
+  read(name: string): StoredDocument
+}
+
+export function savesIndexes(backend: RecordBackend): backend is SavedIndexBackend {
+  return 'savedIndexes' in backend
+}

@@ -124,6 +124,24 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return rows.map((row) => frozen(row.record))
   }
 
+  async has(id: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE id = $1) AS found`, [id])
+    return rows[0]!.found
+  }
+
+  async inGroup(group: string, key: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ found: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM hp_groups WHERE collection = $1 AND grp = $2 AND key = $3) AS found',
+      [this.spec.name, group, key]
+    )
+    return rows[0]!.found
+  }
+
+  async groupKeys(group: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ key: string }>('SELECT DISTINCT key FROM hp_groups WHERE collection = $1 AND grp = $2', [this.spec.name, group])
+    return rows.map((row) => row.key)
+  }
+
   async create(record: T): Promise<T> {
     await this.write((client) => this.insert(client, record))
     return frozen(record)
