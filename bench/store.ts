@@ -22,7 +22,7 @@ export async function generateRegistry(dataDir: string, modules: number, version
     await server.stop()
   }
   const modulesDir = join(dataDir, 'modules')
-  const [template] = await readdir(modulesDir)
+  const [template] = (await readdir(modulesDir)).filter((name) => name.endsWith('.json'))
   const file = JSON.parse(await readFile(join(modulesDir, template!), 'utf8')) as RecordFile
   const version = { ...file.record.versions[0]!, upload: null }
   await mkdir(modulesDir, { recursive: true })

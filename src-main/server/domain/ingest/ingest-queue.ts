@@ -114,10 +114,11 @@ export class IngestQueue {
     const archive = version.archive
     // Another upload may supersede this archive while it is read: it stays until this ingest lets go.
     const unpin = this.archives.pin(archive.sha256)
-    let outcome: { docs: ModuleDocs; zip?: PinnedZip } | { error: string }
+    // Made beside the documentation: one waits on the parser's worker, the other on zlib and the disk.
+    const zipping = this.zipOf(archive, `${module!.name} ${version.version}`)
+    let outcome: { docs: ModuleDocs } | { error: string }
     try {
       outcome = { docs: await this.documentation(archive.sha256, archive.size) }
-      outcome.zip = await this.zipOf(archive, `${module!.name} ${version.version}`)
     } catch (error) {
       if (!(error instanceof InvalidArchiveError)) {
         this.log(`homeport: ingest of ${module!.name} ${version.version} failed: ${(error as Error).stack ?? String(error)}`)
@@ -126,6 +127,7 @@ export class IngestQueue {
         error: error instanceof InvalidArchiveError ? error.message : `Homeport could not read the archive: ${(error as Error).message}`
       }
     }
+    const zip = await zipping
     try {
       await this.store.modules.update(moduleId, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === versionId)
@@ -138,7 +140,7 @@ export class IngestQueue {
           target.warnings = outcome.docs.warnings
           target.publishedAt = nowWithMicroseconds()
           target.description = outcome.docs.description
-          if (outcome.zip) target.zip = outcome.zip.ref
+          if (zip) target.zip = zip.ref
           draft.status = 'setup_complete'
           draft.updatedAt = target.updatedAt
         } else {
@@ -151,9 +153,10 @@ export class IngestQueue {
       if (!(error instanceof RecordMissingError)) throw error
     } finally {
       unpin()
-      if ('zip' in outcome) outcome.zip?.unpin()
+      zip?.unpin()
     }
-    await this.archives.release([archive.sha256, ...('zip' in outcome && outcome.zip ? [outcome.zip.ref.sha256] : [])])
+    // A zip made for an archive that failed is named by no version: it goes.
+    await this.archives.release([archive.sha256, ...(zip ? [zip.ref.sha256] : [])])
   }
 
   /**
@@ -166,7 +169,8 @@ export class IngestQueue {
       const ref = await storeModuleZip(this.store.archives, this.store.archives.read(archive.sha256), archive.size, this.limits)
       return { ref, unpin: this.archives.pin(ref.sha256) }
     } catch (error) {
-      this.log(`homeport: could not make the OCI zip of ${label} (it is made at the next start): ${(error as Error).message}`)
+      // An archive that cannot be read fails its version, which says why (documentation reads it too).
+      if (!(error instanceof InvalidArchiveError)) this.log(`homeport: could not make the OCI zip of ${label} (it is made at the next start): ${(error as Error).message}`)
       return undefined
     }
   }
