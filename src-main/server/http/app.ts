@@ -133,6 +133,11 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   bundleRoutes(bundles, services)
   bundles.all('/{*rest}', unmatched(bundles, 'There is no such API endpoint.'))
 
+  // Downloads first: the most frequent requests after the protocol's (answered before Koa), they need
+  // no token, and the modules protocol router answers all of /api/registry. Each router a request
+  // passes on its way costs it a match of that router's every route.
+  app.use(archiveDownloadRouter(services, rateLimit).routes())
+  app.use(providerFilesRouter(services, rateLimit).routes())
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(providerImportRouter(services, rateLimit).routes())
@@ -143,9 +148,6 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(loginRouter(services.terraformLogin, rateLimit).routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
-  // Downloads first: they need no token, and the modules protocol router answers all of /api/registry.
-  app.use(archiveDownloadRouter(services, rateLimit).routes())
-  app.use(providerFilesRouter(services, rateLimit).routes())
   app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit, baseUrl).routes())
   // Each public registry's mirror under its own prefix: its providers, and (before the private modules protocol, which answers all of /api/registry) its curated modules.
   for (const [hostname, prefix] of Object.entries(PUBLIC_MIRROR_PREFIXES)) {
