@@ -34,8 +34,11 @@ export interface CollectionOptions<T> {
 }
 
 const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
-/** How many unread records all() reads between two turns of the event loop. */
-const READ_BATCH = 200
+/**
+ * How many unread records all() reads between two turns of the event loop: about 5 ms of modules,
+ * which is as long as a request waits on it while a start's background reads go on.
+ */
+const READ_BATCH = 50
 
 /**
  * A set of JSON documents, one per record (a lowdb file, or a document in memory: see
