@@ -99,7 +99,12 @@ export async function openPostgresStore(
       client.on('notification', onNotification)
       // The connection dropped (the database restarted, the network failed): listen again once it is back,
       // and meanwhile take every answer computed before as stale, since other replicas' writes went unheard.
+      let lost = false
       client.on('error', (error) => {
+        // A dying connection can report more than one error, and once close has handed the client back
+        // it is the pool's: releasing it again would throw from this handler.
+        if (lost || closed) return
+        lost = true
         console.error(`homeport: lost the PostgreSQL connection that hears other replicas' writes (${error.message}); listening again when the database is back`)
         client.release(error)
         if (listener === client) listener = undefined
