@@ -109,10 +109,15 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return { file, record, upgraded }
   }
 
-  /** What built the indexes: saved indexes built otherwise (another Homeport, schema or index) are not used. */
+  /**
+   * What built the indexes: saved indexes built otherwise are not used. The build's code is named by
+   * this module's URL, which in a build is a file named by the hash of its content and of what it
+   * imports: a key function can change with a helper it calls, and Homeport's version stays the same
+   * between builds from source.
+   */
   private stamp(): string {
     const functions = [...Object.entries(this.options.unique ?? {}), ...Object.entries(this.options.groups ?? {})]
-    return JSON.stringify([HOMEPORT_VERSION, this.options.schema.version, functions.map(([name, keysOf]) => [name, keysOf.toString()])])
+    return JSON.stringify([HOMEPORT_VERSION, import.meta.url, this.options.schema.version, functions.map(([name, keysOf]) => [name, keysOf.toString()])])
   }
 
   private adopt(saved: SavedIndexes): void {
