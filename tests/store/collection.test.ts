@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RecordFiles, SAVED_INDEXES_FILE } from '../../src-main/server/store/file/record-files.js'
@@ -185,7 +185,7 @@ describe('a start after a clean close', () => {
     expect(readEverything).toBe(false)
     expect(read).not.toHaveBeenCalled()
     expect(second.size).toBe(3)
-    expect(await second.has('thing-c')).toBe(true)
+    expect((await second.ids()).sort()).toEqual(['thing-a', 'thing-b', 'thing-c'])
     expect((await second.findBy('tag', 'x'))?.id).toBe('thing-a')
     expect((await second.listBy('group', 'g')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
     expect(Object.isFrozen(await second.get('thing-b'))).toBe(true)
@@ -240,6 +240,23 @@ describe('a start after a clean close', () => {
     const damaged = await reopened()
     expect(damaged.readEverything).toBe(true)
     expect((await damaged.collection.findBy('tag', 'y'))?.id).toBe('thing-b')
+  })
+
+  it('saves them again at a close only when something was written since', async () => {
+    await closedCleanly()
+    const savedFile = async () => (await stat(join(dir, SAVED_INDEXES_FILE))).ino
+    const before = await savedFile()
+    const { collection: unchanged } = await reopened()
+    await unchanged.get('thing-a')
+    await unchanged.saveIndexes()
+    expect(await savedFile()).toBe(before)
+    const { collection: written } = await reopened()
+    await written.update('thing-b', (draft) => void (draft.name = 'B2'))
+    await written.saveIndexes()
+    expect(await savedFile()).not.toBe(before)
+    const { collection: after, readEverything } = await reopened()
+    expect(readEverything).toBe(false)
+    expect((await after.findBy('name', 'b2'))?.id).toBe('thing-b')
   })
 
   it('leaves the saved indexes out of what it lists as records', async () => {

@@ -16,8 +16,9 @@ export async function recover(store: Store, archives: ArchiveKeeper, events: Dom
     if (organizations.has(organizationId)) continue
     for (const module of await store.modules.listBy(BY_ORGANIZATION, organizationId)) await store.modules.delete(module.id)
   }
+  const modules = new Set(await store.modules.ids())
   for (const record of await store.downloads.all()) {
-    if (!(await store.modules.has(record.moduleId))) await store.downloads.delete(record.id)
+    if (!modules.has(record.moduleId)) await store.downloads.delete(record.id)
   }
   await archives.release(await store.archives.list())
   for (const module of await store.modules.listBy(INGESTING, 'all')) {

@@ -6,8 +6,8 @@ import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, Instal
 export interface RecordStore<T> {
   all(): Promise<T[]>
   get(id: string): Promise<T | undefined>
-  /** Whether the record is stored (without reading it). */
-  has(id: string): Promise<boolean>
+  /** The ids of every record (without reading one). */
+  ids(): Promise<string[]>
   /** The record a unique index maps `key` to. */
   findBy(index: string, key: string): Promise<T | undefined>
   /** The records in group `key` of a non-unique index. */

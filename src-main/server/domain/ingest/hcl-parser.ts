@@ -67,8 +67,9 @@ function compiledParser(): Promise<WebAssembly.Module> {
 
 /**
  * HashiCorp's HCL parser (Go compiled to WebAssembly, via @cdktn/hcl2json, the maintained fork of
- * @cdktf/hcl2json) in a worker thread. A file that makes it run too long or blow its stack (deep nesting, a huge file)
- * costs only the worker, which is replaced: the server goes on, and the file becomes a warning.
+ * @cdktf/hcl2json) in a worker thread. A file that makes it run too long or blow its stack (deep
+ * nesting, a huge file) costs only the worker, which is replaced: the server goes on, and the file
+ * becomes a warning.
  *
  * Successive versions of a module share most of their files, so what a file's text parses to
  * is kept (by its SHA-256): publishing the next version parses only what changed.

@@ -60,6 +60,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private readonly records = new Map<string, Low<RecordFile>>()
   /** Records the saved indexes hold that have not been read yet. */
   private readonly unread = new Set<string>()
+  /** The revision the saved indexes describe, while they still describe it. */
+  private savedAt: number | undefined
   private readonly uniqueIndexes = new Map<string, Map<string, string>>()
   private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
   private readonly queue = new WriteQueue()
@@ -121,6 +123,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   private adopt(saved: SavedIndexes): void {
+    this.savedAt = this.revision
     for (const id of saved.ids) this.unread.add(id)
     for (const [index, entries] of Object.entries(saved.unique)) this.uniqueIndexes.set(index, new Map(entries))
     for (const [group, entries] of Object.entries(saved.groups)) this.groupIndexes.set(group, new Map(entries.map(([key, ids]) => [key, new Set(ids)])))
@@ -133,14 +136,17 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   saveIndexes(): Promise<void> {
     const backend = this.backend
     if (!savesIndexes(backend) || this.options.writesRefused) return Promise.resolve()
-    return this.queue.run(() =>
-      backend.saveIndexes({
+    return this.queue.run(async () => {
+      // Nothing written since they were saved (or taken): the saved ones still hold.
+      if (this.savedAt === this.revision) return
+      await backend.saveIndexes({
         stamp: this.stamp(),
         ids: [...this.records.keys(), ...this.unread],
         unique: Object.fromEntries([...this.uniqueIndexes].map(([index, map]) => [index, [...map]])),
         groups: Object.fromEntries([...this.groupIndexes].map(([group, map]) => [group, [...map].map(([key, ids]): [string, string[]] => [key, [...ids]])]))
       })
-    )
+      this.savedAt = this.revision
+    })
   }
 
   /**
@@ -226,8 +232,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return Promise.resolve([...ids].map((id) => this.peek(id) as T))
   }
 
-  has(id: string): Promise<boolean> {
-    return Promise.resolve(this.stored(id))
+  ids(): Promise<string[]> {
+    return Promise.resolve([...this.records.keys(), ...this.unread])
   }
 
   inGroup(group: string, key: string): Promise<boolean> {

@@ -124,9 +124,9 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return rows.map((row) => frozen(row.record))
   }
 
-  async has(id: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${this.table} WHERE id = $1) AS found`, [id])
-    return rows[0]!.found
+  async ids(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${this.table}`)
+    return rows.map((row) => row.id)
   }
 
   async inGroup(group: string, key: string): Promise<boolean> {
