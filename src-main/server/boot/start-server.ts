@@ -4,13 +4,14 @@ import { join } from 'node:path'
 import { makeFolder, writeInside } from '../files/folder-writes.js'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { createApp } from '../http/app.js'
+import { createApp, signedLocations } from '../http/app.js'
 import { assistantContext } from '../api/mcp/assistant-context.js'
 import { McpSessions, type SessionLimits } from '../api/mcp/mcp-router.js'
 import { gracefulServer } from '../http/graceful-close.js'
 import { isClientGone } from '../http/errors.js'
 import { allowedHosts } from '../http/doors.js'
 import { ProtocolCache, serveFromCache } from '../http/protocol-cache.js'
+import { serveSignedFile } from '../http/signed-files.js'
 import { RateLimiter } from '../http/rate-limit.js'
 import { parseServeOptions, type ServeOptions } from './options.js'
 import { resolveAdminToken, type AdminToken } from '../data-dir/admin-token.js'
@@ -103,6 +104,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       clock: options.clock
     })
     const fastPath = { cache: protocolCache, limiter, downloads: services.downloads, allowedHosts: hosts }
+    const signedFiles = { locations: signedLocations(services), limiter, allowedHosts: hosts, callerOf: (token: string) => protocolCache.callerOf(token) }
     app.on('error', (error: Error) => {
       if (!isClientGone(error)) console.error(`homeport: ${error.stack ?? error.message}`)
     })
@@ -121,7 +123,17 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     const graceful = gracefulServer(
       (handler) => (tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler)),
       (req, res) => {
-        if (!serveFromCache(req, res, fastPath, tls ? 'https' : 'http')) void handle(req, res)
+        // The two most frequent requests, answered before Koa when all is plainly well; the rest go to Koa.
+        const protocol = tls ? 'https' : 'http'
+        if (serveFromCache(req, res, fastPath, protocol)) return
+        const download = serveSignedFile(req, res, signedFiles, protocol)
+        if (download === false) void handle(req, res)
+        else
+          void download.then(
+            (answered) => answered || void handle(req, res),
+            // Nothing the fast path does should throw; if something did, Koa answers (or the answer begun is cut off).
+            () => (res.headersSent ? res.destroy() : void handle(req, res))
+          )
       },
       tls ? 'secureConnection' : 'connection'
     )

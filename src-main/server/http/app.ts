@@ -15,13 +15,13 @@ import { baseUrlResolver } from './base-url.js'
 import { adminRoutes, providerImportRouter } from '../api/management/admin.js'
 import { BUNDLE_REQUEST_LIMIT, bundleImportRouter, bundleRoutes } from '../api/management/bundles.js'
 import { gpgKeyRoutes } from '../api/management/gpg-keys.js'
-import { networkMirrorRouter, PROVIDERS_PREFIX, providerFilesRouter, providerProtocolRouter } from '../api/protocol/providers-v1.js'
+import { networkMirrorRouter, PROVIDERS_PREFIX, providerFiles, providerProtocolRouter } from '../api/protocol/providers-v1.js'
 import { registryProviderRoutes } from '../api/management/registry-providers.js'
 import { organizationRoutes } from '../api/management/organizations.js'
 import { comparePreviewRouter, registryModuleRoutes } from '../api/management/registry-modules.js'
 import { loginRouter, loginRoutes } from '../api/management/login.js'
 import { uploadRoutes } from '../api/homeport/uploads.js'
-import { archiveDownloadRouter, registryProtocolRouter } from '../api/protocol/modules-v1.js'
+import { archiveDownloads, registryProtocolRouter } from '../api/protocol/modules-v1.js'
 import { discoveryRouter } from '../api/protocol/discovery.js'
 import { publicRegistryRouter } from '../api/protocol/public-registry.js'
 import { serverInfoRouter } from '../api/homeport/server-info.js'
@@ -34,6 +34,8 @@ import { vcsConnectionRoutes } from '../api/management/vcs-connections.js'
 import { webhookRouter } from '../api/homeport/webhooks.js'
 import { mcpRouter, type McpSessions } from '../api/mcp/mcp-router.js'
 import { ociRouter } from '../api/oci/oci-router.js'
+import { COMMON_HEADERS } from './common-headers.js'
+import { signedFileRouter, type SignedLocation } from './signed-files.js'
 
 export interface AppOptions {
   /** The public URL used in links; by default, the URL the client called. */
@@ -95,14 +97,18 @@ function jsonApiRouter(prefix: string, services: Services, rateLimit: Middleware
   return router
 }
 
+/** The signed download locations: module archives and provider release files (see http/signed-files.ts). */
+export function signedLocations(services: Services): SignedLocation[] {
+  return [archiveDownloads(services), providerFiles(services)]
+}
+
 /** The Koa application: the management API under /api/v2, and the GUI at `/`. */
 export function createApp(services: Services, options: AppOptions = {}): Koa {
   const app = new Koa()
   const baseUrl = baseUrlResolver(options.baseUrl)
 
   app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff')
-    ctx.set('Referrer-Policy', 'no-referrer')
+    ctx.set(COMMON_HEADERS)
     await next()
   })
   app.use(errorsByPath)
@@ -133,11 +139,10 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   bundleRoutes(bundles, services)
   bundles.all('/{*rest}', unmatched(bundles, 'There is no such API endpoint.'))
 
-  // Downloads first: the most frequent requests after the protocol's (answered before Koa), they need
-  // no token, and the modules protocol router answers all of /api/registry. Each router a request
-  // passes on its way costs it a match of that router's every route.
-  app.use(archiveDownloadRouter(services, rateLimit).routes())
-  app.use(providerFilesRouter(services, rateLimit).routes())
+  // Downloads first: most are answered before Koa (see start-server.ts), the rest are refusals and
+  // callers with tokens; they need no token, and the modules protocol router answers all of
+  // /api/registry. Each router a request passes on its way costs it a match of every route.
+  for (const location of signedLocations(services)) app.use(signedFileRouter(location, rateLimit).routes())
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(providerImportRouter(services, rateLimit).routes())

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net'
+import type { IncomingMessage } from 'node:http'
 import type { Context, Next } from 'koa'
 import { HttpError } from './errors.js'
 
@@ -70,7 +71,7 @@ export interface DoorRequest {
 }
 
 /**
- * The local server's doors, checked by the Koa app and by the protocol's fast path alike. A
+ * The local server's doors, checked by the Koa app and by the fast paths alike. A
  * request must name, in a well-formed Host header, a host the server serves (DNS rebinding), and
  * a browser request from another site is refused: Homeport sends no CORS headers, and a page
  * elsewhere may not even make its browser deliver a request here (a form POST, say).
@@ -91,6 +92,11 @@ export function checkDoors(request: DoorRequest, allowed: ReadonlySet<string> | 
     return { status: 403, detail: 'Requests from other web sites are refused.' }
   }
   return undefined
+}
+
+/** Whether a request may come in, for the fast paths that answer before Koa (protocol-cache.ts, signed-files.ts). */
+export function passesDoors(req: IncomingMessage, protocol: string, allowed: ReadonlySet<string> | 'any'): boolean {
+  return !checkDoors({ host: req.headers.host, origin: req.headers.origin, fetchSite: req.headers['sec-fetch-site'], protocol }, allowed)
 }
 
 /** The doors as Koa middleware; a refusal is an error in the format of the path asked for. */

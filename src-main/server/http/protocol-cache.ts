@@ -4,7 +4,7 @@ import { callerKey, type Caller } from '../domain/core/access.js'
 import { Lru } from '../domain/core/lru.js'
 import type { DownloadCounter } from '../domain/modules/downloads.js'
 import { bearerToken, identifiedCaller } from './auth.js'
-import { checkDoors } from './doors.js'
+import { passesDoors } from './doors.js'
 import { RateLimiter } from './rate-limit.js'
 
 interface Answer {
@@ -206,8 +206,7 @@ export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: 
   if (req.method !== 'GET' || !url?.startsWith(PREFIX)) return false
   const token = bearerToken(req.headers.authorization)
   if (!token) return false
-  const refused = checkDoors({ host: req.headers.host, origin: req.headers.origin, fetchSite: header(req, 'sec-fetch-site'), protocol }, deps.allowedHosts)
-  if (refused) return false
+  if (!passesDoors(req, protocol, deps.allowedHosts)) return false
   const caller = deps.cache.callerOf(token)
   const key = caller && ProtocolCache.keyOf(caller, req.headers.host, url)
   const answer = key && deps.cache.get(key)
@@ -220,9 +219,4 @@ export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: 
   res.writeHead(answer.status, answer.headers)
   res.end(answer.body)
   return true
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name]
-  return Array.isArray(value) ? value[0] : value
 }

@@ -7,7 +7,7 @@ import { HttpError } from '../../http/errors.js'
 import { unmatched } from '../../http/unmatched.js'
 import { offsetMeta, offsetPage } from '../../http/offset-pagination.js'
 import { pathParams, queryString } from '../../http/query.js'
-import { signedFileRouter } from '../../http/signed-files.js'
+import type { SignedLocation } from '../../http/signed-files.js'
 import type { Published } from '../../domain/modules/protocol-reads.js'
 import type { Cacheable, ProtocolCache } from '../../http/protocol-cache.js'
 import { NotFoundError } from '../../domain/core/errors.js'
@@ -149,9 +149,12 @@ function emptyForUnknownNamespace(error: unknown): Published[] {
  * The signed archive downloads that `X-Terraform-Get` points at (see http/signed-files.ts), at a
  * path ending in `.tar.gz`: how go-getter knows an archive.
  */
-export function archiveDownloadRouter(services: Services, rateLimit: Middleware): Router {
-  return signedFileRouter(DOWNLOADS_PREFIX, rateLimit, async (token) => {
-    const archive = await services.registry.archiveFor(token)
-    return archive && { ...archive, type: 'application/gzip', attachment: archive.file }
-  })
+export function archiveDownloads(services: Services): SignedLocation {
+  return {
+    prefix: DOWNLOADS_PREFIX,
+    async find(token) {
+      const archive = await services.registry.archiveFor(token)
+      return archive && { ...archive, type: 'application/gzip', attachment: archive.file }
+    }
+  }
 }

@@ -8,7 +8,7 @@ import { callerOf, requireBearer } from '../../http/auth.js'
 import { HttpError } from '../../http/errors.js'
 import { pathParams } from '../../http/query.js'
 import type { BaseUrl } from '../../http/base-url.js'
-import { signedFileRouter } from '../../http/signed-files.js'
+import type { SignedLocation } from '../../http/signed-files.js'
 
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
 export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
@@ -134,9 +134,12 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
 }
 
 /** A provider release's files at their signed, short-lived locations (see http/signed-files.ts). */
-export function providerFilesRouter(services: Services, rateLimit: Middleware): Router {
-  return signedFileRouter(PROVIDER_FILES_PREFIX, rateLimit, async (token, name) => {
-    const file = await (token.versionId.startsWith('mirp') ? services.publicMirrors : services.providerRegistry).fileFor(token)
-    return file && { ...file, type: name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream' }
-  })
+export function providerFiles(services: Services): SignedLocation {
+  return {
+    prefix: PROVIDER_FILES_PREFIX,
+    async find(token, name) {
+      const file = await (token.versionId.startsWith('mirp') ? services.publicMirrors : services.providerRegistry).fileFor(token)
+      return file && { ...file, type: name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream' }
+    }
+  }
 }
