@@ -122,6 +122,44 @@ describe('the zip OCI clients install a module from', () => {
     expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.zip).toEqual(made)
     expect(await store.archives.list()).toHaveLength(2)
   })
+
+  it('is made from the same read of the archive as its documentation, and an archive documented before is read once for it', async () => {
+    const { store } = d.services
+    const reads: string[] = []
+    const read = store.archives.read.bind(store.archives)
+    store.archives.read = (sha256, range) => {
+      reads.push(sha256)
+      return read(sha256, range)
+    }
+    const files = { 'main.tf': 'variable "cidr" {\n  type = string\n}\n', 'README.md': '# vpc\n\nA VPC.\n' }
+    await publishOne('vpc', files)
+    expect(reads).toHaveLength(1)
+    // The same archive for another module: its documentation is kept, so only the zip reads it.
+    await publishOne('vpc-copy', files)
+    expect(reads).toHaveLength(2)
+    expect(new Set(reads).size).toBe(1)
+  })
+
+  it('does not hold up a version when it cannot be stored: the version is published, and the zip is made at the next start', async () => {
+    const { modules, store, ingest } = d.services
+    const put = store.archives.put.bind(store.archives)
+    let puts = 0
+    // The upload's put works; the zip's, the second, finds the disk full.
+    store.archives.put = async (source, maxBytes) => {
+      if (++puts === 2) {
+        source.resume()
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+      }
+      return put(source, maxBytes)
+    }
+    const { at } = await publishOne('vpc', { 'main.tf': 'output "one" {\n  value = 1\n}\n' })
+    const { version } = await modules.readVersion(ADMIN, at, '1.0.0')
+    expect(version.status).toBe('ok')
+    expect(version.zip).toBeUndefined()
+    expect(await store.archives.list()).toHaveLength(1)
+    await ingest.backfillPublished()
+    expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.zip).toEqual({ sha256: expect.any(String), size: expect.any(Number) })
+  })
 })
 
 describe('the description a version keeps', () => {

@@ -170,6 +170,10 @@ describe('the OCI face: modules in OpenTofu’s layout', () => {
     const files = unzipSync(new Uint8Array(blob.bytes))
     expect(Object.keys(files).sort()).toEqual(Object.keys(FILES).sort())
     for (const [path, content] of Object.entries(FILES)) expect(Buffer.from(files[path]!).equals(Buffer.from(content))).toBe(true)
+    // Text is deflated; an image, compressed already, is stored as it is.
+    const methods = zipMethods(blob.bytes)
+    expect(methods.get('main.tf')).toBe(8)
+    expect(methods.get('files/logo.png')).toBe(0)
 
     const latest = await oci(`/v2/${MODULE}/manifests/latest`)
     expect(latest.headers.get('docker-content-digest')).toBe((await oci(`/v2/${MODULE}/manifests/1.1.0`)).headers.get('docker-content-digest'))
@@ -266,3 +270,16 @@ describe(`skopeo, a real OCI client, against Homeport${NEEDS_SKOPEO}`, () => {
     await expect(client.run(['inspect', '--raw', '--cert-dir', client.certDir, '--creds', creds(outsider), `docker://${host()}/${MODULE}:1.0.0`])).rejects.toThrow(/name unknown|not found|NAME_UNKNOWN/i)
   })
 })
+
+/** Each entry's compression method (0 stored, 8 deflated), from a zip's central directory. */
+function zipMethods(zip: Buffer): Map<string, number> {
+  const end = zip.length - 22
+  expect(zip.readUInt32LE(end)).toBe(0x06054b50)
+  const methods = new Map<string, number>()
+  for (let entry = 0, at = zip.readUInt32LE(end + 16); entry < zip.readUInt16LE(end + 10); entry++) {
+    const nameLength = zip.readUInt16LE(at + 28)
+    methods.set(zip.toString('utf8', at + 46, at + 46 + nameLength), zip.readUInt16LE(at + 10))
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
+  }
+  return methods
+}

@@ -4,18 +4,21 @@ import type { Background } from '../core/background.js'
 import { now, nowWithMicroseconds } from '../core/ids.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { IngestJob } from '../core/events.js'
-import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveLimits } from './archive-reader.js'
+import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive, type ArchiveContents, type ArchiveLimits } from './archive-reader.js'
 import { HclParser } from './hcl-parser.js'
 import { DEFAULT_PARSE_BUDGET, extractDocs, isDocumentationFile, TERRAFORM_FILE, type ModuleDocs, type ParseBudget } from './terraform-docs.js'
 import { storableCopy } from '../core/stored-text.js'
 import type { ArchiveRef } from '../../store/records.js'
-import { storeModuleZip } from './module-zip.js'
+import { ModuleZipWriter, storeModuleZip } from './module-zip.js'
 
 /** A zip stored for a version, kept from the archive sweep until the version names it. */
 interface PinnedZip {
   ref: ArchiveRef
   unpin: () => void
 }
+
+/** What an ingest found: the archive's documentation, or why it has none. */
+type Outcome = { docs: ModuleDocs } | { error: string }
 
 /** How long a replica's claim on an ingest lasts unless renewed: a dead replica's ingest is taken over after it. */
 export const INGEST_LEASE_MS = 30_000
@@ -114,20 +117,7 @@ export class IngestQueue {
     const archive = version.archive
     // Another upload may supersede this archive while it is read: it stays until this ingest lets go.
     const unpin = this.archives.pin(archive.sha256)
-    // Made beside the documentation: one waits on the parser's worker, the other on zlib and the disk.
-    const zipping = this.zipOf(archive, `${module!.name} ${version.version}`)
-    let outcome: { docs: ModuleDocs } | { error: string }
-    try {
-      outcome = { docs: await this.documentation(archive.sha256, archive.size) }
-    } catch (error) {
-      if (!(error instanceof InvalidArchiveError)) {
-        this.log(`homeport: ingest of ${module!.name} ${version.version} failed: ${(error as Error).stack ?? String(error)}`)
-      }
-      outcome = {
-        error: error instanceof InvalidArchiveError ? error.message : `Homeport could not read the archive: ${(error as Error).message}`
-      }
-    }
-    const zip = await zipping
+    const { outcome, zip } = await this.documentAndZip(archive, `${module!.name} ${version.version}`)
     try {
       await this.store.modules.update(moduleId, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === versionId)
@@ -160,13 +150,50 @@ export class IngestQueue {
   }
 
   /**
-   * The zip OCI clients install the module from (ingest/module-zip.ts), stored and pinned until the
-   * version names it. A failure here does not fail the ingest: the version is published for
-   * Terraform, and the zip is made at the next start (zipPublished).
+   * The archive's documentation and the zip OCI clients install the module from, from one read of
+   * the archive: the zip is made as it is read, and stored while the documentation is parsed. An
+   * archive documented before (uploaded again) is read for its zip alone.
    */
-  private async zipOf(archive: ArchiveRef, label: string): Promise<PinnedZip | undefined> {
+  private async documentAndZip(archive: ArchiveRef, label: string): Promise<{ outcome: Outcome; zip?: PinnedZip }> {
+    let known: ModuleDocs | undefined
     try {
-      const ref = await storeModuleZip(this.store.archives, this.store.archives.read(archive.sha256), archive.size, this.limits)
+      known = await this.store.archives.readDocs<ModuleDocs>(archive.sha256)
+    } catch (error) {
+      return { outcome: this.failed(error, label) }
+    }
+    if (known) return { outcome: { docs: known }, zip: await this.zipOf(archive, label) }
+    const writer = new ModuleZipWriter(this.store.archives, this.limits)
+    let contents: ArchiveContents
+    try {
+      contents = await readModuleArchive(this.store.archives.read(archive.sha256), archive.size, isDocumentationFile, this.limits, writer.add)
+    } catch (error) {
+      await writer.abandon(error as Error)
+      return { outcome: this.failed(error, label) }
+    }
+    const zipping = this.pinned(writer.finish(), label)
+    const outcome = await this.documented(archive.sha256, contents).then((docs): Outcome => ({ docs }), (error: unknown) => this.failed(error, label))
+    return { outcome, zip: await zipping }
+  }
+
+  /** Why an archive could not be documented, as its version says it; an error that is not the archive's own is logged too. */
+  private failed(error: unknown, label: string): Outcome {
+    if (error instanceof InvalidArchiveError) return { error: error.message }
+    this.log(`homeport: ingest of ${label} failed: ${(error as Error).stack ?? String(error)}`)
+    return { error: `Homeport could not read the archive: ${(error as Error).message}` }
+  }
+
+  /** The zip of a stored archive (ModuleZipWriter), from a read of its own. */
+  private zipOf(archive: ArchiveRef, label: string): Promise<PinnedZip | undefined> {
+    return this.pinned(storeModuleZip(this.store.archives, this.store.archives.read(archive.sha256), archive.size, this.limits), label)
+  }
+
+  /**
+   * A zip once stored, pinned until the version names it. A failure here does not fail the ingest:
+   * the version is published for Terraform, and the zip is made at the next start (backfillPublished).
+   */
+  private async pinned(storing: Promise<ArchiveRef>, label: string): Promise<PinnedZip | undefined> {
+    try {
+      const ref = await storing
       return { ref, unpin: this.archives.pin(ref.sha256) }
     } catch (error) {
       // An archive that cannot be read fails its version, which says why (documentation reads it too).
@@ -221,7 +248,11 @@ export class IngestQueue {
   async documentation(sha256: string, size: number): Promise<ModuleDocs> {
     const known = await this.store.archives.readDocs<ModuleDocs>(sha256)
     if (known) return known
-    const contents = await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits)
+    return this.documented(sha256, await readModuleArchive(this.store.archives.read(sha256), size, isDocumentationFile, this.limits))
+  }
+
+  /** The documentation of an archive's files, parsed (bounded, as at ingest) and kept beside it. */
+  private async documented(sha256: string, contents: ArchiveContents): Promise<ModuleDocs> {
     const docs = await extractDocs(contents.files, (file, text, timeoutMs) => this.parser.parse(file, text, timeoutMs), this.budget)
     docs.warnings.unshift(...contents.warnings)
     const storable = storableCopy(docs)

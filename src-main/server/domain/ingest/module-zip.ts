@@ -11,28 +11,54 @@ const ZIP_EPOCH = new Date(1980, 0, 1)
 const UNIX = 3
 
 /**
- * Repackages a module archive (a .tar.gz, already ingested) as the zip OpenTofu installs `oci://`
- * modules from: the same files at the same paths, the module's root the zip's root, links kept as
- * links, read within the same limits as at ingest. The zip is stored as it is made, never held whole.
+ * A module's archive (a .tar.gz, already checked or being checked at ingest) repackaged as the zip
+ * OpenTofu installs `oci://` modules from: the same files at the same paths, the module's root the
+ * zip's root, links kept as links. It is made as the archive is read (`add` is readModuleArchive's
+ * visitor, so one read of the archive can document it and zip it) and stored as it is made, never
+ * held whole.
  */
-export async function storeModuleZip(archives: Archives, source: Readable, compressedSize: number, limits: ArchiveLimits): Promise<ArchiveRef> {
-  const out = new PassThrough()
-  const zip = new Zip((error, chunk, final) => {
-    if (error) return void out.destroy(error)
-    out.write(chunk)
-    if (final) out.end()
+export class ModuleZipWriter {
+  private readonly out = new PassThrough()
+  private readonly stored: Promise<ArchiveRef>
+  private readonly zip = new Zip((error, chunk, final) => {
+    if (error) return void this.out.destroy(error)
+    this.out.write(chunk)
+    if (final) this.out.end()
   })
-  // A zip holds at most a little more than its files: a header and a directory entry per file.
-  const stored = archives.put(out, limits.maxUnpackedBytes + limits.maxEntries * 1024)
+
+  constructor(archives: Archives, limits: ArchiveLimits) {
+    // A zip holds at most a little more than its files: a header and a directory entry per file.
+    this.stored = archives.put(this.out, limits.maxUnpackedBytes + limits.maxEntries * 1024)
+    // Heard by finish or abandon; until then a failed store must not be an unhandled rejection.
+    this.stored.catch(() => undefined)
+  }
+
+  /** Adds an entry of the archive, as readModuleArchive visits it. */
+  readonly add = (entry: CheckedEntry): void => addEntry(this.zip, entry)
+
+  /** The archive was read whole: the zip, once stored. */
+  finish(): Promise<ArchiveRef> {
+    this.zip.end()
+    return this.stored
+  }
+
+  /** The archive could not be read: nothing is kept. */
+  async abandon(error: Error): Promise<void> {
+    this.out.destroy(error)
+    await this.stored.catch(() => undefined)
+  }
+}
+
+/** Repackages a stored module archive as its zip (see ModuleZipWriter), read within the same limits as at ingest. */
+export async function storeModuleZip(archives: Archives, source: Readable, compressedSize: number, limits: ArchiveLimits): Promise<ArchiveRef> {
+  const writer = new ModuleZipWriter(archives, limits)
   try {
-    await readModuleArchive(source, compressedSize, () => false, limits, (entry) => addEntry(zip, entry))
-    zip.end()
+    await readModuleArchive(source, compressedSize, () => false, limits, writer.add)
   } catch (error) {
-    out.destroy(error as Error)
-    await stored.catch(() => undefined)
+    await writer.abandon(error as Error)
     throw error
   }
-  return stored
+  return writer.finish()
 }
 
 /**
@@ -58,8 +84,16 @@ class ZlibZipDeflate extends ZipPassThrough {
   }
 }
 
+/**
+ * Files in formats that are compressed already, stored as they are, as zip tools do (Info-ZIP's
+ * `zip -n`): deflate cannot shrink them, and trying costs as much as it does on any random bytes,
+ * about 30 ms a megabyte, most of a publish whose module has a diagram (bench figure 3).
+ */
+const COMPRESSED_ALREADY = /\.(png|jpe?g|gif|webp|avif|zip|gz|tgz|bz2|xz|zst|7z|jar|woff2?)$/i
+
 function addEntry(zip: Zip, entry: CheckedEntry): void {
-  const file = entry.kind === 'link' ? new ZipPassThrough(entry.path) : new ZlibZipDeflate(entry.path)
+  const stored = entry.kind === 'link' || COMPRESSED_ALREADY.test(entry.path)
+  const file = stored ? new ZipPassThrough(entry.path) : new ZlibZipDeflate(entry.path)
   file.mtime = ZIP_EPOCH
   file.os = UNIX
   // The Unix type and mode in the high 16 bits (multiplied, not shifted: a shift would make it negative).
