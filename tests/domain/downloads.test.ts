@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DownloadCounter } from '../../src-main/server/domain/modules/downloads.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import type { Store } from '../../src-main/server/store/port.js'
@@ -62,4 +62,27 @@ describe('the download counter, read while a flush writes', () => {
     expect(await counter.summary('mod-1', now)).toEqual({ week: 4, month: 4, year: 4, total: 4 })
     await store.close()
   })
+
+  it('counts a download now on the UTC day it happens, across midnight and a clock set back', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const store = await openMemoryStore()
+    const counter = new DownloadCounter(store, () => undefined)
+    vi.setSystemTime(new Date('2026-11-26T23:59:59.999Z'))
+    counter.count('mod-1')
+    vi.setSystemTime(new Date('2026-11-27T00:00:00.000Z'))
+    counter.count('mod-1')
+    counter.count('mod-1')
+    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'))
+    counter.count('mod-1')
+    expect(await counter.daily('mod-1', 3, new Date('2026-11-27T12:00:00Z'))).toEqual([
+      { date: '2026-11-25', count: 0 },
+      { date: '2026-11-26', count: 2 },
+      { date: '2026-11-27', count: 2 }
+    ])
+    await store.close()
+  })
+})
+
+afterEach(() => {
+  vi.useRealTimers()
 })

@@ -37,4 +37,25 @@ describe('the caches’ eviction (Lru)', () => {
     lru.clear()
     expect({ size: lru.size, weight: lru.weight }).toEqual({ size: 0, weight: 0 })
   })
+
+  it('walks on past entries deleted and used while it is walked, and a used entry is the most recent', () => {
+    const lru = new Lru<number, number>(10)
+    for (let n = 0; n < 6; n++) lru.set(n, n)
+    const seen: number[] = []
+    for (const [key] of lru) {
+      seen.push(key)
+      // The next one and the one after go, and the one at hand is used.
+      if (key === 1) {
+        lru.delete(2)
+        lru.delete(3)
+        lru.get(1)
+      }
+    }
+    // Used, 1 became the most recent, and is met again at the end, as in a Map moved by delete and set.
+    expect(seen).toEqual([0, 1, 4, 5, 1])
+    expect([...lru].map(([key]) => key)).toEqual([0, 4, 5, 1])
+    lru.get(0)
+    lru.set(6, 6, 9) // the least recently used go until it fits: 4, 5, 1
+    expect([...lru].map(([key]) => key)).toEqual([0, 6])
+  })
 })

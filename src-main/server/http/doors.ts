@@ -30,6 +30,11 @@ export function allowedHosts(host: string, baseUrl: string | undefined, extra: s
 const REG_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?$/
 const PORT = /^[0-9]{1,5}$/
 
+/** Host headers already parsed, and what they name: a few in use, so cleared should many be sent, and none long kept. */
+const parsedHosts = new Map<string, string | undefined>()
+const MAX_PARSED_HOSTS = 256
+const MAX_KEPT_HOST_LENGTH = 300
+
 /**
  * The host name of a `Host` header (lower case, an IPv6 address in brackets), or undefined when
  * the header is not exactly `host[:port]`. Strict on purpose: links, upload links among them, are
@@ -37,6 +42,16 @@ const PORT = /^[0-9]{1,5}$/
  */
 export function parseHost(header: string | undefined): string | undefined {
   if (!header) return undefined
+  // A client names the same host request after request: each header is checked once.
+  if (parsedHosts.has(header)) return parsedHosts.get(header)
+  const hostname = hostnameOf(header)
+  if (header.length > MAX_KEPT_HOST_LENGTH) return hostname
+  if (parsedHosts.size >= MAX_PARSED_HOSTS) parsedHosts.clear()
+  parsedHosts.set(header, hostname)
+  return hostname
+}
+
+function hostnameOf(header: string): string | undefined {
   const value = header.toLowerCase()
   let hostname: string
   let rest: string

@@ -5,7 +5,14 @@
  * small stored files.
  */
 export class Lru<K, V> {
-  private readonly entries = new Map<K, { value: V; weight: number }>()
+  private readonly entries = new Map<K, Entry<K, V>>()
+  /**
+   * The entries in the order of their use, least recent first. A list rather than the map's own
+   * order: moving an entry to the end of a Map (delete, then set) leaves a hole that V8 compacts by
+   * rebuilding the table, every few reads, which was a thirtieth of a cached protocol answer's time.
+   */
+  private oldest: Entry<K, V> | undefined
+  private newest: Entry<K, V> | undefined
   private total = 0
 
   constructor(private readonly budget: number) {}
@@ -23,9 +30,10 @@ export class Lru<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key)
     if (!entry) return undefined
-    // Most recently used last: eviction takes from the front.
-    this.entries.delete(key)
-    this.entries.set(key, entry)
+    if (entry !== this.newest) {
+      this.unlink(entry)
+      this.append(entry)
+    }
     return entry.value
   }
 
@@ -33,12 +41,10 @@ export class Lru<K, V> {
   set(key: K, value: V, weight = 1): void {
     this.delete(key)
     if (weight > this.budget) return
-    while (this.total + weight > this.budget && this.entries.size > 0) {
-      const [oldest, dropped] = this.entries.entries().next().value!
-      this.entries.delete(oldest)
-      this.total -= dropped.weight
-    }
-    this.entries.set(key, { value, weight })
+    while (this.total + weight > this.budget && this.oldest) this.delete(this.oldest.key)
+    const entry: Entry<K, V> = { key, value, weight, newer: undefined, older: undefined, gone: false }
+    this.entries.set(key, entry)
+    this.append(entry)
     this.total += weight
   }
 
@@ -46,16 +52,52 @@ export class Lru<K, V> {
     const entry = this.entries.get(key)
     if (!entry) return
     this.entries.delete(key)
+    this.unlink(entry)
+    entry.gone = true
     this.total -= entry.weight
   }
 
   clear(): void {
+    for (const entry of this.entries.values()) entry.gone = true
     this.entries.clear()
+    this.oldest = this.newest = undefined
     this.total = 0
   }
 
   /** Every entry, least recently used first; deleting the one at hand while iterating is safe. */
   *[Symbol.iterator](): IterableIterator<[K, V]> {
-    for (const [key, entry] of this.entries) yield [key, entry.value]
+    for (let entry = this.oldest; entry; ) {
+      // Read before yielding: the entry may be deleted, or used and so moved to the end, meanwhile.
+      let next = entry.newer
+      yield [entry.key, entry.value]
+      // A deleted entry keeps the links it had: they lead on to one still here.
+      while (next?.gone) next = next.newer
+      entry = next
+    }
   }
+
+  private append(entry: Entry<K, V>): void {
+    entry.older = this.newest
+    entry.newer = undefined
+    if (this.newest) this.newest.newer = entry
+    else this.oldest = entry
+    this.newest = entry
+  }
+
+  private unlink(entry: Entry<K, V>): void {
+    if (entry.older) entry.older.newer = entry.newer
+    else this.oldest = entry.newer
+    if (entry.newer) entry.newer.older = entry.older
+    else this.newest = entry.older
+  }
+}
+
+interface Entry<K, V> {
+  key: K
+  value: V
+  weight: number
+  newer: Entry<K, V> | undefined
+  older: Entry<K, V> | undefined
+  /** Deleted: an iteration that reaches it follows its links on (see the iterator). */
+  gone: boolean
 }

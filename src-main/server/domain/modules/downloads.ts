@@ -40,9 +40,9 @@ export class DownloadCounter {
     return this.downloads
   }
 
-  count(moduleId: string, at = new Date(), times = 1): void {
+  count(moduleId: string, at?: Date, times = 1): void {
     this.downloads += times
-    const day = dayOf(at)
+    const day = at ? dayOf(at) : today()
     let days = this.pending.get(moduleId)
     if (!days) this.pending.set(moduleId, (days = new Map<string, number>()))
     days.set(day, (days.get(day) ?? 0) + times)
@@ -214,4 +214,17 @@ function recordId(moduleId: string): string {
 
 function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10)
+}
+
+/** The UTC day now, and the moments it starts and ends. */
+let current = { day: '', from: 0, to: 0 }
+
+/** Today's UTC day, named once a day rather than once a download (formatting a date was a twentieth of a cached download location's time). */
+function today(): string {
+  const now = Date.now()
+  if (now < current.from || now >= current.to) {
+    const from = now - (now % DAY_MS)
+    current = { day: dayOf(new Date(from)), from, to: from + DAY_MS }
+  }
+  return current.day
 }
