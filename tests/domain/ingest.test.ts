@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { buffer } from 'node:stream/consumers'
 import { unzipSync } from 'fflate'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { versionArchives } from '../../src-main/server/store/port.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
@@ -118,9 +118,15 @@ describe('the zip OCI clients install a module from', () => {
     })
     await d.services.sweepArchives()
     expect(await store.archives.list()).toHaveLength(1)
+    // It finds that version through an index, reading no other module: a start need not read them all.
+    await publishOne('complete', { 'main.tf': '' })
+    const all = vi.spyOn(store.modules, 'all')
+    const get = vi.spyOn(store.modules, 'get')
     await ingest.backfillPublished()
+    expect(all).not.toHaveBeenCalled()
+    expect(get.mock.calls.every(([id]) => id === view.module.id)).toBe(true)
     expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.zip).toEqual(made)
-    expect(await store.archives.list()).toHaveLength(2)
+    expect(await store.archives.list()).toHaveLength(4)
   })
 
   it('is made from the same read of the archive as its documentation, and an archive documented before is read once for it', async () => {

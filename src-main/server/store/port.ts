@@ -136,6 +136,13 @@ export const MIRRORED_FILE_ID = 'mirrored-file-id'
 export const VCS_MODULES = 'vcs'
 /** Every module with a version whose ingest has not finished, for taking over a dead replica's. */
 export const INGESTING = 'ingesting'
+/** Every module with a version that lacks what ingest now keeps (see lacksBackfill), for the start-up backfill. */
+export const NEEDS_BACKFILL = 'needs-backfill'
+
+/** A published version without its OCI zip or its description: published before Homeport kept them, or its zip could not be made then. */
+export function lacksBackfill(version: VersionRecord): boolean {
+  return version.status === 'ok' && version.archive !== null && (!version.zip || version.description === undefined)
+}
 
 /**
  * What makes a registry module unique in its organization. A private module's namespace is the

@@ -1,5 +1,5 @@
 import { RecordMissingError } from '../../store/errors.js'
-import { INGESTING, type Store } from '../../store/port.js'
+import { INGESTING, lacksBackfill, NEEDS_BACKFILL, type Store } from '../../store/port.js'
 import type { Background } from '../core/background.js'
 import { now, nowWithMicroseconds } from '../core/ids.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
@@ -208,11 +208,11 @@ export class IngestQueue {
    * it was kept). Run once at start; a version whose archive changed meanwhile is left to its new ingest.
    */
   async backfillPublished(signal?: AbortSignal): Promise<void> {
-    for (const module of await this.store.modules.all()) {
+    for (const module of await this.store.modules.listBy(NEEDS_BACKFILL, 'all')) {
       for (const version of module.versions) {
         if (signal?.aborted) return
         const archive = version.archive
-        if (version.status !== 'ok' || !archive || (version.zip && version.description !== undefined)) continue
+        if (!archive || !lacksBackfill(version)) continue
         const zip = version.zip ? undefined : await this.zipOf(archive, `${module.name} ${version.version}`)
         const description = version.description ?? (await this.store.archives.readDocs<ModuleDocs>(archive.sha256))?.description
         try {

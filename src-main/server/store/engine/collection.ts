@@ -36,7 +36,7 @@ export interface CollectionOptions<T> {
 const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
 /**
  * How many unread records all() reads between two turns of the event loop: about 5 ms of modules,
- * which is as long as a request waits on it while a start's background reads go on.
+ * which is as long as a request waits on it while all() reads on.
  */
 const READ_BATCH = 50
 

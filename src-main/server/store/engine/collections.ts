@@ -31,6 +31,8 @@ import {
   VCS_CONNECTION_ID,
   VCS_MODULES,
   INGESTING,
+  NEEDS_BACKFILL,
+  lacksBackfill,
   VCS_TOKEN_ID,
   VERSION_ID,
   WEBHOOK_ID,
@@ -93,7 +95,9 @@ export function collectionSpecs() {
         [BY_ARCHIVE]: (module) => versionArchives(...module.versions),
         // Every module published from VCS, for the watcher.
         [VCS_MODULES]: (module) => (module.vcsRepo ? ['all'] : []),
-        [INGESTING]: (module) => (module.versions.some((version) => version.status === 'reg_ingressing') ? ['all'] : [])
+        [INGESTING]: (module) => (module.versions.some((version) => version.status === 'reg_ingressing') ? ['all'] : []),
+        // A start then reads only these, not every module (after a clean close, the rest are read when first asked for).
+        [NEEDS_BACKFILL]: (module) => (module.versions.some(lacksBackfill) ? ['all'] : [])
       }
     }),
     downloads: spec<DownloadRecord>('downloads', { schema: SCHEMAS.downloads, check: checkDownloads }),
