@@ -81,7 +81,7 @@ const PLAIN_SEGMENT = /^[A-Za-z0-9._~+-]+$/
  */
 export function serveSignedFile(req: IncomingMessage, res: ServerResponse, deps: SignedFastPathDeps, protocol: string): Promise<boolean> | false {
   const url = req.url ?? ''
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.startsWith(SIGNED_PREFIX)) return false
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false
   const location = deps.locations.find(({ prefix }) => url.startsWith(prefix) && url.charCodeAt(prefix.length) === 47 /* / */)
   if (!location) return false
   const [raw, name, more] = url.slice(location.prefix.length + 1).split('/')
@@ -94,9 +94,6 @@ export function serveSignedFile(req: IncomingMessage, res: ServerResponse, deps:
   if (bearer !== undefined && !caller) return false
   return answerFast(req, res, deps.limiter, RateLimiter.keyOf(caller, req.socket.remoteAddress), location.find(token, name))
 }
-
-/** What every signed location's path starts with (see the routers' prefixes): other requests are passed over at once. */
-const SIGNED_PREFIX = '/api/registry/'
 
 async function answerFast(req: IncomingMessage, res: ServerResponse, limiter: RateLimiter, rateKey: string, found: Promise<SignedFile | undefined>): Promise<boolean> {
   const file = await found.catch(() => undefined)
