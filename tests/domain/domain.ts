@@ -17,7 +17,8 @@ export interface Domain {
   team(org: string, name: string, manageModules?: boolean): Promise<Caller>
   owners(org: string): Promise<Caller>
   /** Stores a module archive of `files` for a version's upload link. */
-  upload(objectId: string, files: Record<string, string>): Promise<void>
+  /** Uploads a module archive: its files (packed now), or an archive packed before. */
+  upload(objectId: string, files: Record<string, string> | Buffer): Promise<void>
   close(): Promise<void>
 }
 
@@ -45,7 +46,7 @@ export async function domain(edition: 'hosted' | 'self-hosted' = 'hosted'): Prom
       return callerOf(record, record.teams.find((team) => team.owners)!.id)
     },
     async upload(objectId, files) {
-      const archive = await moduleArchive(files)
+      const archive = Buffer.isBuffer(files) ? files : await moduleArchive(files)
       await services.uploads.receive(objectId, Readable.from([archive]), archive.length)
     },
     async close() {
