@@ -9,7 +9,9 @@ export default defineConfig({
         entry: {
           // The Electron shell, and the headless registry that runs under plain Node.
           index: resolve('src-main/index.ts'),
-          cli: resolve('src-main/server/cli.ts')
+          cli: resolve('src-main/server/cli.ts'),
+          // The HCL parser's worker thread, a module of its own (see hcl-parser.ts).
+          'hcl-worker': resolve('src-main/server/domain/ingest/hcl-worker.ts')
         }
       }
     }

@@ -11,18 +11,46 @@ const huge = (variables: number) =>
 const parser = new HclParser()
 afterAll(() => parser.close())
 
-describe('HCL that stresses the parser', () => {
+// Both readings: the documentation's (tree-sitter, HashiCorp's parser when unsure) and HashiCorp's alone.
+describe.each(['document', 'parse'] as const)('HCL that stresses the parser (%s)', (method) => {
+  const read = (filename: string, text: string, timeoutMs?: number) => parser[method](filename, text, timeoutMs)
+
   it('turns nesting deep enough to blow the stack into a warning, and parses on', async () => {
-    const docs = await extractDocs(new Map([['deep.tf', deep(50_000)], ['fine.tf', 'output "fine" {\n  value = 1\n}\n']]), parser.parse.bind(parser))
+    const docs = await extractDocs(new Map([['deep.tf', deep(50_000)], ['fine.tf', 'output "fine" {\n  value = 1\n}\n']]), read)
     expect(docs.warnings).toEqual([expect.stringMatching(/^deep\.tf could not be parsed/)])
     expect(docs.root.outputs.map((output) => output.name)).toEqual(['fine'])
-    await expect(parser.parse('after.tf', 'output "after" {\n  value = 2\n}\n')).resolves.toHaveProperty('output')
+    await expect(read('after.tf', 'output "after" {\n  value = 2\n}\n')).resolves.toHaveProperty('output')
   })
 
   it('stops a parse that takes too long, and the next one works in a fresh worker', async () => {
-    await expect(parser.parse('huge.tf', huge(40_000), 200)).rejects.toThrow(/took longer than 0\.2 s/)
-    await expect(parser.parse('small.tf', 'output "x" {\n  value = 1\n}\n')).resolves.toHaveProperty('output')
+    await expect(read('huge.tf', huge(40_000), 200)).rejects.toThrow(/took longer than 0\.2 s/)
+    await expect(read('small.tf', 'output "x" {\n  value = 1\n}\n')).resolves.toHaveProperty('output')
   })
+
+  // Kept, the WebAssembly heap of a 1 MB parse holds more than 80 MB; replaced, it is gone.
+  const givesMemoryBack = async (parser: HclParser) => {
+    try {
+      await parser[method]('warm.tf', 'variable "warm" {}\n')
+      const before = process.memoryUsage().rss
+      const parsed = await parser[method]('big.tf', `${huge(9000)}\nvariable "marker" {}\n`)
+      expect(Object.keys(parsed.variable as object)).toContain('marker')
+      await eventually(() => expect(process.memoryUsage().rss - before).toBeLessThan(80 * 1024 * 1024), { timeoutMs: 5000 })
+      await expect(parser[method]('after.tf', 'output "after" {\n  value = 2\n}\n')).resolves.toHaveProperty('output')
+    } finally {
+      await parser.close()
+    }
+  }
+
+  it('gives the parser’s memory back once it has parsed its share: the worker is replaced, and parsing goes on', async () => {
+    await givesMemoryBack(new HclParser(20_000, 10, 256 * 1024, 60_000))
+  })
+
+  it('gives the parser’s memory back once it is idle: the worker is replaced, and parsing goes on', async () => {
+    await givesMemoryBack(new HclParser(20_000, 10, Number.POSITIVE_INFINITY, 0))
+  })
+})
+
+describe('HCL that stresses the parser', () => {
 
   it('documents within a budget per archive: a file too large, and files past the budget, are left out with a warning', async () => {
     const files = new Map([
@@ -41,28 +69,6 @@ describe('HCL that stresses the parser', () => {
     const late = await extractDocs(files, parser.parse.bind(parser), { maxFileBytes: 64 * 1024, maxTotalBytes: 1024 * 1024, maxTotalMs: 0 })
     expect(late.root.inputs).toEqual([])
     expect(late.warnings[1]).toMatch(/3 files were left out/)
-  })
-
-  // Kept, the WebAssembly heap of a 1 MB parse holds about 170 MB more; replaced, it is gone.
-  const givesMemoryBack = async (parser: HclParser) => {
-    try {
-      await parser.parse('warm.tf', 'variable "warm" {}\n')
-      const before = process.memoryUsage().rss
-      const parsed = await parser.parse('big.tf', `${huge(9000)}\nvariable "marker" {}\n`)
-      expect(Object.keys(parsed.variable as object)).toContain('marker')
-      await eventually(() => expect(process.memoryUsage().rss - before).toBeLessThan(80 * 1024 * 1024), { timeoutMs: 5000 })
-      await expect(parser.parse('after.tf', 'output "after" {\n  value = 2\n}\n')).resolves.toHaveProperty('output')
-    } finally {
-      await parser.close()
-    }
-  }
-
-  it('gives the parser’s memory back once it has parsed its share: the worker is replaced, and parsing goes on', async () => {
-    await givesMemoryBack(new HclParser(20_000, 10, 256 * 1024, 60_000))
-  })
-
-  it('gives the parser’s memory back once it is idle: the worker is replaced, and parsing goes on', async () => {
-    await givesMemoryBack(new HclParser(20_000, 10, Number.POSITIVE_INFINITY, 0))
   })
 
   it('publishes a module whose file cannot be parsed, with a warning, and the server stays up', async () => {

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { gunzip } from 'node:zlib'
+import type { ParseReply, ParseRequest, TreeSitterModules } from './hcl-worker.js'
 
-/** How long one file may take to parse before it is given up (a 1 MB file takes about a second). */
+/** How long one file may take to parse before it is given up (a 1 MB file takes about a second with HashiCorp's parser, half that with tree-sitter). */
 export const PARSE_TIMEOUT_MS = 20_000
 /**
  * The WebAssembly heap grows to what the largest parse needed and never shrinks: a worker idle
@@ -14,39 +16,34 @@ export const PARSE_TIMEOUT_MS = 20_000
  */
 export const IDLE_RECYCLE_MS = 5_000
 /**
- * Within a busy spell the heap is reused, not grown (eight 900 KB files in a row held it at 250 MB),
+ * Within a busy spell the heap is reused, not grown (eight 900 KB files in a row held HashiCorp's parser at 250 MB),
  * so the worker is kept. This bounds what slow growth there is.
  */
 export const RECYCLE_AFTER_BYTES = 32 * 1024 * 1024
 
 const PARSER_PACKAGE = '@cdktn/hcl2json'
-
-/**
- * The worker hands the package's bridge the process's compiled parser (see compiledParser) in
- * place of compiling its own copy of the bytes it reads: what V8 has optimized in it then
- * outlives the worker.
- */
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads')
-const instantiate = WebAssembly.instantiate
-WebAssembly.instantiate = async (_bytes, imports) => ({ module: workerData.compiled, instance: await instantiate(workerData.compiled, imports) })
-const { parse } = require(workerData.parser)
-parentPort.on('message', async ({ id, filename, text }) => {
-  try {
-    parentPort.postMessage({ id, result: await parse(filename, text) })
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) })
-  }
-})
-`
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 512 }
 
 interface Pending {
-  resolve: (value: Record<string, unknown>) => void
+  resolve: (value: Reply) => void
   reject: (error: Error) => void
   timer: NodeJS.Timeout
 }
 
 let compiled: Promise<WebAssembly.Module> | undefined
+let treeSitter: Promise<TreeSitterModules> | undefined
+
+/** tree-sitter's runtime and HCL grammar, compiled once for the process and shared by every worker, as HashiCorp's parser is. */
+function compiledTreeSitter(): Promise<TreeSitterModules> {
+  treeSitter ??= (async () => {
+    const from = createRequire(import.meta.url)
+    const [runtime, grammarBytes] = await Promise.all([readFile(from.resolve('web-tree-sitter/web-tree-sitter.wasm')), readFile(from.resolve('@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm'))])
+    const [runtimeModule, grammar] = await Promise.all([WebAssembly.compile(runtime), WebAssembly.compile(grammarBytes)])
+    return { runtime: runtimeModule, grammar, grammarBytes: new Uint8Array(grammarBytes) }
+  })()
+  treeSitter.catch(() => (treeSitter = undefined))
+  return treeSitter
+}
 
 /**
  * The parser's WebAssembly, compiled once for the process and shared by every worker. V8 compiles a
@@ -65,11 +62,16 @@ function compiledParser(): Promise<WebAssembly.Module> {
   return compiled
 }
 
+type Reply = Extract<ParseReply, { result: unknown } | { unsure: unknown }>
+
 /**
- * HashiCorp's HCL parser (Go compiled to WebAssembly, via @cdktn/hcl2json, the maintained fork of
- * @cdktf/hcl2json) in a worker thread. A file that makes it run too long or blow its stack (deep
- * nesting, a huge file) costs only the worker, which is replaced: the server goes on, and the file
- * becomes a warning.
+ * HCL parsing in a worker thread, two ways: `document` reads what documentation needs with
+ * tree-sitter's grammar and falls back to HashiCorp's parser for any file it is unsure of (see
+ * documented-config.ts); `parse` gives HashiCorp's parser's whole reading (Go compiled to
+ * WebAssembly, via @cdktn/hcl2json, the maintained fork of @cdktf/hcl2json), for readers that must
+ * refuse what Terraform refuses (bundles, lock files). A file that makes either run too long or blow
+ * its stack (deep nesting, a huge file) costs only the worker, which is replaced: the server goes
+ * on, and the file becomes a warning.
  *
  * Successive versions of a module share most of their files, so what a file's text parses to
  * is kept (by its SHA-256): publishing the next version parses only what changed.
@@ -90,32 +92,54 @@ export class HclParser {
     private readonly idleMs = IDLE_RECYCLE_MS
   ) {}
 
+  /** What documentation reads of a file (DOCUMENTED_BLOCKS), in hcl2json's shape. */
+  async document(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
+    const started = performance.now()
+    return this.cached(`documented:${sha256(text)}`, async () => {
+      const reply = await this.request(filename, text, timeoutMs)
+      if ('result' in reply) return reply.result
+      return this.parse(filename, text, timeoutMs - (performance.now() - started))
+    })
+  }
+
+  /** HashiCorp's parser's whole reading of a file, as hcl2json gives it; rejects what HCL refuses, with HCL's message. */
   async parse(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
-    const key = createHash('sha256').update(text).digest('hex')
+    return this.cached(`exact:${sha256(text)}`, async () => {
+      const reply = await this.request(filename, text, timeoutMs, await compiledParser())
+      if ('result' in reply) return reply.result
+      throw new Error(reply.unsure)
+    })
+  }
+
+  private async cached(key: string, read: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const known = this.parsed.get(key)
     if (known) return known
-    const module = await compiledParser()
-    const result = await this.parseInWorker(filename, text, Math.min(timeoutMs, this.timeoutMs), module)
-    this.workerBytes += text.length
-    if (this.pending.size === 0) {
-      if (this.workerBytes >= this.recycleAfterBytes) this.recycle()
-      else this.recycleWhenIdle()
-    }
+    const result = await read()
     if (this.parsed.size >= this.cacheSize) this.parsed.delete(this.parsed.keys().next().value!)
     this.parsed.set(key, result)
     return result
   }
 
-  private parseInWorker(filename: string, text: string, timeoutMs: number, module: WebAssembly.Module): Promise<Record<string, unknown>> {
+  private async request(filename: string, text: string, timeoutMs: number, exact?: WebAssembly.Module): Promise<Reply> {
+    const modules = await compiledTreeSitter()
+    const reply = await this.parseInWorker({ id: this.next++, filename, text, exact }, Math.max(0, Math.min(timeoutMs, this.timeoutMs)), modules)
+    this.workerBytes += text.length
+    if (this.pending.size === 0) {
+      if (this.workerBytes >= this.recycleAfterBytes) this.recycle()
+      else this.recycleWhenIdle()
+    }
+    return reply
+  }
+
+  private parseInWorker(request: ParseRequest, timeoutMs: number, modules: TreeSitterModules): Promise<Reply> {
     clearTimeout(this.idleTimer)
-    const worker = this.ensureWorker(module)
-    const id = this.next++
+    const worker = this.ensureWorker(modules)
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.reset(new Error(`parsing took longer than ${Math.round(timeoutMs / 100) / 10} s and was stopped`))
       }, timeoutMs)
-      this.pending.set(id, { resolve, reject, timer })
-      worker.postMessage({ id, filename, text })
+      this.pending.set(request.id, { resolve, reject, timer })
+      worker.postMessage(request)
     })
   }
 
@@ -144,18 +168,21 @@ export class HclParser {
     void worker?.terminate()
   }
 
-  private ensureWorker(module: WebAssembly.Module): Worker {
+  private ensureWorker(modules: TreeSitterModules): Worker {
     if (this.worker) return this.worker
-    const parser = createRequire(import.meta.url).resolve(PARSER_PACKAGE)
-    const worker = new Worker(WORKER, { eval: true, workerData: { parser, compiled: module }, resourceLimits: { maxOldGenerationSizeMb: 512 } })
+    const workerPath = workerModule()
+    const worker = workerPath.endsWith('.ts')
+      ? // From the sources (the tests), the worker is TypeScript: tsx's loader is registered in it first.
+        new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(workerPath).href)}) })`, { eval: true, workerData: modules, resourceLimits: WORKER_LIMITS })
+      : new Worker(workerPath, { workerData: modules, resourceLimits: WORKER_LIMITS })
     worker.unref()
-    worker.on('message', ({ id, result, error }: { id: number; result?: Record<string, unknown>; error?: string }) => {
-      const pending = this.pending.get(id)
+    worker.on('message', (reply: ParseReply) => {
+      const pending = this.pending.get(reply.id)
       if (!pending) return
       clearTimeout(pending.timer)
-      this.pending.delete(id)
-      if (error !== undefined) pending.reject(new Error(error))
-      else pending.resolve(result ?? {})
+      this.pending.delete(reply.id)
+      if ('error' in reply) pending.reject(new Error(reply.error))
+      else pending.resolve(reply)
     })
     worker.on('error', (error) => this.reset(error))
     worker.on('exit', () => {
@@ -177,4 +204,17 @@ export class HclParser {
     }
     void worker?.terminate()
   }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+/**
+ * The worker's module: built, `hcl-worker.js`, an entry of its own beside every chunk of the main
+ * bundle (electron.vite.config.ts); from the sources, `hcl-worker.ts` beside this file.
+ */
+function workerModule(): string {
+  const here = fileURLToPath(import.meta.url)
+  return join(dirname(here), here.endsWith('.ts') ? 'hcl-worker.ts' : 'hcl-worker.js')
 }

@@ -253,7 +253,7 @@ export class IngestQueue {
 
   /** The documentation of an archive's files, parsed (bounded, as at ingest) and kept beside it. */
   private async documented(sha256: string, contents: ArchiveContents): Promise<ModuleDocs> {
-    const docs = await extractDocs(contents.files, (file, text, timeoutMs) => this.parser.parse(file, text, timeoutMs), this.budget)
+    const docs = await extractDocs(contents.files, (file, text, timeoutMs) => this.parser.document(file, text, timeoutMs), this.budget)
     docs.warnings.unshift(...contents.warnings)
     const storable = storableCopy(docs)
     await this.store.archives.writeDocs(sha256, storable)

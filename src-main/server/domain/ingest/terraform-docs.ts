@@ -82,12 +82,12 @@ export function isDocumentationFile(path: string): boolean {
   return match !== null && (TERRAFORM_FILE.test(match[3]!) || README.test(match[3]!) || (!match[1] && CHANGELOG.test(match[3]!)))
 }
 
-/** Parses one HCL file to hcl2json's JSON, within `timeoutMs`; see hcl-parser.ts. */
+/** Parses one HCL file to hcl2json's JSON (at least what DOCUMENTED_BLOCKS names), within `timeoutMs`; see hcl-parser.ts. */
 export type HclParse = (filename: string, contents: string, timeoutMs?: number) => Promise<Record<string, unknown>>
 
 /**
- * What documenting one archive may cost. HCL parsing takes about a second and 250 MB per MB of
- * Terraform (Go's parser in WebAssembly), so one archive must not take the parser for minutes,
+ * What documenting one archive may cost. HCL parsing takes about half a second and 125 MB per MB of
+ * Terraform (twice that for a file only HashiCorp's parser reads), so one archive must not take the parser for minutes,
  * nor one file take the server past its memory: what is over the budget is left out of the
  * documentation, with a warning, and the version still publishes.
  */
@@ -188,6 +188,26 @@ export function describe(readme: string): string {
     .trim()
   if (text.length <= DESCRIPTION_MAX) return text
   return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_MAX - 1))}…`
+}
+
+/** Which attributes of a block documentation reads, and which nested blocks it reads whole. */
+export interface DocumentedBlock {
+  attributes: readonly string[] | 'all'
+  blocks: readonly string[]
+}
+
+/**
+ * The top-level blocks `inspect` reads, and what of them: the documentation's parse reads only these
+ * (documented-config.ts), so this table and `inspect` change together.
+ */
+export const DOCUMENTED_BLOCKS: Readonly<Record<string, DocumentedBlock>> = {
+  variable: { attributes: ['type', 'description', 'default', 'sensitive'], blocks: [] },
+  output: { attributes: ['description', 'sensitive'], blocks: [] },
+  resource: { attributes: ['provider'], blocks: [] },
+  data: { attributes: ['provider'], blocks: [] },
+  module: { attributes: ['source', 'version'], blocks: [] },
+  provider: { attributes: ['version'], blocks: [] },
+  terraform: { attributes: ['required_version'], blocks: ['required_providers'] }
 }
 
 /** A configuration file as hcl2json returns it (blocks as arrays), or in Terraform's JSON syntax. */
