@@ -23,14 +23,10 @@ function treeSitter(): Promise<Parser> {
   return parser
 }
 
-/** tree-sitter's reading, or Unsure. */
-export async function treeSitterReading(text: string): Promise<Json> {
-  const tree = (await treeSitter()).parse(text)!
-  try {
-    return documentedConfig(tree.rootNode, text)
-  } finally {
-    tree.delete()
-  }
+/** tree-sitter's reading, or Unsure; `pieceChars` small cuts the file after every top-level block. */
+export async function treeSitterReading(text: string, pieceChars?: number): Promise<Json> {
+  const parser = await treeSitter()
+  return documentedConfig((piece) => parser.parse(piece), text, pieceChars)
 }
 
 /** HashiCorp's reading, cut down to DOCUMENTED_BLOCKS; rejects what HCL refuses. */

@@ -25,6 +25,9 @@ async function expectSameReading(name: string, text: string) {
   }
   expect(JSON.stringify(ours), name).toBe(JSON.stringify(exact))
   expect(inspect([ours]), name).toEqual(inspect([exact]))
+  // Read in pieces cut after every top-level block (and after every line of a lone `}` a heredoc or a
+  // badly indented block has), the same.
+  expect(JSON.stringify(await treeSitterReading(text, 1)), `${name}, in pieces`).toBe(JSON.stringify(exact))
 }
 
 const TRICKY = `
@@ -214,6 +217,9 @@ import {
 }
 `
 
+/** Blocks that a file read in pieces is cut between, a JSON heredoc among them whose lone `}` is no place to cut. */
+const PIECES = 'output "a" {\n  value = 1\n}\n\nvariable "policy" {\n  default = <<EOF\n{\n  "a": 1\n}\nEOF\n}\n\n'
+
 /** Files HCL refuses: each must be declined, and keep HashiCorp's error. */
 const REFUSED: Record<string, string> = {
   'newline in a string': 'variable "x" {\n  default = "un\nterminated"\n}\n',
@@ -245,6 +251,7 @@ const REFUSED: Record<string, string> = {
 describe('the documentation’s reading of HCL', () => {
   it('reads Terraform as HashiCorp’s parser does, for the constructs modules use', async () => {
     await expectSameReading('tricky.tf', TRICKY)
+    await expectSameReading('pieces.tf', `${PIECES}${TRICKY}${PIECES}`)
   })
 
   it('reads the repository’s modules, the test modules and the benchmark’s as HashiCorp’s parser does', async () => {
@@ -262,6 +269,7 @@ describe('the documentation’s reading of HCL', () => {
     for (const [name, text] of Object.entries(REFUSED)) {
       await expect(hashicorpReading('refused.tf', text), name).rejects.toBeDefined()
       await expect(treeSitterReading(text), name).rejects.toThrow(Unsure)
+      await expect(treeSitterReading(`${PIECES}${text}${PIECES}`, 1), `${name}, in pieces`).rejects.toThrow(Unsure)
     }
   })
 })

@@ -1,4 +1,4 @@
-import type { Node, TreeCursor } from 'web-tree-sitter'
+import type { Node, Tree, TreeCursor } from 'web-tree-sitter'
 import { DOCUMENTED_BLOCKS, type DocumentedBlock } from './terraform-docs.js'
 
 /**
@@ -19,22 +19,75 @@ export class Unsure extends Error {}
 type Value = null | boolean | number | string | Value[] | { [key: string]: Value }
 type Json = Record<string, Value>
 
-/** The documented parts of a parsed file, or Unsure. `source` is the text the tree was parsed from. */
-export function documentedConfig(root: Node, source: string): Json {
+/** Parses a text with tree-sitter's HCL grammar. */
+export type TreeSitterParse = (text: string) => Tree | null
+
+/**
+ * A file is parsed in pieces of about this many characters, cut where a line holding only `}` ends a
+ * top-level block: tree-sitter's tree takes about a hundred bytes of WebAssembly memory per byte of
+ * Terraform (87 MB for a 900 KB file), and that memory, once grown, stays with the worker.
+ */
+export const PIECE_CHARS = 128 * 1024
+/** Cuts that fell inside a construct (a heredoc holding JSON, say) before the rest is parsed whole. */
+const MISPLACED_CUTS = 3
+
+/**
+ * The documented parts of a file, or Unsure. A cut between two top-level items leaves two pieces
+ * that each parse as they do in the whole file; a cut anywhere else leaves the first piece with
+ * something open (a block, a heredoc, a comment, brackets), which is a syntax error, and the piece
+ * is then read on to the next cut. A body's items are independent in HCL but for its arguments'
+ * names, which are checked across the pieces.
+ */
+export function documentedConfig(parse: TreeSitterParse, source: string, pieceChars = PIECE_CHARS): Json {
+  const out = new Map<string, unknown>()
+  const topNames = new Set<string>()
+  let misplaced = 0
+  for (let from = 0; from < source.length; ) {
+    let to = misplaced < MISPLACED_CUTS ? cutAfter(source, from + pieceChars) : source.length
+    for (;;) {
+      const piece = source.slice(from, to)
+      const tree = parse(piece)
+      if (!tree) throw new Unsure('tree-sitter gave no tree')
+      try {
+        if (!tree.rootNode.hasError || to === source.length) {
+          readPiece(tree.rootNode, piece, out, topNames)
+          break
+        }
+      } finally {
+        tree.delete()
+      }
+      misplaced++
+      to = misplaced < MISPLACED_CUTS ? cutAfter(source, to + 1) : source.length
+    }
+    from = to
+  }
+  return sortedObject(out) as Json
+}
+
+/** Where the first line holding only `}` at or after `at` ends, or the end of the text. */
+function cutAfter(source: string, at: number): number {
+  for (let i = source.indexOf('\n}', at - 1); i !== -1; i = source.indexOf('\n}', i + 1)) {
+    const end = /^[ \t]*\r?\n/.exec(source.slice(i + 2, i + 8))
+    if (end) return i + 2 + end[0].length
+  }
+  return source.length
+}
+
+/** One piece of a file into `out`; `topNames` are the top-level arguments of the pieces before it. */
+function readPiece(root: Node, source: string, out: Map<string, unknown>, topNames: Set<string>): void {
   if (root.hasError) throw new Unsure('the file has a syntax error')
   const top = root.namedChildren.filter((child) => child.type !== 'comment')
-  if (top.length === 0) return {}
+  if (top.length === 0) return
   const body = top[0]!
   if (top.length > 1 || body.type !== 'body') throw new Unsure('the file is not a body')
   refuseLexicalDifferences(root, source)
   const reader = new Reader(source)
   const cursor = body.walk()
   try {
-    reader.checkBody(cursor)
+    reader.checkBody(cursor, topNames)
   } finally {
     cursor.delete()
   }
-  const out = new Map<string, unknown>()
   // Every getter of a node calls into WebAssembly, and each node it gives is a new object: the reader
   // asks for the one child it needs (firstChild, lastChild), or for all at once (children, kept).
   for (const child of body.children) {
@@ -46,7 +99,6 @@ export function documentedConfig(root: Node, source: string): Json {
     if (type === 'block') reader.block(child.children, out, DOCUMENTED_BLOCKS[name]!)
     else out.set(name, reader.expression(child.lastChild!))
   }
-  return reader.sorted(out) as Json
 }
 
 /**
@@ -200,7 +252,7 @@ class Reader {
       const [key, , value] = element.children
       entries.set(this.key(key!), this.expression(value!))
     }
-    return this.sorted(entries) as Value
+    return sortedObject(entries) as Value
   }
 
   /** An object's key, as hcl2json's convertKey: a bare name as written, anything else as a string part. */
@@ -369,8 +421,7 @@ class Reader {
    * refuses the whole file for any of these. Only what spans lines is walked into (a string that
    * spans lines is inside nodes that all do), with a cursor, which makes no node objects.
    */
-  checkBody(cursor: TreeCursor): void {
-    const names = new Set<string>()
+  checkBody(cursor: TreeCursor, names = new Set<string>()): void {
     if (!cursor.gotoFirstChild()) return
     do {
       const type = cursor.nodeType
@@ -468,6 +519,8 @@ class Reader {
 
   /** The cursor is on a node that spans lines: no quoted string within it does. */
   private quotedStringsOnOneLine(cursor: TreeCursor): void {
+    const quote = this.source.indexOf('"', cursor.startIndex)
+    if (quote === -1 || quote >= cursor.endIndex) return
     const type = cursor.nodeType
     if (type === 'quoted_template' || type === 'string_lit') throw new Unsure('a newline in a quoted string')
     if (!cursor.gotoFirstChild()) return
@@ -477,26 +530,30 @@ class Reader {
     cursor.gotoParent()
   }
 
-  /** A map as a JSON object with its keys in Go's order (json.Marshal sorts them, byte-wise). */
-  sorted(map: Map<string, unknown>): Record<string, unknown> {
-    const out: Record<string, unknown> = {}
-    const plain = (value: unknown): unknown => (value instanceof Map ? this.sorted(value as Map<string, unknown>) : value)
-    for (const key of [...map.keys()].sort(goOrder)) {
-      const value = map.get(key)
-      out[key] = Array.isArray(value) ? value.map(plain) : plain(value)
-    }
-    return out
+}
+
+/** A map as a JSON object with its keys in Go's order (json.Marshal sorts them, byte-wise). */
+function sortedObject(map: Map<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const plain = (value: unknown): unknown => (value instanceof Map ? sortedObject(value as Map<string, unknown>) : value)
+  const keys = [...map.keys()]
+  if (keys.length > 1) keys.sort(keys.some((key) => PAST_SURROGATES.test(key)) ? byUtf8 : undefined)
+  for (const key of keys) {
+    const value = map.get(key)
+    out[key] = Array.isArray(value) ? value.map(plain) : plain(value)
   }
+  return out
+}
+
+/** Go compares strings by their UTF-8 bytes; JavaScript's UTF-16 order is the same but for these. */
+const PAST_SURROGATES = /[\ud800-\uffff]/
+
+function byUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b))
 }
 
 /** A block documentation reads whole (`required_providers`). */
 const EVERY_ATTRIBUTE: DocumentedBlock = { attributes: 'all', blocks: [] }
-
-/** Go compares strings by their UTF-8 bytes; UTF-16 order differs only past the surrogates. */
-function goOrder(a: string, b: string): number {
-  if (/[\ud800-\uffff]/.test(a + b)) return Buffer.compare(Buffer.from(a), Buffer.from(b))
-  return a < b ? -1 : a > b ? 1 : 0
-}
 
 function unescapeQuoted(raw: string): string {
   return raw.replace(QUOTED_ESCAPE, (_match, u4?: string, u8?: string, simple?: string) => {

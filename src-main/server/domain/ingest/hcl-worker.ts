@@ -74,13 +74,8 @@ function hashicorp(compiled: WebAssembly.Module) {
 async function answer({ id, filename, text, exact }: ParseRequest): Promise<ParseReply> {
   try {
     if (exact) return { id, result: await hashicorp(exact)(filename, text) }
-    const tree = (await grammar()).parse(text)
-    if (!tree) return { id, unsure: 'tree-sitter gave no tree' }
-    try {
-      return { id, result: documentedConfig(tree.rootNode, text) }
-    } finally {
-      tree.delete()
-    }
+    const parser = await grammar()
+    return { id, result: documentedConfig((piece) => parser.parse(piece), text) }
   } catch (error) {
     // Nesting deep enough to overflow the reader's stack is HashiCorp's parser's to refuse, in its words.
     if (error instanceof Unsure || error instanceof RangeError) return { id, unsure: error.message }
