@@ -154,6 +154,18 @@ describe('signed downloads answered before Koa', () => {
   })
 })
 
+describe('the rate limiter’s verdict on a request', () => {
+  it('is taken once, whichever path asks: a fast path that passes a request on after taking it does not make Koa take again', () => {
+    const limiter = new RateLimiter(1)
+    const request = {} as IncomingMessage
+    expect(limiter.verdictOn(request, 'a:127.0.0.1').allowed).toBe(true)
+    expect(limiter.verdictOn(request, 'a:127.0.0.1').allowed).toBe(true)
+    expect(limiter.verdictOn({} as IncomingMessage, 'a:127.0.0.1')).toMatchObject({ allowed: false })
+    expect(limiter.headers).toEqual({ 'X-RateLimit-Limit': '1' })
+    expect(new RateLimiter(0).headers).toEqual({})
+  })
+})
+
 /** A GET with a Host header of one's choosing (fetch sets its own). */
 function getWithHost(url: string, host: string) {
   const target = new URL(url)

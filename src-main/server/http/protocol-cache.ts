@@ -211,7 +211,7 @@ export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: 
   const key = caller && ProtocolCache.keyOf(caller, req.headers.host, url)
   const answer = key && deps.cache.get(key)
   if (!answer) return false
-  if (!deps.limiter.take(RateLimiter.keyOf(caller, req.socket.remoteAddress)).allowed) return false
+  if (!deps.limiter.verdictOn(req, RateLimiter.keyOf(caller, req.socket.remoteAddress)).allowed) return false
   if (answer.counts) {
     deps.downloads.count(answer.counts.moduleId)
     if (caller.kind !== 'site-admin') deps.downloads.consumed(answer.counts.moduleId, answer.counts.versionId, callerKey(caller))

@@ -1,9 +1,15 @@
+import type { IncomingMessage } from 'node:http'
 import type { Context, Next } from 'koa'
 import { callerKey, type Caller } from '../domain/core/access.js'
 import { identifiedCaller } from './auth.js'
 import { HttpError } from './errors.js'
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000
+
+type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+
+/** The limiter's verdict on a request, kept on it: the fast paths and Koa's middleware ask for it in turn. */
+const VERDICT = Symbol('rate limit verdict')
 
 interface Bucket {
   tokens: number
@@ -21,8 +27,12 @@ export class RateLimiter {
   private readonly ratePerMs: number
   private sweep = Date.now()
 
+  /** The headers of every answer under the limit, whichever path gives it. */
+  readonly headers: Readonly<Record<string, string>>
+
   constructor(readonly perMinute: number) {
     this.ratePerMs = perMinute / 60_000
+    this.headers = perMinute > 0 ? { 'X-RateLimit-Limit': String(perMinute) } : {}
   }
 
   /** A bucket per caller; unauthenticated and failed requests share their address's. */
@@ -30,8 +40,17 @@ export class RateLimiter {
     return caller ? `c:${callerKey(caller)}` : `a:${address ?? ''}`
   }
 
+  /**
+   * The verdict on one request: taken from the bucket once, however many paths ask for it (a fast
+   * path that passes the request on to Koa after taking it must not charge it twice).
+   */
+  verdictOn(req: IncomingMessage, key: string): Verdict {
+    const kept = req as IncomingMessage & { [VERDICT]?: Verdict }
+    return (kept[VERDICT] ??= this.take(key))
+  }
+
   /** Takes one request from the client's bucket; says how long to wait when it is empty. */
-  take(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+  take(key: string): Verdict {
     if (this.perMinute <= 0) return { allowed: true }
     const now = Date.now()
     // Full buckets carry no information; drop them now and then so memory stays small.
@@ -52,8 +71,8 @@ export class RateLimiter {
   middleware() {
     return async (ctx: Context, next: Next): Promise<void> => {
       if (this.perMinute > 0) {
-        ctx.set('X-RateLimit-Limit', String(this.perMinute))
-        const verdict = this.take(RateLimiter.keyOf(identifiedCaller(ctx), ctx.ip))
+        ctx.set(this.headers)
+        const verdict = this.verdictOn(ctx.req, RateLimiter.keyOf(identifiedCaller(ctx), ctx.ip))
         if (!verdict.allowed) {
           const wait = String(verdict.retryAfterSeconds)
           throw new HttpError(429, 'too many requests', `Too many requests: slow down and retry in ${wait} s.`, undefined, {

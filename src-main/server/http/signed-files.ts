@@ -100,12 +100,13 @@ async function answerFast(req: IncomingMessage, res: ServerResponse, limiter: Ra
   if (!file) return false
   const range = byteRange(req.headers.range ?? '', file.size)
   if (range === 'unsatisfiable') return false
-  // Counted only for a file found, as Koa counts it: a request that falls back is counted there.
-  if (!limiter.take(rateKey).allowed) return false
+  // Counted only for a file it answers; one that falls back before is counted by Koa, and one that
+  // falls back after (its file would not open) keeps its verdict, so that Koa does not count it again.
+  if (!limiter.verdictOn(req, rateKey).allowed) return false
   const body = req.method === 'HEAD' ? undefined : await openBody(file, range).catch(() => false as const)
   if (body === false) return false
   for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
-  if (limiter.perMinute > 0) res.setHeader('X-RateLimit-Limit', String(limiter.perMinute))
+  for (const [name, value] of Object.entries(limiter.headers)) res.setHeader(name, value)
   if (file.attachment) res.setHeader('Content-Disposition', attachment(file.attachment))
   res.setHeader('Cache-Control', CACHE_CONTROL)
   respond(res, file, range, body)
