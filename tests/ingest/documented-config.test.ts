@@ -105,6 +105,9 @@ variable "templates" {
     splat    = var.list[*].id
     index    = var.map["k"]
     legacy   = var.list.0
+    hexish   = var.a0x1
+    arn      = "arn:aws:iam::aws:policy/ReadOnlyAccess"
+    provided = provider::aws::arn_parse(var.arn)
     cond2    = var.a ? 1 : 2
     for_list = [for x in var.l : upper(x) if x != ""]
     for_map  = { for k, v in var.m : k => v... }

@@ -109,8 +109,8 @@ function readPiece(root: Node, source: string, out: Map<string, unknown>, topNam
 function refuseLexicalDifferences(root: Node, source: string): void {
   for (const match of source.matchAll(/0x|::/g)) {
     const node = root.descendantForIndex(match.index)!
-    if (node.type === 'numeric_lit') throw new Unsure('a hexadecimal number')
-    if (node.type === 'identifier' && node.parent?.type !== 'function_call') throw new Unsure('a name with ::')
+    const type = node.type
+    if (match[0] === '0x' ? type === 'numeric_lit' : type === 'identifier' && node.parent?.type !== 'function_call') throw new Unsure(`${match[0]} where HCL refuses it`)
   }
 }
 

@@ -51,7 +51,7 @@ function compiledTreeSitter(): Promise<TreeSitterModules> {
 }
 
 /**
- * The parser's WebAssembly, compiled once for the process and shared by every worker. V8 compiles a
+ * HashiCorp's parser's WebAssembly, compiled once for the process and shared by every worker. V8 compiles a
  * function the first time it runs and optimizes it once it has run a while; that work belongs to the
  * compiled module, so once one worker has parsed, the next ones parse at full speed from their first
  * file. A worker that compiled its own copy parsed its first 900 KB in 2.6-3.0 s against 0.9-1.1 s
