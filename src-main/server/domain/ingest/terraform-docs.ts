@@ -86,8 +86,8 @@ export function isDocumentationFile(path: string): boolean {
 export type HclParse = (filename: string, contents: string, timeoutMs?: number) => Promise<Record<string, unknown>>
 
 /**
- * What documenting one archive may cost. HCL parsing takes about half a second and 125 MB per MB of
- * Terraform (twice that for a file only HashiCorp's parser reads), so one archive must not take the parser for minutes,
+ * What documenting one archive may cost. HCL parsing takes about half a second per MB of Terraform
+ * (a second and 250 MB for a file only HashiCorp's parser reads), so one archive must not take the parser for minutes,
  * nor one file take the server past its memory: what is over the budget is left out of the
  * documentation, with a warning, and the version still publishes.
  */
