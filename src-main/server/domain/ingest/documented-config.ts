@@ -162,7 +162,7 @@ class Reader {
   }
 
   private label(node: Node): string {
-    const parts = this.template(node, false)
+    const parts = this.template(node)
     if (parts.length !== 1 || parts[0]!.kind !== 'literal') throw new Unsure('a block label that is not a plain string')
     return parts[0]!.value
   }
@@ -273,7 +273,7 @@ class Reader {
 
   /** A quoted or heredoc template's value: a string, or, for `"${x}"` alone, x's value. */
   private templateValue(node: Node): Value {
-    const parts = this.template(node, node.type === 'heredoc_template')
+    const parts = this.template(node)
     if (parts.length === 1 && parts[0]!.kind === 'expression') return this.expression(parts[0]!.node)
     return parts.map((part) => this.stringPart(part)).join('')
   }
@@ -302,7 +302,7 @@ class Reader {
         }
         if (type === 'template_expr') {
           const template = only!.children[0]!
-          const parts = this.template(template, template.type === 'heredoc_template')
+          const parts = this.template(template)
           if (parts.length === 1 && parts[0]!.kind === 'expression') return this.stringPart(parts[0]!)
           return parts.map((p) => this.stringPart(p)).join('')
         }
@@ -320,7 +320,8 @@ class Reader {
    * token each), strip markers applied, a flush heredoc's indentation removed, literals melded, then
    * directives nested.
    */
-  private template(node: Node, heredoc: boolean): Part[] {
+  private template(node: Node): Part[] {
+    const heredoc = node.type === 'heredoc_template'
     const tokens: Token[] = []
     let trimNext = false
     const addLiteral = (from: number, to: number) => {
