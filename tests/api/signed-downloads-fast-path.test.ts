@@ -157,12 +157,21 @@ describe('signed downloads answered before Koa', () => {
 describe('the rate limiter’s verdict on a request', () => {
   it('is taken once, whichever path asks: a fast path that passes a request on after taking it does not make Koa take again', () => {
     const limiter = new RateLimiter(1)
-    const request = {} as IncomingMessage
-    expect(limiter.verdictOn(request, 'a:127.0.0.1').allowed).toBe(true)
-    expect(limiter.verdictOn(request, 'a:127.0.0.1').allowed).toBe(true)
-    expect(limiter.verdictOn({} as IncomingMessage, 'a:127.0.0.1')).toMatchObject({ allowed: false })
+    const from = (address: string) => ({ socket: { remoteAddress: address } }) as IncomingMessage
+    const request = from('127.0.0.1')
+    expect(limiter.verdictOn(request, undefined).allowed).toBe(true)
+    expect(limiter.verdictOn(request, undefined).allowed).toBe(true)
+    expect(limiter.verdictOn(from('127.0.0.1'), undefined)).toMatchObject({ allowed: false })
+    // Another caller from the same address, or another address, has a bucket of its own.
+    expect(limiter.verdictOn(from('127.0.0.1'), { kind: 'site-admin' }).allowed).toBe(true)
+    expect(limiter.verdictOn(from('127.0.0.2'), undefined).allowed).toBe(true)
     expect(limiter.headers).toEqual({ 'X-RateLimit-Limit': '1' })
-    expect(new RateLimiter(0).headers).toEqual({})
+    // Without a limit, nothing is taken, and nothing is kept on the request.
+    const unlimited = new RateLimiter(0)
+    const untouched = from('127.0.0.1')
+    for (let i = 0; i < 3; i++) expect(unlimited.verdictOn(untouched, undefined).allowed).toBe(true)
+    expect(Object.getOwnPropertySymbols(untouched)).toEqual([])
+    expect(unlimited.headers).toEqual({})
   })
 })
 

@@ -5,17 +5,25 @@ import { Lru } from '../domain/core/lru.js'
 import type { DownloadCounter } from '../domain/modules/downloads.js'
 import { bearerToken, identifiedCaller } from './auth.js'
 import { passesDoors } from './doors.js'
-import { RateLimiter } from './rate-limit.js'
+import type { RateLimiter } from './rate-limit.js'
 
 interface Answer {
+  /** The request it answers, with the URL it is kept under: the headers as sent. */
+  authorization: string
+  host: string
   status: number
   headers: Record<string, string>
   body: string
+  /** When it goes: its time to live's end, or its caller's token's expiry if that comes first. */
   expiresAt: number
+  /** Whom it was computed for: the rate limit and the download count are theirs. */
+  caller: Caller
   /** For a download location: the module and version whose downloads it counts. */
   counts?: { moduleId: string; versionId: string }
   /** For an answer that shows download counts: how many downloads had been counted when it was made. */
   countsAt?: number
+  /** What it costs in memory, roughly: its body and headers, and the request's headers and URL. */
+  bytes: number
 }
 
 export interface Cacheable {
@@ -45,13 +53,20 @@ export const DEFAULT_CACHE_LIMITS: ProtocolCacheLimits = { maxBytes: 32 * 1024 *
 /** How often expired answers are swept out, at most. */
 const SWEEP_EVERY_MS = 10_000
 
+/** Answers kept for one URL, one per token and host that asked it; the oldest goes to make room. */
+const MAX_ANSWERS_PER_URL = 16
+
 /**
- * The registry protocol's answers, kept per authenticated caller and URL, so that `terraform
- * init` in a loop costs a lookup, not a computation. An answer is stale as soon as anything is
- * written to organizations or modules (the store's revision moves: everything goes at once), an
- * answer that shows download counts as soon as a download is counted (so they agree with the
- * downloads summary), and any after its time to live: a minute, for a download location signed for
- * ten. A cached download still counts.
+ * The registry protocol's answers, kept per request as sent (its Authorization header, Host
+ * header and URL), so that `terraform init` in a loop costs a lookup, not a computation. Keyed by
+ * what was sent rather than by whom it names, so that a hit needs no parsing: the same header is
+ * the same token, hence the same caller, until the next write lets every answer go.
+ *
+ * An answer is stale as soon as anything is written to organizations or modules (the store's
+ * revision moves: everything goes at once), an answer that shows download counts as soon as a
+ * download is counted (so they agree with the downloads summary), and any after its time to live
+ * (a minute, for a download location signed for ten) or when its caller's token expires, if that
+ * comes first. A cached download still counts.
  *
  * Memory is bounded in bytes, not entries: the least recently used answers go first, answers
  * too large to be worth it are not kept, expired ones are swept, and a URL is kept only when it
@@ -59,8 +74,12 @@ const SWEEP_EVERY_MS = 10_000
  * page cannot be made to fill it).
  */
 export class ProtocolCache {
-  /** Each weighed by what it costs in memory, roughly: its key, body and headers. */
-  private readonly answers: Lru<string, Answer>
+  /**
+   * Per URL, the answers to each token and host that asked it (most URLs have one), weighed
+   * together. Kept by URL, then compared, rather than by one key joining the three: a hit then
+   * hashes only the URL, where joining them cost the lookup a copy of all three.
+   */
+  private readonly answers: Lru<string, readonly Answer[]>
   /**
    * Tokens Koa authenticated for an answer kept here, and whom they name: the fast path needs no
    * store lookup to know the caller. Only tokens that passed go in (no bogus token takes room),
@@ -87,14 +106,9 @@ export class ProtocolCache {
     return { revision: this.revision(), downloads: this.downloadsCounted() }
   }
 
-  /** The key of a caller's request for `url`, or undefined when the URL cannot be cached (a repeated parameter). */
-  static keyOf(caller: Caller, host: string | undefined, url: string): string | undefined {
-    const normalized = normalizeUrl(url)
-    return normalized && keyFor(caller, host, normalized.url)
-  }
-
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.answers.size, bytes: this.answers.weight }
+  /** URLs with answers kept, and what they weigh. */
+  get size(): { urls: number; bytes: number } {
+    return { urls: this.answers.size, bytes: this.answers.weight }
   }
 
   /** The caller a token was last authenticated as, since the last write, while the token has not expired. */
@@ -108,15 +122,20 @@ export class ProtocolCache {
     return caller
   }
 
-  get(key: string): Answer | undefined {
+  /** The answer kept for a request that sent these Authorization and Host headers for `url`, while nothing it shows has changed. */
+  answerTo(authorization: string, host: string, url: string): Answer | undefined {
     this.dropIfStale()
-    const answer = this.answers.get(key)
-    if (!answer) return undefined
-    if (answer.expiresAt < this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
-      this.answers.delete(key)
-      return undefined
+    const answers = this.answers.get(url)
+    if (!answers) return undefined
+    for (const answer of answers) {
+      if (answer.authorization !== authorization || answer.host !== host) continue
+      if (answer.expiresAt <= this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
+        this.keep(url, answers, (kept) => kept !== answer)
+        return undefined
+      }
+      return answer
     }
-    return answer
+    return undefined
   }
 
   /** Keeps what a Koa handler answered, when it marked the answer cacheable and nothing it shows changed since `stamp`. */
@@ -124,8 +143,8 @@ export class ProtocolCache {
     const caller = identifiedCaller(ctx)
     if (!caller || ctx.status >= 300 || stamp.revision !== this.revision()) return
     if (cacheable.showsCounts && stamp.downloads !== this.downloadsCounted()) return
-    const normalized = normalizeUrl(ctx.url)
-    if (!normalized || normalized.params.some((name) => !cacheable.params?.includes(name))) return
+    const { authorization, host } = ctx.req.headers
+    if (!authorization || !host || !dependsOnAll(ctx.url, cacheable.params ?? [])) return
     const body = ctx.body === null || ctx.body === undefined ? '' : typeof ctx.body === 'string' ? ctx.body : undefined
     if (body === undefined) return
     const headers: Record<string, string> = {}
@@ -135,16 +154,19 @@ export class ProtocolCache {
       headers[name] = value
       bytes += name.length + value.length
     }
-    const key = keyFor(caller, ctx.req.headers.host, normalized.url)
+    const url = ctx.url
     // Strings are UTF-16 in memory: two bytes a character is the honest estimate.
-    bytes = 2 * (bytes + body.length + key.length) + 200
+    bytes = 2 * (bytes + body.length + authorization.length + host.length + url.length) + 200
     if (bytes > this.limits.maxEntryBytes) return
     this.dropIfStale()
     const now = this.clock()
     if (now - this.sweptAt > SWEEP_EVERY_MS) this.sweep(now)
     const countsAt = cacheable.showsCounts ? stamp.downloads : undefined
-    this.answers.set(key, { status: ctx.status, headers, body, expiresAt: now + cacheable.ttlMs, counts: cacheable.counts, countsAt }, bytes)
-    const token = bearerToken(ctx.get('authorization'))
+    const expiresAt = Math.min(now + cacheable.ttlMs, caller.kind === 'site-admin' ? Infinity : (caller.expiresAt ?? Infinity))
+    const answer: Answer = { authorization, host, status: ctx.status, headers, body, expiresAt, caller, counts: cacheable.counts, countsAt, bytes }
+    const others = (this.answers.get(url) ?? []).filter((kept) => kept.authorization !== authorization || kept.host !== host)
+    this.store(url, [...others.slice(1 - MAX_ANSWERS_PER_URL), answer])
+    const token = bearerToken(authorization)
     if (token) this.callers.set(token, caller)
   }
 
@@ -159,31 +181,31 @@ export class ProtocolCache {
 
   private sweep(now: number): void {
     this.sweptAt = now
-    for (const [key, answer] of this.answers) if (answer.expiresAt < now) this.answers.delete(key)
+    // Changed after the walk: storing moves a URL to the end, where the walk would meet it again.
+    const expired = [...this.answers].filter(([, answers]) => answers.some((answer) => answer.expiresAt <= now))
+    for (const [url, answers] of expired) this.keep(url, answers, (answer) => answer.expiresAt > now)
+  }
+
+  /** Keeps those of a URL's answers that pass `test`. */
+  private keep(url: string, answers: readonly Answer[], test: (answer: Answer) => boolean): void {
+    this.store(url, answers.filter(test))
+  }
+
+  private store(url: string, answers: readonly Answer[]): void {
+    if (answers.length === 0) this.answers.delete(url)
+    else this.answers.set(url, answers, answers.reduce((sum, answer) => sum + answer.bytes, 0))
   }
 }
 
 /**
- * An answer's key: who asked, the host they asked (download locations are absolute URLs on it), and
- * the URL's meaningful part.
+ * Whether the answer to `url` depends on each of its query parameters, each given once: else it is
+ * not kept (a repeated parameter's meaning depends on which one a handler reads).
  */
-function keyFor(caller: Caller, host: string | undefined, url: string): string {
-  return `${callerKey(caller)}\n${host ?? ''}\n${url}`
-}
-
-/**
- * The path and its query parameters in a fixed order, and their names; undefined when a
- * parameter is repeated (its meaning then depends on which one a handler reads).
- */
-function normalizeUrl(url: string): { url: string; params: string[] } | undefined {
+function dependsOnAll(url: string, params: readonly string[]): boolean {
   const mark = url.indexOf('?')
-  if (mark < 0) return { url, params: [] }
-  const query = new URLSearchParams(url.slice(mark + 1))
-  const entries = [...query].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  const params = entries.map(([name]) => name)
-  if (new Set(params).size !== params.length) return undefined
-  const path = url.slice(0, mark)
-  return entries.length === 0 ? { url: path, params } : { url: `${path}?${new URLSearchParams(entries).toString()}`, params }
+  if (mark < 0) return true
+  const names = [...new URLSearchParams(url.slice(mark + 1)).keys()]
+  return new Set(names).size === names.length && names.every((name) => params.includes(name))
 }
 
 export interface FastPathDeps {
@@ -197,21 +219,20 @@ const PREFIX = '/api/registry/v1/modules'
 
 /**
  * Answers a protocol GET from the cache, before Koa sees it, when everything Koa would check
- * is plainly fine: the doors let the request in (the same check Koa makes), its token is one Koa
- * authenticated since the last write, the caller is within its rate, and the same caller asked
- * the same URL since then. Anything else goes the long way, where Koa answers it properly.
+ * is plainly fine: the doors let the request in (the same check Koa makes), a request with the
+ * same Authorization and Host headers asked the same URL since the last write and Koa answered it
+ * (so its token was authenticated then), and the caller is within its rate. Anything else goes
+ * the long way, where Koa answers it properly.
  */
 export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps, protocol: string): boolean {
   const url = req.url
   if (req.method !== 'GET' || !url?.startsWith(PREFIX)) return false
-  const token = bearerToken(req.headers.authorization)
-  if (!token) return false
-  if (!passesDoors(req, protocol, deps.allowedHosts)) return false
-  const caller = deps.cache.callerOf(token)
-  const key = caller && ProtocolCache.keyOf(caller, req.headers.host, url)
-  const answer = key && deps.cache.get(key)
+  const { authorization, host } = req.headers
+  if (!authorization || !host || !passesDoors(req, protocol, deps.allowedHosts)) return false
+  const answer = deps.cache.answerTo(authorization, host, url)
   if (!answer) return false
-  if (!deps.limiter.verdictOn(req, RateLimiter.keyOf(caller, req.socket.remoteAddress)).allowed) return false
+  const { caller } = answer
+  if (!deps.limiter.verdictOn(req, caller).allowed) return false
   if (answer.counts) {
     deps.downloads.count(answer.counts.moduleId)
     if (caller.kind !== 'site-admin') deps.downloads.consumed(answer.counts.moduleId, answer.counts.versionId, callerKey(caller))

@@ -8,6 +8,8 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000
 
 type Verdict = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
+const ALLOWED: Verdict = Object.freeze({ allowed: true })
+
 /** The limiter's verdict on a request, kept on it: the fast paths and Koa's middleware ask for it in turn. */
 const VERDICT = Symbol('rate limit verdict')
 
@@ -36,22 +38,24 @@ export class RateLimiter {
   }
 
   /** A bucket per caller; unauthenticated and failed requests share their address's. */
-  static keyOf(caller: Caller | undefined, address: string | undefined): string {
+  private static keyOf(caller: Caller | undefined, address: string | undefined): string {
     return caller ? `c:${callerKey(caller)}` : `a:${address ?? ''}`
   }
 
   /**
-   * The verdict on one request: taken from the bucket once, however many paths ask for it (a fast
-   * path that passes the request on to Koa after taking it must not charge it twice).
+   * The verdict on one request by `caller` (undefined when unauthenticated): taken from the bucket
+   * once, however many paths ask for it (a fast path that passes the request on to Koa after taking
+   * it must not charge it twice). Without a limit, nothing is taken or kept.
    */
-  verdictOn(req: IncomingMessage, key: string): Verdict {
+  verdictOn(req: IncomingMessage, caller: Caller | undefined): Verdict {
+    if (this.perMinute <= 0) return ALLOWED
     const kept = req as IncomingMessage & { [VERDICT]?: Verdict }
-    return (kept[VERDICT] ??= this.take(key))
+    // The socket's address, as Koa's ctx.ip is without `proxy` (Homeport trusts no forwarding header).
+    return (kept[VERDICT] ??= this.take(RateLimiter.keyOf(caller, req.socket.remoteAddress)))
   }
 
   /** Takes one request from the client's bucket; says how long to wait when it is empty. */
-  take(key: string): Verdict {
-    if (this.perMinute <= 0) return { allowed: true }
+  private take(key: string): Verdict {
     const now = Date.now()
     // Full buckets carry no information; drop them now and then so memory stays small.
     if (now - this.sweep > 60_000) {
@@ -72,7 +76,7 @@ export class RateLimiter {
     return async (ctx: Context, next: Next): Promise<void> => {
       if (this.perMinute > 0) {
         ctx.set(this.headers)
-        const verdict = this.verdictOn(ctx.req, RateLimiter.keyOf(identifiedCaller(ctx), ctx.ip))
+        const verdict = this.verdictOn(ctx.req, identifiedCaller(ctx))
         if (!verdict.allowed) {
           const wait = String(verdict.retryAfterSeconds)
           throw new HttpError(429, 'too many requests', `Too many requests: slow down and retry in ${wait} s.`, undefined, {

@@ -14,7 +14,7 @@ import { COMMON_HEADERS } from './common-headers.js'
 import { passesDoors } from './doors.js'
 import { HttpError } from './errors.js'
 import { pathParams } from './query.js'
-import { RateLimiter } from './rate-limit.js'
+import type { RateLimiter } from './rate-limit.js'
 import { SmallFiles } from './small-files.js'
 
 /** A file a signed location names: the stored file, and how to label it. */
@@ -92,17 +92,17 @@ export function serveSignedFile(req: IncomingMessage, res: ServerResponse, deps:
   const bearer = bearerToken(req.headers.authorization)
   const caller = bearer === undefined ? undefined : deps.callerOf(bearer)
   if (bearer !== undefined && !caller) return false
-  return answerFast(req, res, deps.limiter, RateLimiter.keyOf(caller, req.socket.remoteAddress), location.find(token, name))
+  return answerFast(req, res, deps.limiter, caller, location.find(token, name))
 }
 
-async function answerFast(req: IncomingMessage, res: ServerResponse, limiter: RateLimiter, rateKey: string, found: Promise<SignedFile | undefined>): Promise<boolean> {
+async function answerFast(req: IncomingMessage, res: ServerResponse, limiter: RateLimiter, caller: Caller | undefined, found: Promise<SignedFile | undefined>): Promise<boolean> {
   const file = await found.catch(() => undefined)
   if (!file) return false
   const range = byteRange(req.headers.range ?? '', file.size)
   if (range === 'unsatisfiable') return false
   // Counted only for a file it answers; one that falls back before is counted by Koa, and one that
   // falls back after (its file would not open) keeps its verdict, so that Koa does not count it again.
-  if (!limiter.verdictOn(req, rateKey).allowed) return false
+  if (!limiter.verdictOn(req, caller).allowed) return false
   const body = req.method === 'HEAD' ? undefined : await openBody(file, range).catch(() => false as const)
   if (body === false) return false
   for (const [name, value] of Object.entries(COMMON_HEADERS)) res.setHeader(name, value)
