@@ -134,8 +134,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
             // Nothing the fast path does should throw; if something did, Koa answers (or the answer begun is cut off).
             () => (res.headersSent ? res.destroy() : void handle(req, res))
           )
-      },
-      tls ? 'secureConnection' : 'connection'
+      }
     )
     const listening = graceful.server
     listening.keepAliveTimeout = KEEP_ALIVE_MS

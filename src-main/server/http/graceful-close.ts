@@ -1,51 +1,57 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { Server as TlsServer } from 'node:tls'
 
-/** Where a response keeps the socket it was answered on. */
-const SOCKET = Symbol('socket')
+/** Node publishes each finished response here, to subscribers only (a closing server's is the one). */
+const RESPONSE_FINISHED = 'http.server.response.finish'
 
 /**
  * Wraps a request handler so the server can stop gracefully: `close()` stops accepting
  * connections, hangs up those with no request in progress at once, and lets each request in
- * progress finish (its response says `Connection: close`). Node's own close() waits for
- * kept-alive and just-opened connections to time out.
+ * progress finish, then hangs up its connection (a request that comes after, on a connection kept
+ * alive, is answered with `Connection: close`). Node's own close() would wait for a kept-alive
+ * connection's request to end and the connection to time out.
+ *
+ * Node knows which connections are between requests (closeIdleConnections), but counts one that
+ * has not sent its first request yet as busy, for its headers' time-out: those are tracked here.
+ * Nothing else is counted per request, which cost a cached protocol answer a fiftieth of its time.
  */
 export function gracefulServer(
   create: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server,
-  handle: (req: IncomingMessage, res: ServerResponse) => void,
-  /** The event that gives the sockets requests arrive on: `secureConnection` for HTTPS. */
-  connectionEvent: 'connection' | 'secureConnection' = 'connection'
+  handle: (req: IncomingMessage, res: ServerResponse) => void
 ): { server: Server; close(): Promise<void> } {
-  const active = new Map<Socket, number>()
   let closing = false
-
-  // One listener for every response, not a closure each: a response closes once, so `on` does (and
-  // `once` would wrap it in another closure); the socket may be gone from it by then, so it is kept on it.
-  function finished(this: ServerResponse & { [SOCKET]?: Socket }): void {
-    const socket = this[SOCKET]!
-    const left = (active.get(socket) ?? 1) - 1
-    active.set(socket, left)
-    if (closing && left === 0) socket.destroySoon()
-  }
-  const server = create((req, res: ServerResponse & { [SOCKET]?: Socket }) => {
-    const socket = req.socket
-    active.set(socket, (active.get(socket) ?? 0) + 1)
+  /** Connections that have not sent a request yet. */
+  const unused = new Set<Socket>()
+  const server = create((req, res) => {
+    unused.delete(req.socket)
     if (closing) res.setHeader('Connection', 'close')
-    res[SOCKET] = socket
-    res.on('close', finished)
     handle(req, res)
   })
-  server.on(connectionEvent, (socket: Socket) => {
-    active.set(socket, 0)
-    socket.once('close', () => active.delete(socket))
+  // Over TLS, requests arrive on the socket of the secure connection, not on the one beneath it.
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+    unused.add(socket)
+    socket.once('close', () => unused.delete(socket))
   })
+  // Node publishes before it lets the connection go idle: it is hung up on the next turn.
+  const hangUpIdle = (message: unknown) => {
+    if ((message as { server?: unknown }).server === server) setImmediate(() => server.closeIdleConnections())
+  }
 
   return {
     server,
     close() {
       closing = true
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      for (const [socket, requests] of active) if (requests === 0) socket.destroy()
+      subscribe(RESPONSE_FINISHED, hangUpIdle)
+      // Node's close() hangs up the connections between requests itself.
+      const closed = new Promise<void>((resolve) =>
+        server.close(() => {
+          unsubscribe(RESPONSE_FINISHED, hangUpIdle)
+          resolve()
+        })
+      )
+      for (const socket of unused) socket.destroy()
       return closed
     }
   }

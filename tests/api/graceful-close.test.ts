@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { connect as connectPlain, type Socket } from 'node:net'
+import { connect as connectTls } from 'node:tls'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gracefulServer } from '../../src-main/server/http/graceful-close.js'
+import { resolveTls } from '../../src-main/server/data-dir/tls.js'
+
+/** A connection that sends requests by hand and reads answers as they come, and says when the server hangs up. */
+interface Connection {
+  send(path: string): void
+  /** Resolves with the next `count` answers' heads and bodies, once they are all in. */
+  answers(count: number): Promise<string[]>
+  closed: Promise<void>
+}
+
+async function open(port: number, tls: boolean): Promise<Connection> {
+  const socket: Socket = await new Promise((resolve, reject) => {
+    const opened: Socket = tls
+      ? connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false }, () => resolve(opened))
+      : connectPlain(port, '127.0.0.1', () => resolve(opened))
+    opened.once('error', reject)
+  })
+  let received = ''
+  const waiting: (() => void)[] = []
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('latin1')
+    for (const wake of waiting.splice(0)) wake()
+  })
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  socket.on('error', () => undefined)
+  const complete = () => received.split(/(?=HTTP\/1\.1 )/).filter((answer) => /\r\n\r\n[^]*done\n$/.test(answer))
+  return {
+    send: (path) => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    async answers(count) {
+      while (complete().length < count) await new Promise<void>((resolve) => waiting.push(resolve))
+      return complete()
+    },
+    closed
+  }
+}
+
+let stop: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await stop?.()
+  stop = undefined
+})
+
+/** A server whose `/slow` answers when the test says so; every body ends in `done`. */
+async function start(tls: boolean) {
+  const releases: (() => void)[] = []
+  const arrived: string[] = []
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    arrived.push(req.url!)
+    const answer = () => res.end(`${req.url} done\n`)
+    if (req.url === '/slow') releases.push(answer)
+    else answer()
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'homeport-graceful-'))
+  const material = tls ? await resolveTls(dir) : undefined
+  const graceful = gracefulServer((handler): Server => (material ? createHttpsServer({ cert: material.cert, key: material.key }, handler) : createServer(handler)), handle)
+  // Homeport keeps idle connections longer than clients do (95 s): Node's own time-out must not be what hangs up here.
+  graceful.server.keepAliveTimeout = 95_000
+  await new Promise<void>((resolve) => graceful.server.listen(0, '127.0.0.1', resolve))
+  stop = async () => {
+    graceful.server.closeAllConnections()
+    await new Promise((resolve) => graceful.server.close(resolve))
+    await rm(dir, { recursive: true, force: true })
+  }
+  const { port } = graceful.server.address() as { port: number }
+  const hasArrived = async (path: string) => {
+    while (!arrived.includes(path)) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return { port, graceful, releaseSlow: () => releases.shift()!(), hasArrived }
+}
+
+describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', ({ tls }) => {
+  it('hangs up idle connections at once, answers the request in progress in full, then hangs up its connection', async () => {
+    const { port, graceful, releaseSlow, hasArrived } = await start(tls)
+    const idle = await open(port, tls)
+    idle.send('/quick')
+    await idle.answers(1)
+    // Node counts a connection that has sent nothing yet as busy: it is idle all the same.
+    const seen = once(graceful.server, tls ? 'secureConnection' : 'connection')
+    const unused = await open(port, tls)
+    await seen
+    const busy = await open(port, tls)
+    busy.send('/slow')
+    await hasArrived('/slow')
+
+    let closed = false
+    const closing = graceful.close().then(() => (closed = true))
+    await idle.closed
+    await unused.closed
+    expect(closed).toBe(false)
+
+    releaseSlow()
+    const [answer] = await busy.answers(1)
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(answer).toMatch(/\/slow done\n$/)
+    await busy.closed
+    await closing
+    expect(closed).toBe(true)
+  })
+
+  it('answers a request sent after the close began on a kept connection, with Connection: close', async () => {
+    const { port, graceful, releaseSlow, hasArrived } = await start(tls)
+    const kept = await open(port, tls)
+    kept.send('/quick')
+    await kept.answers(1)
+    const busy = await open(port, tls)
+    busy.send('/slow')
+    await hasArrived('/slow')
+    const closing = graceful.close()
+    // Pipelined behind the slow one, so that it is sure to arrive before its connection is idle.
+    busy.send('/after')
+    await hasArrived('/after')
+    releaseSlow()
+    const answers = await busy.answers(2)
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(answers[1]!.toLowerCase()).toContain('\r\nconnection: close\r\n')
+    expect(answers[1]).toMatch(/\/after done\n$/)
+    await busy.closed
+    await kept.closed
+    await closing
+  })
+})
