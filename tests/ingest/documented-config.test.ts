@@ -296,3 +296,30 @@ describe('documenting through the parser’s worker', () => {
     ])
   })
 })
+
+describe('the parser’s readings kept', () => {
+  it('are read once for a text met again, within a budget in bytes, the least recently read going first', async () => {
+    const file = (i: number) => `variable "v${i}" {\n  description = "${'x'.repeat(1000)}"\n}\n`
+    // Room for the readings of four of these texts (about 2 KB each, UTF-16), not five.
+    const parser = new HclParser(20_000, 4 * 2 * file(0).length)
+    try {
+      const first = await parser.document('a.tf', file(0))
+      expect(await parser.document('a.tf', file(0))).toBe(first)
+      // The documentation's reading and HashiCorp's whole one are kept apart.
+      expect(await parser.parse('a.tf', file(0))).not.toBe(first)
+      const second = await parser.document('b.tf', file(1))
+      await parser.document('c.tf', file(2))
+      // Read again, the first is the most recent: another's reading goes to make room, not it.
+      expect(await parser.document('a.tf', file(0))).toBe(first)
+      await parser.document('d.tf', file(3))
+      expect(await parser.document('a.tf', file(0))).toBe(first)
+      expect(await parser.document('b.tf', file(1))).toBe(second)
+      // Four others read after it: the second is gone, and read anew.
+      for (const i of [4, 5, 6, 7]) await parser.document('e.tf', file(i))
+      expect(await parser.document('b.tf', file(1))).not.toBe(second)
+      expect(await parser.document('b.tf', file(1))).toEqual(second)
+    } finally {
+      await parser.close()
+    }
+  })
+})

@@ -53,17 +53,17 @@ describe('HashiCorp’s parser’s memory', () => {
   }
 
   it('is given back once the parser has parsed its share: the worker is replaced, and parsing goes on', async () => {
-    await givesMemoryBack(new HclParser(20_000, 10, 256 * 1024, 60_000))
+    await givesMemoryBack(new HclParser(20_000, 0, 256 * 1024, 60_000))
   })
 
   it('is given back once the parser is idle: the worker is replaced, and parsing goes on', async () => {
-    await givesMemoryBack(new HclParser(20_000, 10, Number.POSITIVE_INFINITY, 0))
+    await givesMemoryBack(new HclParser(20_000, 0, Number.POSITIVE_INFINITY, 0))
   })
 })
 
 describe('the documentation’s reading’s memory', () => {
   it('stays small however large the file: it is parsed in pieces, and the worker is not replaced for it', async () => {
-    const kept = new HclParser(20_000, 10, Number.POSITIVE_INFINITY, 60_000)
+    const kept = new HclParser(20_000, 0, Number.POSITIVE_INFINITY, 60_000)
     try {
       // Whole, tree-sitter's tree of these 800 KB took 87 MB more.
       await holdsLessThan(64, kept.document.bind(kept))

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { gunzip } from 'node:zlib'
+import { Lru } from '../core/lru.js'
 import type { ParseReply, ParseRequest, TreeSitterModules } from './hcl-worker.js'
 
 /** How long one file may take to parse before it is given up (a 1 MB file takes about a second with HashiCorp's parser, half that with tree-sitter). */
@@ -20,6 +21,12 @@ export const IDLE_RECYCLE_MS = 5_000
  * so the worker is kept. This bounds what slow growth there is.
  */
 export const RECYCLE_AFTER_BYTES = 32 * 1024 * 1024
+
+/**
+ * Readings kept, weighed by their texts: 32 MB holds some thousands of the files modules are made
+ * of, which is what successive versions share; the least recently read go first.
+ */
+const CACHE_BYTES = 32 * 1024 * 1024
 
 const PARSER_PACKAGE = '@cdktn/hcl2json'
 /**
@@ -84,7 +91,7 @@ type Reply = Extract<ParseReply, { result: unknown } | { unsure: unknown }>
 export class HclParser {
   private worker: Worker | undefined
   private readonly pending = new Map<number, Pending>()
-  private readonly parsed = new Map<string, Record<string, unknown>>()
+  private readonly parsed: Lru<string, Record<string, unknown>>
   private next = 0
   /** Bytes the current worker has parsed. */
   private workerBytes = 0
@@ -92,15 +99,18 @@ export class HclParser {
 
   constructor(
     private readonly timeoutMs = PARSE_TIMEOUT_MS,
-    private readonly cacheSize = 5000,
+    /** What the readings kept may weigh, in bytes of the texts they were read from. */
+    cacheBytes = CACHE_BYTES,
     private readonly recycleAfterBytes = RECYCLE_AFTER_BYTES,
     private readonly idleMs = IDLE_RECYCLE_MS
-  ) {}
+  ) {
+    this.parsed = new Lru(cacheBytes)
+  }
 
   /** What documentation reads of a file (DOCUMENTED_BLOCKS), in hcl2json's shape. */
   async document(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
     const started = performance.now()
-    return this.cached(`documented:${sha256(text)}`, async () => {
+    return this.cached(`documented:${sha256(text)}`, text, async () => {
       const reply = await this.request(filename, text, timeoutMs)
       if ('result' in reply) return reply.result
       return this.parse(filename, text, timeoutMs - (performance.now() - started))
@@ -109,19 +119,19 @@ export class HclParser {
 
   /** HashiCorp's parser's whole reading of a file, as hcl2json gives it; rejects what HCL refuses, with HCL's message. */
   async parse(filename: string, text: string, timeoutMs = this.timeoutMs): Promise<Record<string, unknown>> {
-    return this.cached(`exact:${sha256(text)}`, async () => {
+    return this.cached(`exact:${sha256(text)}`, text, async () => {
       const reply = await this.request(filename, text, timeoutMs, await compiledParser())
       if ('result' in reply) return reply.result
       throw new Error(reply.unsure)
     })
   }
 
-  private async cached(key: string, read: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  private async cached(key: string, text: string, read: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
     const known = this.parsed.get(key)
     if (known) return known
     const result = await read()
-    if (this.parsed.size >= this.cacheSize) this.parsed.delete(this.parsed.keys().next().value!)
-    this.parsed.set(key, result)
+    // A reading holds about what its text does (UTF-16, two bytes a character): weighed so, large files cannot pile up.
+    this.parsed.set(key, result, 2 * text.length)
     return result
   }
 
