@@ -59,6 +59,32 @@ describe('the ingest queue', () => {
   })
 })
 
+describe('the ingest takeover', () => {
+  it('leaves a version already waiting in this replica’s queue where it is: each is ingested once', async () => {
+    const { modules, store, ingest } = d.services
+    const at = { organization: 'busy', registryName: 'private', namespace: 'busy', name: 'network', provider: 'aws' }
+    await modules.create(ADMIN, 'busy', { name: 'network', provider: 'aws' })
+    const leases = vi.spyOn(d.background, 'withLease')
+    // The first archive's ingest stalls: the others wait in the queue, longer than a lease, as a long queue's do.
+    const release = stallArchiveReads(store)
+    const ids: string[] = []
+    for (let i = 0; i < 4; i++) {
+      const { view, version } = await modules.createVersion(ADMIN, at, { version: `1.${i}.0` })
+      await d.upload(modules.uploadObjectId(ADMIN, view, version)!, { 'main.tf': `output "v${i}" {\n  value = ${i}\n}\n` })
+      ids.push(version.id)
+    }
+    for (let round = 1; round <= 3; round++) await ingest.resumeStalled(Date.now() + round * 60_000)
+    release()
+    await d.background.close()
+
+    const ingested = (id: string) => leases.mock.calls.filter(([job, key]) => job === 'ingest' && key === id).length
+    // The one in progress may be taken up once more (it returns at once: it is published); the waiting ones are not.
+    expect(ingested(ids[0]!)).toBeLessThanOrEqual(2)
+    expect(ids.slice(1).map(ingested)).toEqual([1, 1, 1])
+    for (let i = 0; i < 4; i++) expect((await modules.readVersion(ADMIN, at, `1.${i}.0`)).version.status).toBe('ok')
+  })
+})
+
 describe('another archive through the same link', () => {
   it('supersedes the one being ingested, and the published one too until the link expires: the last archive wins, and the earlier one is not kept', async () => {
     const { modules, store } = d.services

@@ -31,8 +31,13 @@ export const INGEST_LEASE_MS = 30_000
  * identical uploads are parsed once.
  */
 export class IngestQueue {
-  /** Jobs waiting, per organization; organizations take turns, in the order they first asked. */
-  private readonly waiting = new Map<string, IngestJob[]>()
+  /**
+   * Jobs waiting, per organization, by version: organizations take turns, in the order they first
+   * asked, and each organization's versions go in the order they came. A version already waiting
+   * is not queued again (the takeover finds the versions of a long queue waiting longer than a
+   * lease); a Map rather than an array, whose shift copies what is left of a long one.
+   */
+  private readonly waiting = new Map<string, Map<string, IngestJob>>()
   private running: Promise<void> | undefined
 
   constructor(
@@ -46,8 +51,8 @@ export class IngestQueue {
   ) {}
 
   schedule(job: IngestJob): void {
-    const queue = this.waiting.get(job.organizationId) ?? []
-    queue.push(job)
+    const queue = this.waiting.get(job.organizationId) ?? new Map<string, IngestJob>()
+    if (!queue.has(job.versionId)) queue.set(job.versionId, job)
     this.waiting.set(job.organizationId, queue)
     this.running ??= this.background.run('ingest', (signal) => this.work(signal)).finally(() => {
       this.running = undefined
@@ -79,16 +84,18 @@ export class IngestQueue {
     const next = this.waiting.entries().next()
     if (next.done) return undefined
     const [organizationId, queue] = next.value
-    const job = queue.shift()!
+    const [versionId, job] = queue.entries().next().value!
+    queue.delete(versionId)
     this.waiting.delete(organizationId)
-    if (queue.length > 0) this.waiting.set(organizationId, queue)
+    if (queue.size > 0) this.waiting.set(organizationId, queue)
     return job
   }
 
   /**
    * Schedules the versions whose ingest has been waiting longer than a lease: ones a replica that
    * died was ingesting (its lease expired), or that no replica heard of. Each replica runs this
-   * every so often; a version's lease (in `ingest`) makes sure only one of them ingests it.
+   * every so often; a version's lease (in `ingest`) makes sure only one of them ingests it, and
+   * one already waiting here stays where it is in the queue.
    */
   async resumeStalled(now = Date.now()): Promise<void> {
     for (const module of await this.store.modules.listBy(INGESTING, 'all')) {
