@@ -67,13 +67,16 @@ describe('the download counter, read while a flush writes', () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const store = await openMemoryStore()
     const counter = new DownloadCounter(store, () => undefined)
-    vi.setSystemTime(new Date('2026-11-26T23:59:59.999Z'))
-    counter.count('mod-1')
-    vi.setSystemTime(new Date('2026-11-27T00:00:00.000Z'))
-    counter.count('mod-1')
-    counter.count('mod-1')
-    vi.setSystemTime(new Date('2026-11-26T12:00:00Z'))
-    counter.count('mod-1')
+    // The day is read once a turn of the event loop: each download here comes in a turn of its own.
+    const countAt = async (time: string) => {
+      await new Promise((resolve) => setImmediate(resolve))
+      vi.setSystemTime(new Date(time))
+      counter.count('mod-1')
+    }
+    await countAt('2026-11-26T23:59:59.999Z')
+    await countAt('2026-11-27T00:00:00.000Z')
+    await countAt('2026-11-27T00:00:00.000Z')
+    await countAt('2026-11-26T12:00:00Z')
     expect(await counter.daily('mod-1', 3, new Date('2026-11-27T12:00:00Z'))).toEqual([
       { date: '2026-11-25', count: 0 },
       { date: '2026-11-26', count: 2 },

@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'koa'
 import { callerKey, type Caller } from '../domain/core/access.js'
 import { Lru } from '../domain/core/lru.js'
+import { turnTime } from '../domain/core/turn-clock.js'
 import type { DownloadCounter } from '../domain/modules/downloads.js'
 import { bearerToken, identifiedCaller } from './auth.js'
 import { passesDoors } from './doors.js'
 import type { RateLimiter } from './rate-limit.js'
 
 interface Answer {
-  /** The request it answers, with the URL it is kept under: the headers as sent. */
+  /** The request it answers, with the URL it is kept under: the headers as sent (the Host header passed the doors). */
   authorization: string
   host: string
   status: number
@@ -93,8 +94,8 @@ export class ProtocolCache {
     private readonly revision: () => number,
     private readonly limits: ProtocolCacheLimits = DEFAULT_CACHE_LIMITS,
     private readonly downloadsCounted: () => number = () => 0,
-    /** The time answers and tokens expire by; tests move it instead of waiting. */
-    private readonly clock: () => number = Date.now
+    /** The time answers and tokens expire by, to within a turn of the event loop; tests move it instead of waiting. */
+    private readonly clock: () => number = turnTime
   ) {
     this.answers = new Lru(limits.maxBytes)
     this.sweptAt = clock()
@@ -219,18 +220,21 @@ const PREFIX = '/api/registry/v1/modules'
 
 /**
  * Answers a protocol GET from the cache, before Koa sees it, when everything Koa would check
- * is plainly fine: the doors let the request in (the same check Koa makes), a request with the
- * same Authorization and Host headers asked the same URL since the last write and Koa answered it
- * (so its token was authenticated then), and the caller is within its rate. Anything else goes
- * the long way, where Koa answers it properly.
+ * is plainly fine: a request with the same Authorization and Host headers asked the same URL since
+ * the last write and Koa answered it (so its token was authenticated then, and its Host header
+ * passed the doors), the rest of the doors let it in (the same check Koa makes), and the caller is
+ * within its rate. Anything else goes the long way, where Koa answers it properly.
  */
 export function serveFromCache(req: IncomingMessage, res: ServerResponse, deps: FastPathDeps, protocol: string): boolean {
   const url = req.url
   if (req.method !== 'GET' || !url?.startsWith(PREFIX)) return false
   const { authorization, host } = req.headers
-  if (!authorization || !host || !passesDoors(req, protocol, deps.allowedHosts)) return false
+  if (!authorization || !host) return false
   const answer = deps.cache.answerTo(authorization, host, url)
   if (!answer) return false
+  // The doors read the Host header, which was the same when Koa answered, and what a browser adds:
+  // only a request that carries the latter (Terraform's never do) needs them again.
+  if ((req.headers.origin !== undefined || req.headers['sec-fetch-site'] !== undefined) && !passesDoors(req, protocol, deps.allowedHosts)) return false
   const { caller } = answer
   if (!deps.limiter.verdictOn(req, caller).allowed) return false
   if (answer.counts) {

@@ -1,6 +1,7 @@
 import type { DownloadRecord } from '../../store/records.js'
 import { RecordMissingError } from '../../store/errors.js'
 import type { Store } from '../../store/port.js'
+import { turnTime } from '../core/turn-clock.js'
 
 export interface DownloadSummary {
   week: number
@@ -219,9 +220,12 @@ function dayOf(date: Date): string {
 /** The UTC day now, and the moments it starts and ends. */
 let current = { day: '', from: 0, to: 0 }
 
-/** Today's UTC day, named once a day rather than once a download (formatting a date was a twentieth of a cached download location's time). */
+/**
+ * Today's UTC day, as of this turn of the event loop: named once a day rather than once a download
+ * (formatting a date was a twentieth of a cached download location's time).
+ */
 function today(): string {
-  const now = Date.now()
+  const now = turnTime()
   if (now < current.from || now >= current.to) {
     const from = now - (now % DAY_MS)
     current = { day: dayOf(new Date(from)), from, to: from + DAY_MS }
