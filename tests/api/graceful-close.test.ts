@@ -13,6 +13,8 @@ import { resolveTls } from '../../src-main/server/data-dir/tls.js'
 /** A connection that sends requests by hand and reads answers as they come, and says when the server hangs up. */
 interface Connection {
   send(path: string): void
+  /** Sends bytes as they are: part of a request, say. */
+  sendRaw(text: string): void
   /** Resolves with the next `count` answers' heads and bodies, once they are all in. */
   answers(count: number): Promise<string[]>
   closed: Promise<void>
@@ -36,6 +38,7 @@ async function open(port: number, tls: boolean): Promise<Connection> {
   const complete = () => received.split(/(?=HTTP\/1\.1 )/).filter((answer) => /\r\n\r\n[^]*done\n$/.test(answer))
   return {
     send: (path) => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    sendRaw: (text) => socket.write(text),
     async answers(count) {
       while (complete().length < count) await new Promise<void>((resolve) => waiting.push(resolve))
       return complete()
@@ -62,7 +65,8 @@ async function start(tls: boolean) {
   }
   const dir = await mkdtemp(join(tmpdir(), 'homeport-graceful-'))
   const material = tls ? await resolveTls(dir) : undefined
-  const graceful = gracefulServer((handler): Server => (material ? createHttpsServer({ cert: material.cert, key: material.key }, handler) : createServer(handler)), handle)
+  // Silence once closing is cut short here, so that a test of it need not wait the ten seconds.
+  const graceful = gracefulServer((handler): Server => (material ? createHttpsServer({ cert: material.cert, key: material.key }, handler) : createServer(handler)), handle, 200)
   // Homeport keeps idle connections longer than clients do (95 s): Node's own time-out must not be what hangs up here.
   graceful.server.keepAliveTimeout = 95_000
   await new Promise<void>((resolve) => graceful.server.listen(0, '127.0.0.1', resolve))
@@ -96,6 +100,8 @@ describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', (
     const closing = graceful.close().then(() => (closed = true))
     await idle.closed
     await unused.closed
+    // An answer in progress is let be however long it takes, far past the silence allowed once closing.
+    await new Promise((resolve) => setTimeout(resolve, 600))
     expect(closed).toBe(false)
 
     releaseSlow()
@@ -105,6 +111,16 @@ describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', (
     await busy.closed
     await closing
     expect(closed).toBe(true)
+  })
+
+  it('hangs up a connection whose next request is still coming once it falls silent, so that a slow client cannot hold the close', async () => {
+    const { port, graceful } = await start(tls)
+    const slow = await open(port, tls)
+    slow.send('/quick')
+    await slow.answers(1)
+    slow.sendRaw('GET /never HTTP/1.1\r\nHo')
+    await graceful.close()
+    await slow.closed
   })
 
   it('answers a request sent after the close began on a kept connection, with Connection: close', async () => {

@@ -7,6 +7,16 @@ import { Server as TlsServer } from 'node:tls'
 const RESPONSE_FINISHED = 'http.server.response.finish'
 
 /**
+ * Once closing, how long a connection with no answer in progress may stay silent before it is hung
+ * up: one whose next request comes too slowly ever to be answered. An answer in progress is let be.
+ */
+export const CLOSING_SILENCE_MS = 10_000
+
+/** Where a connection keeps the response to its latest request: one property, set once a request, on an object that lasts. */
+const LATEST = Symbol('latest response')
+type Connection = Socket & { [LATEST]?: ServerResponse }
+
+/**
  * Wraps a request handler so the server can stop gracefully: `close()` stops accepting
  * connections, hangs up those with no request in progress at once, and lets each request in
  * progress finish, then hangs up its connection (a request that comes after, on a connection kept
@@ -14,25 +24,35 @@ const RESPONSE_FINISHED = 'http.server.response.finish'
  * connection's request to end and the connection to time out.
  *
  * Node knows which connections are between requests (closeIdleConnections), but counts one that
- * has not sent its first request yet as busy, for its headers' time-out: those are tracked here.
- * Nothing else is counted per request, which cost a cached protocol answer a fiftieth of its time.
+ * has not sent its first request yet as busy, for its headers' time-out, and one that is sending its
+ * next request: the first are tracked here, and the second hung up once silent (CLOSING_SILENCE_MS).
+ * Nothing is counted per request: a listener on each response cost a cached protocol answer a
+ * fiftieth of its time.
  */
 export function gracefulServer(
   create: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server,
-  handle: (req: IncomingMessage, res: ServerResponse) => void
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  closingSilenceMs = CLOSING_SILENCE_MS
 ): { server: Server; close(): Promise<void> } {
   let closing = false
-  /** Connections that have not sent a request yet. */
+  /** Every connection open, and those that have not sent a request yet. */
+  const connections = new Set<Connection>()
   const unused = new Set<Socket>()
   const server = create((req, res) => {
-    unused.delete(req.socket)
+    const socket: Connection = req.socket
+    unused.delete(socket)
+    socket[LATEST] = res
     if (closing) res.setHeader('Connection', 'close')
     handle(req, res)
   })
   // Over TLS, requests arrive on the socket of the secure connection, not on the one beneath it.
-  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Socket) => {
+  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Connection) => {
+    connections.add(socket)
     unused.add(socket)
-    socket.once('close', () => unused.delete(socket))
+    socket.once('close', () => {
+      connections.delete(socket)
+      unused.delete(socket)
+    })
   })
   // Node publishes before it lets the connection go idle: it is hung up on the next turn.
   const hangUpIdle = (message: unknown) => {
@@ -51,7 +71,10 @@ export function gracefulServer(
           resolve()
         })
       )
-      for (const socket of unused) socket.destroy()
+      for (const socket of connections) {
+        if (unused.has(socket)) socket.destroy()
+        else if (socket[LATEST]?.writableFinished !== false) socket.setTimeout(closingSilenceMs, () => socket.destroy())
+      }
       return closed
     }
   }
