@@ -82,9 +82,9 @@ export class ProtocolCache {
    */
   private readonly answers: Lru<string, readonly Answer[]>
   /**
-   * Tokens Koa authenticated for an answer kept here, and whom they name: the fast path needs no
-   * store lookup to know the caller. Only tokens that passed go in (no bogus token takes room),
-   * and all go at the next write, so a revoked token stops at once.
+   * Tokens Koa authenticated for an answer kept here, and whom they name: the signed downloads'
+   * fast path (callerOf) needs no store lookup to know the caller. Only tokens that passed go in
+   * (no bogus token takes room), and all go at the next write, so a revoked token stops at once.
    */
   private readonly callers = new Map<string, Caller>()
   private revisionSeen: number
