@@ -25,7 +25,8 @@ type Connection = Socket & { [LATEST]?: ServerResponse }
  *
  * Node knows which connections are between requests (closeIdleConnections), but counts one that
  * has not sent its first request yet as busy, for its headers' time-out, and one that is sending its
- * next request: the first are tracked here, and the second hung up once silent (CLOSING_SILENCE_MS).
+ * next request: the first are hung up at once (they have no latest response), and the second once
+ * silent (CLOSING_SILENCE_MS).
  * Nothing is counted per request: a listener on each response cost a cached protocol answer a
  * fiftieth of its time.
  */
@@ -35,24 +36,16 @@ export function gracefulServer(
   closingSilenceMs = CLOSING_SILENCE_MS
 ): { server: Server; close(): Promise<void> } {
   let closing = false
-  /** Every connection open, and those that have not sent a request yet. */
   const connections = new Set<Connection>()
-  const unused = new Set<Socket>()
   const server = create((req, res) => {
-    const socket: Connection = req.socket
-    unused.delete(socket)
-    socket[LATEST] = res
+    ;(req.socket as Connection)[LATEST] = res
     if (closing) res.setHeader('Connection', 'close')
     handle(req, res)
   })
   // Over TLS, requests arrive on the socket of the secure connection, not on the one beneath it.
   server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Connection) => {
     connections.add(socket)
-    unused.add(socket)
-    socket.once('close', () => {
-      connections.delete(socket)
-      unused.delete(socket)
-    })
+    socket.once('close', () => connections.delete(socket))
   })
   // Node publishes before it lets the connection go idle: it is hung up on the next turn.
   const hangUpIdle = (message: unknown) => {
@@ -72,8 +65,10 @@ export function gracefulServer(
         })
       )
       for (const socket of connections) {
-        if (unused.has(socket)) socket.destroy()
-        else if (socket[LATEST]?.writableFinished !== false) socket.setTimeout(closingSilenceMs, () => socket.destroy())
+        const latest = socket[LATEST]
+        // No request yet: hung up now. The latest answered: hung up once silent. One being answered: let be.
+        if (!latest) socket.destroy()
+        else if (latest.writableFinished) socket.setTimeout(closingSilenceMs, () => socket.destroy())
       }
       return closed
     }
