@@ -131,7 +131,7 @@ export class ProtocolCache {
     for (const answer of answers) {
       if (answer.authorization !== authorization || answer.host !== host) continue
       if (answer.expiresAt <= this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
-        this.keep(url, answers, (kept) => kept !== answer)
+        this.store(url, answers.filter((kept) => kept !== answer))
         return undefined
       }
       return answer
@@ -184,14 +184,10 @@ export class ProtocolCache {
     this.sweptAt = now
     // Changed after the walk: storing moves a URL to the end, where the walk would meet it again.
     const expired = [...this.answers].filter(([, answers]) => answers.some((answer) => answer.expiresAt <= now))
-    for (const [url, answers] of expired) this.keep(url, answers, (answer) => answer.expiresAt > now)
+    for (const [url, answers] of expired) this.store(url, answers.filter((answer) => answer.expiresAt > now))
   }
 
-  /** Keeps those of a URL's answers that pass `test`. */
-  private keep(url: string, answers: readonly Answer[], test: (answer: Answer) => boolean): void {
-    this.store(url, answers.filter(test))
-  }
-
+  /** Keeps a URL's answers, weighed together; with none left, the URL goes. */
   private store(url: string, answers: readonly Answer[]): void {
     if (answers.length === 0) this.answers.delete(url)
     else this.answers.set(url, answers, answers.reduce((sum, answer) => sum + answer.bytes, 0))
