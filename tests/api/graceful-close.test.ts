@@ -12,6 +12,8 @@ import { resolveTls } from '../../src-main/server/data-dir/tls.js'
 
 /** A connection that sends requests by hand and reads answers as they come, and says when the server hangs up. */
 interface Connection {
+  /** The port this end of the connection sends from: the server's socket's remote port. */
+  port: number
   send(path: string): void
   /** Sends bytes as they are: part of a request, say. */
   sendRaw(text: string): void
@@ -37,6 +39,7 @@ async function open(port: number, tls: boolean): Promise<Connection> {
   socket.on('error', () => undefined)
   const complete = () => received.split(/(?=HTTP\/1\.1 )/).filter((answer) => /\r\n\r\n[^]*done\n$/.test(answer))
   return {
+    port: socket.localPort!,
     send: (path) => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
     sendRaw: (text) => socket.write(text),
     async answers(count) {
@@ -53,8 +56,18 @@ afterEach(async () => {
   stop = undefined
 })
 
-/** A server whose `/slow` answers when the test says so; every body ends in `done`. */
+/**
+ * A server whose `/slow` answers when the test says so; every body ends in `done`. The silence
+ * allowed once closing ends when the test says so too (`silenceEnds`): it lists the remote ports
+ * of the connections it watches.
+ */
 async function start(tls: boolean) {
+  const hangUps: (() => void)[] = []
+  const watched: number[] = []
+  const whenSilent = (socket: Socket, hangUp: () => void) => {
+    watched.push(socket.remotePort!)
+    hangUps.push(hangUp)
+  }
   const releases: (() => void)[] = []
   const arrived: string[] = []
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -65,8 +78,7 @@ async function start(tls: boolean) {
   }
   const dir = await mkdtemp(join(tmpdir(), 'homeport-graceful-'))
   const material = tls ? await resolveTls(dir) : undefined
-  // Silence once closing is cut short here, so that a test of it need not wait the ten seconds.
-  const graceful = gracefulServer((handler): Server => (material ? createHttpsServer({ cert: material.cert, key: material.key }, handler) : createServer(handler)), handle, 200)
+  const graceful = gracefulServer((handler): Server => (material ? createHttpsServer({ cert: material.cert, key: material.key }, handler) : createServer(handler)), handle, whenSilent)
   // Homeport keeps idle connections longer than clients do (95 s): Node's own time-out must not be what hangs up here.
   graceful.server.keepAliveTimeout = 95_000
   await new Promise<void>((resolve) => graceful.server.listen(0, '127.0.0.1', resolve))
@@ -79,12 +91,21 @@ async function start(tls: boolean) {
   const hasArrived = async (path: string) => {
     while (!arrived.includes(path)) await new Promise((resolve) => setTimeout(resolve, 5))
   }
-  return { port, graceful, releaseSlow: () => releases.shift()!(), hasArrived }
+  // The server's end of each connection, by the port its client sends from.
+  const serverEnds = new Map<number, Socket>()
+  graceful.server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => serverEnds.set(socket.remotePort!, socket))
+  /** Resolves once the server has read more of a connection than `before` (bytes), which is what `read(connection)` says now. */
+  const read = (connection: Connection) => serverEnds.get(connection.port)!.bytesRead
+  const hasRead = async (connection: Connection, before: number) => {
+    while (read(connection) <= before) await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  const silenceEnds = () => hangUps.splice(0).forEach((hangUp) => hangUp())
+  return { port, graceful, releaseSlow: () => releases.shift()!(), hasArrived, read, hasRead, watched, silenceEnds }
 }
 
 describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', ({ tls }) => {
   it('hangs up idle connections at once, answers the request in progress in full, then hangs up its connection', async () => {
-    const { port, graceful, releaseSlow, hasArrived } = await start(tls)
+    const { port, graceful, releaseSlow, hasArrived, watched, silenceEnds } = await start(tls)
     const idle = await open(port, tls)
     idle.send('/quick')
     await idle.answers(1)
@@ -100,8 +121,9 @@ describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', (
     const closing = graceful.close().then(() => (closed = true))
     await idle.closed
     await unused.closed
-    // An answer in progress is let be however long it takes, far past the silence allowed once closing.
-    await new Promise((resolve) => setTimeout(resolve, 600))
+    // An answer in progress is let be however long it takes, past the silence allowed once closing.
+    expect(watched).not.toContain(busy.port)
+    silenceEnds()
     expect(closed).toBe(false)
 
     releaseSlow()
@@ -114,13 +136,19 @@ describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', (
   })
 
   it('hangs up a connection whose next request is still coming once it falls silent, so that a slow client cannot hold the close', async () => {
-    const { port, graceful } = await start(tls)
+    const { port, graceful, read, hasRead, watched, silenceEnds } = await start(tls)
     const slow = await open(port, tls)
     slow.send('/quick')
     await slow.answers(1)
+    const before = read(slow)
     slow.sendRaw('GET /never HTTP/1.1\r\nHo')
-    await graceful.close()
+    // Read, and so begun: Node no longer counts the connection idle, and its close would wait for the request.
+    await hasRead(slow, before)
+    const closing = graceful.close()
+    expect(watched).toEqual([slow.port])
+    silenceEnds()
     await slow.closed
+    await closing
   })
 
   it('answers a request sent after the close began on a kept connection, with Connection: close', async () => {

@@ -10,7 +10,11 @@ const RESPONSE_FINISHED = 'http.server.response.finish'
  * Once closing, how long a connection with no answer in progress may stay silent before it is hung
  * up: one whose next request comes too slowly ever to be answered. An answer in progress is let be.
  */
-export const CLOSING_SILENCE_MS = 10_000
+const CLOSING_SILENCE_MS = 10_000
+
+/** Hangs a connection up once it has been silent for a while, while closing: a socket time-out of CLOSING_SILENCE_MS unless a test says when. */
+export type SilenceWatch = (socket: Socket, hangUp: () => void) => void
+const socketSilence: SilenceWatch = (socket, hangUp) => socket.setTimeout(CLOSING_SILENCE_MS, hangUp)
 
 /** Where a connection keeps the response to its latest request: one property, set once a request, on an object that lasts. */
 const LATEST = Symbol('latest response')
@@ -33,7 +37,7 @@ type Connection = Socket & { [LATEST]?: ServerResponse }
 export function gracefulServer(
   create: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server,
   handle: (req: IncomingMessage, res: ServerResponse) => void,
-  closingSilenceMs = CLOSING_SILENCE_MS
+  whenSilent: SilenceWatch = socketSilence
 ): { server: Server; close(): Promise<void> } {
   let closing = false
   const connections = new Set<Connection>()
@@ -68,7 +72,7 @@ export function gracefulServer(
         const latest = socket[LATEST]
         // No request yet: hung up now. The latest answered: hung up once silent. One being answered: let be.
         if (!latest) socket.destroy()
-        else if (latest.writableFinished) socket.setTimeout(closingSilenceMs, () => socket.destroy())
+        else if (latest.writableFinished) whenSilent(socket, () => socket.destroy())
       }
       return closed
     }
