@@ -11,7 +11,7 @@ import {
   NotFoundError,
   UnauthenticatedError
 } from '../domain/core/errors.js'
-import { isDatabaseUnreachable, RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
+import { isDatabaseUnreachable, isStoredFileMissing, RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
@@ -73,6 +73,13 @@ function httpErrorOf(error: unknown): HttpError {
   }
   if (isDatabaseUnreachable(error)) {
     return coded(new HttpError(503, 'service unavailable', 'Homeport cannot reach its database just now: nothing was written. Try again in a moment.', undefined, { 'Retry-After': '10' }), 'database-unreachable')
+  }
+  // Not the caller's doing, and no retry mends it: said plainly, and logged (a 500) for whoever keeps the data.
+  if (isStoredFileMissing(error)) {
+    return coded(
+      new HttpError(500, 'internal error', 'A file this answer needs is missing from Homeport’s storage (removed from its data directory or database); the server log names it. Restore it from a backup, or publish it again.'),
+      'stored-file-missing'
+    )
   }
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOSPC' || code === 'EDQUOT') {

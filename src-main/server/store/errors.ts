@@ -55,6 +55,25 @@ export function unwritableCause(error: unknown): 'disk-full' | 'read-only' | und
   return undefined
 }
 
+/**
+ * A stored file (an archive, a provider's file, an OCI layer) that a record names is not in the
+ * store: removed from the data directory or the database by hand, or lost with a disk. Its code is
+ * the file system's, so that a missing file reads the same from every store.
+ */
+export class StoredFileMissingError extends Error {
+  readonly code = 'ENOENT'
+
+  constructor(readonly sha256: string) {
+    super(`no stored file ${sha256}`)
+    this.name = 'StoredFileMissingError'
+  }
+}
+
+/** Whether reading a stored file failed because the store does not have it (see StoredFileMissingError). */
+export function isStoredFileMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
+}
+
 /** The body of an upload was larger than allowed; nothing was stored. */
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {

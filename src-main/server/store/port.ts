@@ -34,7 +34,7 @@ export interface RecordStore<T> {
 export interface Archives {
   /** Stores `source`, hashing it on the way; past `maxBytes` it stores nothing and fails with TooLargeError. */
   put(source: Readable, maxBytes: number): Promise<ArchiveRef>
-  /** The file, or the bytes from `start` to `end` (both included) of it. */
+  /** The file, or the bytes from `start` to `end` (both included) of it; a file the store lacks fails the stream with isStoredFileMissing's error. */
   read(sha256: string, range?: { start: number; end: number }): Readable
   writeDocs(sha256: string, docs: unknown): Promise<void>
   readDocs<T>(sha256: string): Promise<T | undefined>

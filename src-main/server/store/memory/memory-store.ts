@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
-import { TooLargeError } from '../errors.js'
+import { StoredFileMissingError, TooLargeError } from '../errors.js'
 import { makeCollections, storeOver } from '../engine/collections.js'
 import { RecordMemory } from './record-memory.js'
 import type { ArchiveRef } from '../records.js'
@@ -46,7 +46,7 @@ export class MemoryArchives implements Archives {
     const content = whole && range ? whole.subarray(range.start, range.end + 1) : whole
     if (!content) {
       const missing = new Readable({ read: () => undefined })
-      process.nextTick(() => missing.destroy(Object.assign(new Error(`no archive ${sha256}`), { code: 'ENOENT' })))
+      process.nextTick(() => missing.destroy(new StoredFileMissingError(sha256)))
       return missing
     }
     return Readable.from([content])

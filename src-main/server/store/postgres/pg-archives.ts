@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { Pool } from 'pg'
-import { TooLargeError } from '../errors.js'
+import { StoredFileMissingError, TooLargeError } from '../errors.js'
 import type { ArchiveRef } from '../records.js'
 import type { Archives } from '../port.js'
 import { inTransaction } from './transactions.js'
@@ -95,7 +95,7 @@ export class PgArchives implements Archives {
     const pool = this.pool
     async function* chunks(): AsyncGenerator<Buffer> {
       const { rows } = await pool.query<{ size: string }>('SELECT size FROM hp_archives WHERE sha256 = $1', [sha256])
-      if (!rows[0]) throw Object.assign(new Error(`no archive ${sha256}`), { code: 'ENOENT' })
+      if (!rows[0]) throw new StoredFileMissingError(sha256)
       const size = Number(rows[0].size)
       const start = range?.start ?? 0
       const end = Math.min(range?.end ?? size - 1, size - 1)
