@@ -81,6 +81,11 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     expect((await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id).sort()).toEqual(['gpg-a', 'gpg-b'])
     const read = (await store.gpgKeys.get('gpg-a'))!
     expect(Object.isFrozen(read)).toBe(true)
+    // Many at once, in the order asked for, a missing one as undefined, a repeated one twice.
+    const many = await store.gpgKeys.getMany(['gpg-b', 'gpg-none', 'gpg-a', 'gpg-b'])
+    expect(many.map((found) => found?.keyId)).toEqual(['BBBB', undefined, 'AAAA', 'BBBB'])
+    expect(many.every((found) => found === undefined || Object.isFrozen(found))).toBe(true)
+    expect(await store.gpgKeys.getMany([])).toEqual([])
 
     // A change that breaks a unique key, or throws, writes nothing.
     await expect(store.gpgKeys.update('gpg-b', (draft) => void (draft.keyId = 'AAAA'))).rejects.toBeInstanceOf(UniqueConstraintError)
@@ -114,6 +119,10 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     expect((await store.gpgKeys.ids()).sort()).toEqual(['gpg-a', 'gpg-b'])
     expect([await store.gpgKeys.inGroup(BY_ORGANIZATION, 'org-a'), await store.gpgKeys.inGroup(BY_ORGANIZATION, 'org-z')]).toEqual([true, false])
     expect((await store.gpgKeys.groupKeys(BY_ORGANIZATION)).sort()).toEqual(['org-a', 'org-b'])
+    await store.gpgKeys.create(key('gpg-c', 'CCCC', 'org-b'))
+    expect(await store.gpgKeys.groupSizes(BY_ORGANIZATION, ['org-b', 'org-z', 'org-a'])).toEqual(new Map([['org-b', 2], ['org-z', 0], ['org-a', 1]]))
+    expect(await store.gpgKeys.groupSizes(BY_ORGANIZATION, [])).toEqual(new Map())
+    await store.gpgKeys.delete('gpg-c')
     await store.gpgKeys.delete('gpg-b')
     expect(await store.gpgKeys.ids()).toEqual(['gpg-a'])
     expect(await store.gpgKeys.inGroup(BY_ORGANIZATION, 'org-b')).toBe(false)

@@ -6,6 +6,8 @@ import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, Instal
 export interface RecordStore<T> {
   all(): Promise<T[]>
   get(id: string): Promise<T | undefined>
+  /** The records with these ids, in their order (undefined for one there is none of), in one read: a page of hundreds is one query on PostgreSQL. */
+  getMany(ids: readonly string[]): Promise<Array<T | undefined>>
   /** The ids of every record (without reading one). */
   ids(): Promise<string[]>
   /** The record a unique index maps `key` to. */
@@ -14,6 +16,8 @@ export interface RecordStore<T> {
   listBy(group: string, key: string): Promise<T[]>
   /** Whether any record is in group `key` (without reading one). */
   inGroup(group: string, key: string): Promise<boolean>
+  /** How many records each of `keys` holds in a non-unique index (0 for none), without reading one. */
+  groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>>
   /** The keys of a non-unique index that hold at least one record (without reading one). */
   groupKeys(group: string): Promise<string[]>
   /** Fails with UniqueConstraintError when a unique index already holds one of its keys. */

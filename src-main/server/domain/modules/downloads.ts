@@ -127,8 +127,7 @@ export class DownloadCounter {
         continue
       }
       const epoch = this.flushEpoch
-      const records = []
-      for (const id of moduleIds) records.push(await this.store.downloads.get(recordId(id)))
+      const records = await this.store.downloads.getMany(moduleIds.map(recordId))
       if (epoch === this.flushEpoch) return records
     }
   }

@@ -216,6 +216,10 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return Promise.resolve(this.peek(id))
   }
 
+  getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    return Promise.resolve(ids.map((id) => this.peek(id)))
+  }
+
   private peek(id: string): T | undefined {
     return this.fileOf(id)?.data.record as T | undefined
   }
@@ -238,6 +242,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   inGroup(group: string, key: string): Promise<boolean> {
     return Promise.resolve((this.groupIndex(group).get(key)?.size ?? 0) > 0)
+  }
+
+  groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
+    const index = this.groupIndex(group)
+    return Promise.resolve(new Map(keys.map((key) => [key, index.get(key)?.size ?? 0])))
   }
 
   groupKeys(group: string): Promise<string[]> {

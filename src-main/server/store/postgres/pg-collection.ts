@@ -108,6 +108,16 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return rows[0] ? frozen(rows[0].record) : undefined
   }
 
+  async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    if (ids.length === 0) return []
+    const { rows } = await this.pool.query<{ id: string; record: T }>(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [ids])
+    const byId = new Map(rows.map((row) => [row.id, row.record]))
+    return ids.map((id) => {
+      const record = byId.get(id)
+      return record ? frozen(record) : undefined
+    })
+  }
+
   async findBy(index: string, key: string): Promise<T | undefined> {
     const { rows } = await this.pool.query<{ record: T }>(
       `SELECT r.record FROM hp_keys k JOIN ${this.table} r ON r.id = k.id WHERE k.collection = $1 AND k.idx = $2 AND k.key = $3`,
@@ -135,6 +145,17 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
       [this.spec.name, group, key]
     )
     return rows[0]!.found
+  }
+
+  async groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
+    const sizes = new Map(keys.map((key) => [key, 0]))
+    if (keys.length === 0) return sizes
+    const { rows } = await this.pool.query<{ key: string; size: string }>(
+      'SELECT key, count(*) AS size FROM hp_groups WHERE collection = $1 AND grp = $2 AND key = ANY($3::text[]) GROUP BY key',
+      [this.spec.name, group, keys]
+    )
+    for (const row of rows) sizes.set(row.key, Number(row.size))
+    return sizes
   }
 
   async groupKeys(group: string): Promise<string[]> {
