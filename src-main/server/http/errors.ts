@@ -11,7 +11,7 @@ import {
   NotFoundError,
   UnauthenticatedError
 } from '../domain/core/errors.js'
-import { isDatabaseUnreachable, isStoredFileMissing, RecordMissingError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
+import { isDatabaseUnreachable, isStoredFileMissing, RecordMissingError, StoreLoadError, UniqueConstraintError, WritesRefusedError } from '../store/errors.js'
 
 /** Where in the request a JSON:API error points: a JSON pointer into the body, or a query parameter. */
 export type ErrorSource = { pointer: string } | { parameter: string }
@@ -79,6 +79,13 @@ function httpErrorOf(error: unknown): HttpError {
     return coded(
       new HttpError(500, 'internal error', 'A file this answer needs is missing from Homeport’s storage (removed from its data directory or database); the server log names it. Restore it from a backup, or publish it again.'),
       'stored-file-missing'
+    )
+  }
+  // A record file changed or damaged by hand while the server ran (it reads each record when first asked, after a clean close).
+  if (error instanceof StoreLoadError) {
+    return coded(
+      new HttpError(500, 'internal error', 'A record this answer needs cannot be read: its file in Homeport’s data directory changed or was damaged while Homeport ran; the server log names it. Restore it from a backup (homeport restore).'),
+      'stored-record-damaged'
     )
   }
   const code = (error as NodeJS.ErrnoException).code

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createHash } from 'node:crypto'
-import { rm } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import pg from 'pg'
 import { ociRequest } from '../helpers/oci.js'
-import { createOrganization, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
+import { createModule, createOrganization, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
 
 /**
- * A stored file that a version names, gone from the store underneath it (deleted from the data
- * directory or the database by hand): every face answers with the error that says so, in its own
- * format, and the log names the file. The rest of the registry goes on serving.
+ * Storage damaged under a running server, by hand or by a disk: a stored file that a version names,
+ * gone from the data directory or the database, and a record file damaged after the server took
+ * the indexes its last close saved. Every face answers the reads that need it with the error that
+ * says so, in its own format, and the log names the file; the rest of the registry goes on serving.
  */
 let homeport: TestServer
 let sha256: string
@@ -86,5 +87,28 @@ describe('a version whose archive is missing from the store', () => {
     const download = await homeport.fetch(new URL(other.headers.get('x-terraform-get')!, homeport.url).toString())
     expect(download.status).toBe(200)
     expect((await homeport.api('GET', `${MODULE}/1.1.0/files/main.tf`)).body.data.attributes.text).toBe('variable "cidr" {\n  type = string\n}\n')
+  })
+})
+
+describe.skipIf(process.env.HOMEPORT_TEST_STORE === 'postgres')('a record file damaged while the server runs on the indexes its last close saved (the file store’s)', () => {
+  it('answers the reads that need it with the code stored-record-damaged, names the file in the log, and serves the rest', async () => {
+    const test = await startTestServer()
+    try {
+      await createOrganization(test, 'acme')
+      await createModule(test, 'acme', 'kept', 'aws')
+      const id = (await createModule(test, 'acme', 'damaged', 'aws')).id as string
+      // A clean close saves the indexes: the next start reads each record only when it is first asked for.
+      await test.restart()
+      const file = join(test.dataDir, 'modules', `${id}.json`)
+      await writeFile(file, '{"schemaVersion": 1, "record": ')
+      logged.mockClear()
+      const answer = await test.api('GET', '/organizations/acme/registry-modules/private/acme/damaged/aws')
+      expect(answer.status).toBe(500)
+      expect(answer.body.errors[0]).toMatchObject({ code: 'stored-record-damaged', detail: expect.stringMatching(/A record this answer needs cannot be read: .* Restore it from a backup \(homeport restore\)\./) })
+      expect(logged.mock.calls.map((call) => String(call[0])).join('\n')).toContain(`${id}.json`)
+      expect((await test.api('GET', '/organizations/acme/registry-modules/private/acme/kept/aws')).status).toBe(200)
+    } finally {
+      await test.close()
+    }
   })
 })
