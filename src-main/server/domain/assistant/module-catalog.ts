@@ -8,7 +8,8 @@ import type { ModuleDocs } from '../ingest/terraform-docs.js'
 import type { ModuleView } from '../modules/module-rules.js'
 import { latestOf, published, type RegistryService } from '../modules/protocol-reads.js'
 import { offered } from '../modules/versions/lifecycle.js'
-import { rank, searchText, type Ranked } from './module-search.js'
+import { Lru } from '../core/lru.js'
+import { docsSearchText, rank, searchText, type DocsSearchText, type Ranked } from './module-search.js'
 
 /** A module an assistant may read: where it is, and the versions the caller is offered, newest first. */
 export interface CatalogEntry {
@@ -43,10 +44,26 @@ export interface CatalogFilter {
 /**
  * The modules a caller reads, private and mirrored from the public registry, for the assistant's
  * tools: the same organizations and versions the registry protocol offers that caller (shared
- * modules in the self-hosted edition; a revoked version only to its existing users). A local
- * registry holds hundreds of modules, not millions: reading them all per search is what it costs.
+ * modules in the self-hosted edition; a revoked version only to its existing users). A search
+ * goes through every module the caller reads (a registry holds thousands, not millions), each by
+ * the words of its documentation kept in memory: its first, after a start, reads them all.
  */
+/**
+ * The search texts of every module a search reads, by archive: a search reads each module's, and
+ * reading them from the documentation cost a registry of 10,000 modules nearly two seconds a
+ * search. Their words alone take a few kilobytes a module (docsSearchText).
+ */
+const SEARCH_TEXT_BYTES = 64 * 1024 * 1024
+
+/** A version's documentation as searched: its description, shown with each hit, and its words. */
+interface Searchable {
+  description: string
+  text: DocsSearchText
+}
+
 export class ModuleCatalog {
+  private readonly searchables = new Lru<string, Searchable>(SEARCH_TEXT_BYTES)
+
   constructor(
     private readonly store: Store,
     private readonly registry: RegistryService,
@@ -86,11 +103,22 @@ export class ModuleCatalog {
     const texts = []
     for (const entry of await this.entries(caller, filter)) {
       const [namespace = '', name = '', provider = ''] = entry.address.split('/')
-      const docs = await this.documentation(entry.latest)
-      texts.push({ item: { entry, description: docs.description }, text: searchText({ namespace, name, provider }, docs) })
+      const { description, text } = await this.searchable(entry.latest)
+      texts.push({ item: { entry, description }, text: searchText({ namespace, name, provider }, text) })
     }
     // Entries come in address order, which ties keep (the sort is stable).
     return rank(texts, query, () => 0)
+  }
+
+  /** A version's documentation as searched, kept by its archive's hash (the same bytes, the same documentation). */
+  private async searchable(version: VersionRecord): Promise<Searchable> {
+    const sha256 = version.archive?.sha256
+    const kept = sha256 === undefined ? undefined : this.searchables.get(sha256)
+    if (kept) return kept
+    const docs = await this.documentation(version)
+    const searchable = { description: docs.description, text: docsSearchText(docs) }
+    if (sha256 !== undefined) this.searchables.set(sha256, searchable, weightOf(searchable))
+    return searchable
   }
 
   /** The module a reference names, among those the caller reads; a private one first when both registries have it. */
@@ -129,4 +157,9 @@ export function registryOfHost(host: string, registryHostname: string, attribute
   if (host === registryHostname.toLowerCase()) return 'private'
   if (PUBLIC_REGISTRY_HOSTS.includes(host)) return 'public'
   throw new InvalidInputError(`${host} is neither this registry (${registryHostname}) nor a public registry it mirrors.`, attribute)
+}
+
+/** About the bytes a searchable holds: its strings' characters, two bytes each at most. */
+function weightOf({ description, text }: Searchable): number {
+  return 2 * (description.length + text.description.length + text.inputs.length + text.outputs.length + text.resources.length + text.readme.length)
 }

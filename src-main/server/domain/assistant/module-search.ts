@@ -24,19 +24,34 @@ export interface Ranked<T> {
   matched: SearchField[]
 }
 
-/** A module's searchable texts: its address, its latest version's description and README, its inputs', outputs' and resources' names. */
-export function searchText(address: { namespace: string; name: string; provider: string }, docs: ModuleDocs): SearchText {
+/** The fields of a module's search text that come from its documentation (the rest, from its address). */
+export type DocsSearchText = Pick<SearchText, 'description' | 'inputs' | 'outputs' | 'resources' | 'readme'>
+
+/**
+ * The searchable texts of a version's documentation, each as the distinct words it holds (lower
+ * case, split as a query is, joined by spaces): a query's word, letters and digits only, is found in
+ * a text exactly when it is found in one of its words, so this finds what the whole text would, in a
+ * small part of its size (a README's words repeat), small enough to keep for every module.
+ */
+export function docsSearchText(docs: ModuleDocs): DocsSearchText {
   const parts = [docs.root, ...docs.submodules]
   return {
-    name: address.name,
-    namespace: address.namespace,
-    provider: address.provider,
-    description: docs.description,
-    inputs: parts.flatMap((part) => part.inputs.map((input) => `${input.name} ${input.description}`)).join('\n'),
-    outputs: parts.flatMap((part) => part.outputs.map((output) => `${output.name} ${output.description}`)).join('\n'),
-    resources: parts.flatMap((part) => part.resources.map((resource) => resource.type)).join('\n'),
-    readme: docs.root.readme
+    description: wordsOf([docs.description]),
+    inputs: wordsOf(parts.flatMap((part) => part.inputs.flatMap((input) => [input.name, input.description]))),
+    outputs: wordsOf(parts.flatMap((part) => part.outputs.flatMap((output) => [output.name, output.description]))),
+    resources: wordsOf(parts.flatMap((part) => part.resources.map((resource) => resource.type))),
+    readme: wordsOf([docs.root.readme])
   }
+}
+
+function wordsOf(texts: string[]): string {
+  // Joined by a character no word holds: one split, one set.
+  return queryWords(texts.join('\n')).join(' ')
+}
+
+/** A module's searchable texts: its address, and its latest version's documentation (docsSearchText). */
+export function searchText(address: { namespace: string; name: string; provider: string }, docs: DocsSearchText): SearchText {
+  return { name: address.name, namespace: address.namespace, provider: address.provider, ...docs }
 }
 
 /** The words of a query: lower case, split on anything but letters and digits (`s3-bucket` is `s3` and `bucket`). */
