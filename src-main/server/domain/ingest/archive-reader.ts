@@ -116,7 +116,9 @@ export async function readModuleArchive(
     failure ??= error as Error
   })
 
-  const gunzip = createGunzip()
+  // zlib's default 16 KB would make a megabyte 64 trips to the thread pool and back: on a busy single
+  // core, 5–20 ms to read a 1 MB module rather than 2–4 (bench figure 3).
+  const gunzip = createGunzip({ chunkSize: 256 * 1024 })
   source.on('error', (error) => gunzip.destroy(error))
   source.pipe(gunzip)
   let decompressed = 0

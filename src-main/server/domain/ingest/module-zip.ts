@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream'
-import { createDeflateRaw } from 'node:zlib'
-import { Zip, ZipPassThrough, type FlateError } from 'fflate'
+import { crc32, createDeflateRaw, deflateRawSync, type DeflateRaw } from 'node:zlib'
+import { Zip, type AsyncFlateStreamHandler, type FlateError, type ZipInputFile } from 'fflate'
 import type { ArchiveRef } from '../../store/records.js'
 import type { Archives } from '../../store/port.js'
 import { readModuleArchive, type ArchiveLimits, type CheckedEntry } from './archive-reader.js'
@@ -61,24 +61,64 @@ export async function storeModuleZip(archives: Archives, source: Readable, compr
   return writer.finish()
 }
 
-/**
- * A zip entry deflated by Node's zlib, in its thread pool, as fflate allows (a ZipPassThrough whose
- * process() compresses). fflate's own ZipDeflate compresses in JavaScript, on the event loop: a
- * quarter of a second, with every request waiting, for the 5 MB of Terraform in bench figure 7.
- */
-class ZlibZipDeflate extends ZipPassThrough {
-  private readonly deflate = createDeflateRaw({ level: 6 })
+/** Deflate's level in every zip: zlib's default, as zip tools use it. */
+const LEVEL = 6
 
-  constructor(filename: string) {
-    super(filename)
-    this.compression = 8
+/**
+ * Up to this size a file is deflated at once when it has been read, on the event loop: a few dozen
+ * microseconds for a Terraform file, where a zlib stream's trips to the thread pool cost it several
+ * times that (33 files of a realistic module: 5.5 ms streamed, 1.8 ms at once). Larger files stream.
+ */
+const DEFLATED_AT_ONCE_BYTES = 64 * 1024
+
+/** How a file's bytes go into the zip. */
+type Packing = 'stored' | 'deflated' | 'deflated at once'
+
+/**
+ * One file of the zip, as fflate's Zip takes it: its bytes stored as they are or deflated by Node's
+ * zlib (see Packing), and its CRC-32 by zlib too. fflate's own entries compute the CRC in JavaScript,
+ * on the event loop (4 ms of publishing a 1 MB module, bench figure 3), and its ZipDeflate compresses
+ * there too: a quarter of a second, with every request waiting, for the 5 MB of Terraform in bench
+ * figure 7.
+ */
+class ZipEntry implements ZipInputFile {
+  crc = 0
+  size = 0
+  readonly compression: number
+  readonly mtime = ZIP_EPOCH
+  readonly os = UNIX
+  /** Set by the Zip it is added to. */
+  ondata?: AsyncFlateStreamHandler
+  private readonly deflate: DeflateRaw | undefined
+  /** A file deflated at once: its bytes until the last. */
+  private readonly held: Uint8Array[] | undefined
+
+  constructor(
+    readonly filename: string,
+    /** The Unix type and mode in the high 16 bits of the external attributes. */
+    readonly attrs: number,
+    packing: Packing
+  ) {
+    this.compression = packing === 'stored' ? 0 : 8
+    if (packing === 'deflated at once') this.held = []
+    if (packing !== 'deflated') return
+    const deflate = (this.deflate = createDeflateRaw({ level: LEVEL }))
     // zlib's output is never over shared memory, which is all fflate's narrower type rules out.
-    this.deflate.on('data', (chunk: Buffer<ArrayBuffer>) => this.ondata(null, chunk, false))
-    this.deflate.on('end', () => this.ondata(null, new Uint8Array(0), true))
-    this.deflate.on('error', (error) => this.ondata(error as FlateError, new Uint8Array(0), true))
+    deflate.on('data', (chunk: Buffer<ArrayBuffer>) => this.ondata!(null, chunk, false))
+    deflate.on('end', () => this.ondata!(null, new Uint8Array(0), true))
+    deflate.on('error', (error) => this.ondata!(error as FlateError, new Uint8Array(0), true))
   }
 
-  override process(chunk: Uint8Array, final: boolean): void {
+  /** The file's next bytes, as they come (the last with `final`). */
+  push(chunk: Uint8Array, final: boolean): void {
+    this.crc = crc32(chunk, this.crc)
+    this.size += chunk.length
+    if (this.held) {
+      this.held.push(chunk)
+      if (final) this.ondata!(null, deflateRawSync(Buffer.concat(this.held), { level: LEVEL }), true)
+      return
+    }
+    if (!this.deflate) return this.ondata!(null, chunk as Uint8Array<ArrayBuffer>, final)
     if (chunk.length > 0) this.deflate.write(chunk)
     if (final) this.deflate.end()
   }
@@ -92,14 +132,13 @@ class ZlibZipDeflate extends ZipPassThrough {
 const COMPRESSED_ALREADY = /\.(png|jpe?g|gif|webp|avif|zip|gz|tgz|bz2|xz|zst|7z|jar|woff2?)$/i
 
 function addEntry(zip: Zip, entry: CheckedEntry): void {
-  const stored = entry.kind === 'link' || COMPRESSED_ALREADY.test(entry.path)
-  const file = stored ? new ZipPassThrough(entry.path) : new ZlibZipDeflate(entry.path)
-  file.mtime = ZIP_EPOCH
-  file.os = UNIX
-  // The Unix type and mode in the high 16 bits (multiplied, not shifted: a shift would make it negative).
-  file.attrs = ((entry.kind === 'link' ? 0o120000 : 0o100000) | (entry.mode & 0o777)) * 0x10000
+  const packing: Packing =
+    entry.kind === 'link' || COMPRESSED_ALREADY.test(entry.path) ? 'stored' : entry.data.size <= DEFLATED_AT_ONCE_BYTES ? 'deflated at once' : 'deflated'
+  // Multiplied, not shifted: a shift would make it negative.
+  const attrs = ((entry.kind === 'link' ? 0o120000 : 0o100000) | (entry.mode & 0o777)) * 0x10000
+  const file = new ZipEntry(entry.path, attrs, packing)
   zip.add(file)
   if (entry.kind === 'link') return file.push(Buffer.from(entry.linkpath ?? ''), true)
-  entry.data.on('data', (chunk: Buffer) => file.push(chunk))
+  entry.data.on('data', (chunk: Buffer) => file.push(chunk, false))
   entry.data.on('end', () => file.push(new Uint8Array(0), true))
 }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { Readable } from 'node:stream'
+import { crc32 } from 'node:zlib'
+import { unzipSync } from 'fflate'
+import { DEFAULT_ARCHIVE_LIMITS } from '../../src-main/server/domain/ingest/archive-reader.js'
+import { storeModuleZip } from '../../src-main/server/domain/ingest/module-zip.js'
+import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
+import { largeTerraform } from '../../bench/fixtures.js'
+import { moduleArchive } from '../helpers/archives.js'
+
+/** A zip's central directory: each entry's method, CRC-32 and sizes, as an unzipping tool checks them. */
+function centralDirectory(zip: Buffer): Map<string, { method: number; crc: number; compressed: number; size: number }> {
+  const end = zip.length - 22
+  expect(zip.readUInt32LE(end)).toBe(0x06054b50)
+  const entries = new Map<string, { method: number; crc: number; compressed: number; size: number }>()
+  for (let entry = 0, at = zip.readUInt32LE(end + 16); entry < zip.readUInt16LE(end + 10); entry++) {
+    const nameLength = zip.readUInt16LE(at + 28)
+    entries.set(zip.toString('utf8', at + 46, at + 46 + nameLength), {
+      method: zip.readUInt16LE(at + 10),
+      crc: zip.readUInt32LE(at + 16),
+      compressed: zip.readUInt32LE(at + 20),
+      size: zip.readUInt32LE(at + 24)
+    })
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
+  }
+  return entries
+}
+
+describe('a module’s OCI zip', () => {
+  it('holds every file with its CRC-32 and size, small files deflated at once, large ones streamed, images stored', async () => {
+    const store = await openMemoryStore()
+    const files: Record<string, string | Buffer> = {
+      'main.tf': 'variable "name" {\n  type = string\n}\n',
+      'README.md': '# Module\n\nWhat it does.\n',
+      'empty.tf': '',
+      // At the limit of what is deflated at once, and one byte over it (streamed through zlib).
+      'at-limit.tf': largeTerraform(64 * 1024, 'a').slice(0, 64 * 1024),
+      'over-limit.tf': largeTerraform(64 * 1024 + 1, 'b').slice(0, 64 * 1024 + 1),
+      'modules/large/main.tf': largeTerraform(900 * 1024, 'c'),
+      'docs/diagram.png': randomBytes(300 * 1024)
+    }
+    const archive = await moduleArchive(files)
+    const ref = await storeModuleZip(store.archives, Readable.from([archive]), archive.length, DEFAULT_ARCHIVE_LIMITS)
+    const chunks: Buffer[] = []
+    for await (const chunk of store.archives.read(ref.sha256)) chunks.push(chunk as Buffer)
+    const zip = Buffer.concat(chunks)
+
+    const unzipped = unzipSync(new Uint8Array(zip))
+    const directory = centralDirectory(zip)
+    expect([...directory.keys()].sort()).toEqual(Object.keys(files).sort())
+    for (const [path, content] of Object.entries(files)) {
+      const bytes = Buffer.from(content)
+      expect(Buffer.from(unzipped[path]!).equals(bytes), path).toBe(true)
+      expect(directory.get(path), path).toMatchObject({ crc: crc32(bytes), size: bytes.length, method: path.endsWith('.png') ? 0 : 8 })
+    }
+    // Deflated, each of them, Terraform text being what it is.
+    expect(directory.get('modules/large/main.tf')!.compressed).toBeLessThan(files['modules/large/main.tf']!.length / 10)
+    expect(directory.get('over-limit.tf')!.compressed).toBeLessThan(64 * 1024 / 10)
+    await store.close()
+  })
+})
