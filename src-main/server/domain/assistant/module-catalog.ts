@@ -42,13 +42,6 @@ export interface CatalogFilter {
 }
 
 /**
- * The modules a caller reads, private and mirrored from the public registry, for the assistant's
- * tools: the same organizations and versions the registry protocol offers that caller (shared
- * modules in the self-hosted edition; a revoked version only to its existing users). A search
- * goes through every module the caller reads (a registry holds thousands, not millions), each by
- * the words of its documentation kept in memory: its first, after a start, reads them all.
- */
-/**
  * The search texts of every module a search reads, by archive: a search reads each module's, and
  * reading them from the documentation cost a registry of 10,000 modules nearly two seconds a
  * search. Their words alone take a few kilobytes a module (docsSearchText).
@@ -61,6 +54,13 @@ interface Searchable {
   text: DocsSearchText
 }
 
+/**
+ * The modules a caller reads, private and mirrored from the public registry, for the assistant's
+ * tools: the same organizations and versions the registry protocol offers that caller (shared
+ * modules in the self-hosted edition; a revoked version only to its existing users). A search
+ * goes through every module the caller reads (a registry holds thousands, not millions), each by
+ * the words of its documentation kept in memory: its first, after a start, reads them all.
+ */
 export class ModuleCatalog {
   private readonly searchables = new Lru<string, Searchable>(SEARCH_TEXT_BYTES)
 
