@@ -156,3 +156,30 @@ output "id" {
 }
 `
 }
+
+/** One entry of a zip's central directory, as an unzipping tool checks it. */
+export interface ZipDirectoryEntry {
+  /** 0 stored, 8 deflated. */
+  method: number
+  crc: number
+  compressed: number
+  size: number
+}
+
+/** A zip's central directory, by file name (a zip without a comment, as Homeport makes them). */
+export function zipDirectory(zip: Buffer): Map<string, ZipDirectoryEntry> {
+  const end = zip.length - 22
+  if (zip.readUInt32LE(end) !== 0x06054b50) throw new Error('no end-of-central-directory record where a zip without a comment has it')
+  const entries = new Map<string, ZipDirectoryEntry>()
+  for (let entry = 0, at = zip.readUInt32LE(end + 16); entry < zip.readUInt16LE(end + 10); entry++) {
+    const nameLength = zip.readUInt16LE(at + 28)
+    entries.set(zip.toString('utf8', at + 46, at + 46 + nameLength), {
+      method: zip.readUInt16LE(at + 10),
+      crc: zip.readUInt32LE(at + 16),
+      compressed: zip.readUInt32LE(at + 20),
+      size: zip.readUInt32LE(at + 24)
+    })
+    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
+  }
+  return entries
+}

@@ -7,25 +7,7 @@ import { DEFAULT_ARCHIVE_LIMITS } from '../../src-main/server/domain/ingest/arch
 import { storeModuleZip } from '../../src-main/server/domain/ingest/module-zip.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import { largeTerraform } from '../../bench/fixtures.js'
-import { moduleArchive } from '../helpers/archives.js'
-
-/** A zip's central directory: each entry's method, CRC-32 and sizes, as an unzipping tool checks them. */
-function centralDirectory(zip: Buffer): Map<string, { method: number; crc: number; compressed: number; size: number }> {
-  const end = zip.length - 22
-  expect(zip.readUInt32LE(end)).toBe(0x06054b50)
-  const entries = new Map<string, { method: number; crc: number; compressed: number; size: number }>()
-  for (let entry = 0, at = zip.readUInt32LE(end + 16); entry < zip.readUInt16LE(end + 10); entry++) {
-    const nameLength = zip.readUInt16LE(at + 28)
-    entries.set(zip.toString('utf8', at + 46, at + 46 + nameLength), {
-      method: zip.readUInt16LE(at + 10),
-      crc: zip.readUInt32LE(at + 16),
-      compressed: zip.readUInt32LE(at + 20),
-      size: zip.readUInt32LE(at + 24)
-    })
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
-  }
-  return entries
-}
+import { moduleArchive, zipDirectory } from '../helpers/archives.js'
 
 describe('a module’s OCI zip', () => {
   it('holds every file with its CRC-32 and size, small files deflated at once, large ones streamed, images stored', async () => {
@@ -47,7 +29,7 @@ describe('a module’s OCI zip', () => {
     const zip = Buffer.concat(chunks)
 
     const unzipped = unzipSync(new Uint8Array(zip))
-    const directory = centralDirectory(zip)
+    const directory = zipDirectory(zip)
     expect([...directory.keys()].sort()).toEqual(Object.keys(files).sort())
     for (const [path, content] of Object.entries(files)) {
       const bytes = Buffer.from(content)

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
-import { NETWORK_MODULE } from '../helpers/archives.js'
+import { NETWORK_MODULE, zipDirectory } from '../helpers/archives.js'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { HAS_SKOPEO, NEEDS_SKOPEO, skopeo, type Skopeo } from '../helpers/skopeo.js'
@@ -171,9 +171,9 @@ describe('the OCI face: modules in OpenTofu’s layout', () => {
     expect(Object.keys(files).sort()).toEqual(Object.keys(FILES).sort())
     for (const [path, content] of Object.entries(FILES)) expect(Buffer.from(files[path]!).equals(Buffer.from(content))).toBe(true)
     // Text is deflated; an image, compressed already, is stored as it is.
-    const methods = zipMethods(blob.bytes)
-    expect(methods.get('main.tf')).toBe(8)
-    expect(methods.get('files/logo.png')).toBe(0)
+    const directory = zipDirectory(blob.bytes)
+    expect(directory.get('main.tf')?.method).toBe(8)
+    expect(directory.get('files/logo.png')?.method).toBe(0)
 
     const latest = await oci(`/v2/${MODULE}/manifests/latest`)
     expect(latest.headers.get('docker-content-digest')).toBe((await oci(`/v2/${MODULE}/manifests/1.1.0`)).headers.get('docker-content-digest'))
@@ -270,16 +270,3 @@ describe(`skopeo, a real OCI client, against Homeport${NEEDS_SKOPEO}`, () => {
     await expect(client.run(['inspect', '--raw', '--cert-dir', client.certDir, '--creds', creds(outsider), `docker://${host()}/${MODULE}:1.0.0`])).rejects.toThrow(/name unknown|not found|NAME_UNKNOWN/i)
   })
 })
-
-/** Each entry's compression method (0 stored, 8 deflated), from a zip's central directory. */
-function zipMethods(zip: Buffer): Map<string, number> {
-  const end = zip.length - 22
-  expect(zip.readUInt32LE(end)).toBe(0x06054b50)
-  const methods = new Map<string, number>()
-  for (let entry = 0, at = zip.readUInt32LE(end + 16); entry < zip.readUInt16LE(end + 10); entry++) {
-    const nameLength = zip.readUInt16LE(at + 28)
-    methods.set(zip.toString('utf8', at + 46, at + 46 + nameLength), zip.readUInt16LE(at + 10))
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32)
-  }
-  return methods
-}
