@@ -4,7 +4,9 @@ import { Readable } from 'node:stream'
 import { crc32 } from 'node:zlib'
 import { unzipSync } from 'fflate'
 import { DEFAULT_ARCHIVE_LIMITS } from '../../src-main/server/domain/ingest/archive-reader.js'
-import { storeModuleZip } from '../../src-main/server/domain/ingest/module-zip.js'
+import { ModuleZipWriter, storeModuleZip } from '../../src-main/server/domain/ingest/module-zip.js'
+import type { Archives } from '../../src-main/server/store/port.js'
+import type { ArchiveRef } from '../../src-main/server/store/records.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import { largeTerraform } from '../../bench/fixtures.js'
 import { moduleArchive, zipDirectory } from '../helpers/archives.js'
@@ -39,6 +41,24 @@ describe('a module’s OCI zip', () => {
     // Deflated, each of them, Terraform text being what it is.
     expect(directory.get('modules/large/main.tf')!.compressed).toBeLessThan(files['modules/large/main.tf']!.length / 10)
     expect(directory.get('over-limit.tf')!.compressed).toBeLessThan(64 * 1024 / 10)
+    await store.close()
+  })
+})
+
+describe('a module’s OCI zip abandoned', () => {
+  it('fails its store quietly when the archive fails before the store has begun to read the zip', async () => {
+    const store = await openMemoryStore()
+    // A store that begins to read a while after it is asked to, as the file store does (it makes its folder first).
+    let reading: Promise<ArchiveRef> | undefined
+    const slow: Archives = {
+      ...store.archives,
+      put: (source, maxBytes) => (reading = new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => store.archives.put(source, maxBytes)))
+    }
+    const writer = new ModuleZipWriter(slow, DEFAULT_ARCHIVE_LIMITS)
+    // An archive that fails at once (bytes after its gzip stream, say), before the store reads.
+    await writer.abandon(new Error('the archive has bytes after its gzip stream'))
+    await expect(reading).rejects.toThrow('the archive has bytes after its gzip stream')
+    expect(await store.archives.list()).toEqual([])
     await store.close()
   })
 })

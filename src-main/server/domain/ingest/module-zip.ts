@@ -27,6 +27,9 @@ export class ModuleZipWriter {
   })
 
   constructor(archives: Archives, limits: ArchiveLimits) {
+    // The store hears an error from its read of the zip (and `stored` fails with it), but it may not have
+    // begun to read when a small archive fails: unheard, the error would take the process down.
+    this.out.on('error', () => undefined)
     // A zip holds at most a little more than its files: a header and a directory entry per file.
     this.stored = archives.put(this.out, limits.maxUnpackedBytes + limits.maxEntries * 1024)
     // Heard by finish or abandon; until then a failed store must not be an unhandled rejection.
