@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -214,6 +214,8 @@ describe.skipIf(!POSTGRES)(`a replica whose connection to the database drops${PO
     const one = await openPostgresStore(url, { archiveGraceMs: 0 })
     const two = await openPostgresStore(url, { archiveGraceMs: 0 })
     try {
+      // A group read kept before the drop.
+      expect(await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).toEqual([])
       // The connections that LISTEN are cut, as a database restart or a network failure would.
       await one.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
       const before = one.revision()
@@ -225,6 +227,49 @@ describe.skipIf(!POSTGRES)(`a replica whose connection to the database drops${PO
         heard = one.revision() > before + 1
       }
       expect(heard).toBe(true)
+      // What was kept before is not what it reads now: every key the other wrote, heard or not.
+      const written = (await two.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)
+      expect((await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)).toEqual(written)
+    } finally {
+      await one.close()
+      await two.close()
+      await databases.drop(url)
+    }
+  })
+})
+
+describe.skipIf(!POSTGRES)(`a replica’s group reads${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('are kept until the collection is written, by this replica at once and by another when its NOTIFY arrives', async () => {
+    const databases = postgresDatabases(inject('postgresUrl'))
+    const url = await databases.create()
+    const one = await openPostgresStore(url, { archiveGraceMs: 0 })
+    const two = await openPostgresStore(url, { archiveGraceMs: 0 })
+    const ids = async (store: PostgresStore) => (await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)
+    try {
+      const before = one.revision()
+      await one.gpgKeys.create(key('gpg-a', 'AAAA'))
+      // Its own NOTIFY comes back to it too, and lets go of what it read: heard first, here.
+      await expect.poll(() => one.revision(), { timeout: 5000 }).toBe(before + 1)
+      expect(await ids(one)).toEqual(['gpg-a'])
+      // Read again from what was kept: no query.
+      const queries = vi.spyOn(one.pool, 'query')
+      const kept = await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')
+      expect(queries).not.toHaveBeenCalled()
+      queries.mockRestore()
+      // Each read is the caller's own list: changing it changes nothing kept.
+      kept.pop()
+      expect(await ids(one)).toEqual(['gpg-a'])
+
+      // This replica's own write is read at once.
+      await one.gpgKeys.create(key('gpg-b', 'BBBB'))
+      expect(await ids(one)).toEqual(['gpg-a', 'gpg-b'])
+      await one.gpgKeys.update('gpg-b', (draft) => void (draft.organizationId = 'org-b'))
+      expect(await ids(one)).toEqual(['gpg-a'])
+      // Another's, once its NOTIFY arrives.
+      await two.gpgKeys.create(key('gpg-c', 'CCCC'))
+      await expect.poll(() => ids(one), { timeout: 5000 }).toEqual(['gpg-a', 'gpg-c'])
+      await two.gpgKeys.delete('gpg-a')
+      await expect.poll(() => ids(one), { timeout: 5000 }).toEqual(['gpg-c'])
     } finally {
       await one.close()
       await two.close()

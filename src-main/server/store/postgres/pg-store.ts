@@ -70,7 +70,8 @@ export async function openPostgresStore(
   try {
     const specs = collectionSpecs()
     let revision = 0
-    const collection = <T extends Identified>(spec: CollectionSpec<T>) => new PgCollection<T>(pool, spec)
+    // Group reads are kept only while this replica hears the others' writes (its LISTEN connection is up).
+    const collection = <T extends Identified>(spec: CollectionSpec<T>) => new PgCollection<T>(pool, spec, () => listener !== undefined)
     const collections = {
       installation: collection(specs.installation),
       organizations: collection(specs.organizations),
@@ -87,7 +88,9 @@ export async function openPostgresStore(
     let current = (await installation.get(INSTALLATION_ID)) ?? (await createInstallation(installation))
 
     // Another replica's write: what was computed before it may be stale, and the installation may have changed.
+    const byName = new Map<string, PgCollection<Identified>>(Object.values(collections).map((kept) => [kept.name, kept as PgCollection<Identified>]))
     const onNotification = (message: pg.Notification) => {
+      byName.get(message.payload ?? '')?.heardWrite()
       // The audit trail changes no answer a replica computed.
       if (message.payload === 'audit-trail') return
       revision++
@@ -119,6 +122,7 @@ export async function openPostgresStore(
       try {
         listener = await listen()
         revision++
+        for (const kept of byName.values()) kept.heardWrite()
       } catch {
         void relisten(Math.min(waitMs * 2, 30_000))
       }
