@@ -20,6 +20,8 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   readonly table: string
   /** Grows with every write this process made; other replicas' writes arrive by NOTIFY (pg-store.ts). */
   revision = 0
+  /** A sequence every replica moves on after each write of the collection has committed, before it answers (see listBy). */
+  private readonly changes: string
   private readonly groups: GroupReads<T>
 
   constructor(
@@ -29,6 +31,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     hearing: () => boolean = () => false
   ) {
     this.table = tableName(spec.name)
+    this.changes = `${this.table}_changes`
     this.groups = new GroupReads(hearing)
   }
 
@@ -44,6 +47,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   /** Creates the table if need be, then upgrades records an older Homeport wrote (the caller holds the schema lock). */
   async prepare(client: PoolClient): Promise<void> {
     await client.query(`CREATE TABLE IF NOT EXISTS ${this.table} (id text PRIMARY KEY, schema_version integer NOT NULL, record jsonb NOT NULL)`)
+    await client.query(`CREATE SEQUENCE IF NOT EXISTS ${this.changes}`)
     const { version, migrations } = this.spec.options.schema
     const newer = await client.query<{ id: string; schema_version: number }>(`SELECT id, schema_version FROM ${this.table} WHERE schema_version > $1 LIMIT 1`, [version])
     if (newer.rows[0]) {
@@ -135,18 +139,26 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return rows[0] ? frozen(rows[0].record) : undefined
   }
 
+  /**
+   * The group's records: kept from an earlier read while no write of the collection has been
+   * answered since, by any replica (the changes sequence has not moved: a write moves it once
+   * committed, before its client hears back, so a client never reads through one replica less than
+   * it wrote through another), and this replica has heard of none (NOTIFY).
+   */
   async listBy(group: string, key: string): Promise<T[]> {
     const name = `${group}\u0000${key}`
-    const kept = this.groups.get(name)
-    if (kept) return [...kept]
     const epoch = this.groups.epoch
+    const { rows: [moved] } = await this.pool.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${this.changes}`)
+    const changes = `${moved!.last_value}:${moved!.is_called}`
+    const kept = this.groups.get(name, changes)
+    if (kept) return [...kept]
     // As text, parsed here: its length weighs what is kept.
     const { rows } = await this.pool.query<{ json: string }>(
       `SELECT r.record::text AS json FROM hp_groups g JOIN ${this.table} r ON r.id = g.id WHERE g.collection = $1 AND g.grp = $2 AND g.key = $3 ORDER BY r.id`,
       [this.spec.name, group, key]
     )
     const records = rows.map((row) => frozen(JSON.parse(row.json) as T))
-    this.groups.keep(name, epoch, records, rows.reduce((bytes, row) => bytes + 2 * row.json.length, 0))
+    this.groups.keep(name, { epoch, changes }, records, rows.reduce((bytes, row) => bytes + 2 * row.json.length, 0))
     return [...records]
   }
 
@@ -233,6 +245,8 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
       // Even a write that failed may have committed (the connection dropped as it did).
       this.revision++
       this.groups.forget()
+      // Before the write is answered (a database out of reach heard of nothing else either: the NOTIFY goes with the commit).
+      await this.pool.query(`SELECT nextval('${this.changes}')`).catch(() => undefined)
     }
   }
 
@@ -311,33 +325,37 @@ function frozen<T>(record: T): T {
 
 /**
  * What a replica's group reads (listBy) found, kept until the collection is written: a read of an
- * organization's modules brings every record of it, versions and all, from the database (85–166 ms
- * for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory). Any write of the
- * collection forgets them all: this replica's own, at once, and another's when its NOTIFY arrives
- * (moments later, as the protocol cache hears it). While this replica cannot hear the others (its
- * LISTEN connection is down), nothing is kept or answered from here. A read that a write overtook
- * (the epoch moved while it ran) is not kept either. Insertion order goes first past the budget.
+ * organization's modules brings every record of it, versions and all, from the database (77–158 ms
+ * for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory). Each is kept with
+ * the changes sequence's position when it was read, and answers only while that has not moved. Any
+ * write of the collection heard here forgets them all as well: this replica's own, and another's
+ * when its NOTIFY arrives (which also covers a replica that died between its commit and moving the
+ * sequence). While this replica cannot hear the others (its LISTEN connection is down), nothing is
+ * kept or answered from here. A read that a write overtook (the epoch moved while it ran) is not
+ * kept either. Insertion order goes first past the budget.
  */
 class GroupReads<T> {
   /** Grows at every forget: a read that began before one is not kept. */
   epoch = 0
-  private readonly kept = new Map<string, { records: readonly T[]; bytes: number }>()
+  private readonly kept = new Map<string, { records: readonly T[]; changes: string; bytes: number }>()
   private bytes = 0
 
   constructor(private readonly hearing: () => boolean) {}
 
-  get(name: string): readonly T[] | undefined {
-    return this.hearing() ? this.kept.get(name)?.records : undefined
+  /** What the group's last read found, if the changes sequence is where it was then. */
+  get(name: string, changes: string): readonly T[] | undefined {
+    const entry = this.kept.get(name)
+    return entry && entry.changes === changes && this.hearing() ? entry.records : undefined
   }
 
-  keep(name: string, epoch: number, records: readonly T[], bytes: number): void {
-    if (epoch !== this.epoch || !this.hearing() || bytes > GROUP_READS_BYTES) return
+  keep(name: string, read: { epoch: number; changes: string }, records: readonly T[], bytes: number): void {
+    if (read.epoch !== this.epoch || !this.hearing() || bytes > GROUP_READS_BYTES) return
     this.drop(name)
     for (const [oldest] of this.kept) {
       if (this.bytes + bytes <= GROUP_READS_BYTES) break
       this.drop(oldest)
     }
-    this.kept.set(name, { records, bytes })
+    this.kept.set(name, { records, changes: read.changes, bytes })
     this.bytes += bytes
   }
 
