@@ -325,7 +325,7 @@ function frozen<T>(record: T): T {
 
 /**
  * What a replica's group reads (listBy) found, kept until the collection is written: a read of an
- * organization's modules brings every record of it, versions and all, from the database (77–158 ms
+ * organization's modules brings every record of it, versions and all, from the database (77–161 ms
  * for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory). Each is kept with
  * the changes sequence's position when it was read, and answers only while that has not moved. Any
  * write of the collection heard here forgets them all as well: this replica's own, and another's
