@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Lru } from '../../src-main/server/domain/core/lru.js'
+import { Lru } from '../../src-main/shared/lru.js'
 
 describe('the caches’ eviction (Lru)', () => {
   it('keeps entries within their weight, letting the least recently used go first', () => {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Context } from 'koa'
 import { callerKey, type Caller } from '../domain/core/access.js'
-import { Lru } from '../domain/core/lru.js'
+import { Lru } from '../../shared/lru.js'
 import { turnTime } from '../domain/core/turn-clock.js'
 import type { DownloadCounter } from '../domain/modules/downloads.js'
 import { bearerToken, identifiedCaller } from './auth.js'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ArchiveFile } from '../domain/archives/archive-file.js'
-import { Lru } from '../domain/core/lru.js'
+import { Lru } from '../../shared/lru.js'
 
 export interface SmallFileLimits {
   /** A file larger than this is always read from the store. */

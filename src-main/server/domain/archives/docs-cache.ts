@@ -1,5 +1,5 @@
 import type { Archives } from '../../store/port.js'
-import { Lru } from '../core/lru.js'
+import { Lru } from '../../../shared/lru.js'
 import type { ModuleDocs } from '../ingest/terraform-docs.js'
 
 const EMPTY_PART = { path: '', readme: '', empty: true, inputs: [], outputs: [], resources: [], providers: [], dependencies: [], requiredCore: [] }

@@ -8,7 +8,7 @@ import type { ModuleDocs } from '../ingest/terraform-docs.js'
 import type { ModuleView } from '../modules/module-rules.js'
 import { latestOf, published, type RegistryService } from '../modules/protocol-reads.js'
 import { offered } from '../modules/versions/lifecycle.js'
-import { Lru } from '../core/lru.js'
+import { Lru } from '../../../shared/lru.js'
 import { docsSearchText, rank, searchText, type DocsSearchText, type Ranked } from './module-search.js'
 
 /** A module an assistant may read: where it is, and the versions the caller is offered, newest first. */

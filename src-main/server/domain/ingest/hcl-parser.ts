@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { gunzip } from 'node:zlib'
-import { Lru } from '../core/lru.js'
+import { Lru } from '../../../shared/lru.js'
 import type { ParseReply, ParseRequest, TreeSitterModules } from './hcl-worker.js'
 
 /** How long one file may take to parse before it is given up (a 1 MB file takes about a second with HashiCorp's parser, half that with tree-sitter). */

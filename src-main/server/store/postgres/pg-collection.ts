@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg'
+import { Lru } from '../../../shared/lru.js'
 import { deepFreeze, keyList, type Identified } from '../engine/collection.js'
 import type { CollectionSpec } from '../engine/collections.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError } from '../errors.js'
@@ -14,7 +15,7 @@ import { inTransaction } from './transactions.js'
  * checks (read-check-write) cannot race another update of the record, in this process or another
  * replica; the keys change in the same transaction. Reads go to the database, but for a group's
  * records (listBy: an organization's modules, read by every list and search), which are kept until
- * this collection is written, by this replica or another (heard by NOTIFY, see GroupReads).
+ * this collection is written, by this replica or another (see GroupReads).
  */
 export class PgCollection<T extends Identified> implements RecordStore<T> {
   readonly table: string
@@ -332,44 +333,28 @@ function frozen<T>(record: T): T {
  * when its NOTIFY arrives (which also covers a replica that died between its commit and moving the
  * sequence). While this replica cannot hear the others (its LISTEN connection is down), nothing is
  * kept or answered from here. A read that a write overtook (the epoch moved while it ran) is not
- * kept either. Insertion order goes first past the budget.
+ * kept either. The least recently read go first past the budget.
  */
 class GroupReads<T> {
   /** Grows at every forget: a read that began before one is not kept. */
   epoch = 0
-  private readonly kept = new Map<string, { records: readonly T[]; changes: string; bytes: number }>()
-  private bytes = 0
+  private readonly kept = new Lru<string, { records: readonly T[]; changes: string }>(GROUP_READS_BYTES)
 
   constructor(private readonly hearing: () => boolean) {}
 
   /** What the group's last read found, if the changes sequence is where it was then. */
   get(name: string, changes: string): readonly T[] | undefined {
-    const entry = this.kept.get(name)
-    return entry && entry.changes === changes && this.hearing() ? entry.records : undefined
+    const entry = this.hearing() ? this.kept.get(name) : undefined
+    return entry?.changes === changes ? entry.records : undefined
   }
 
   keep(name: string, read: { epoch: number; changes: string }, records: readonly T[], bytes: number): void {
-    if (read.epoch !== this.epoch || !this.hearing() || bytes > GROUP_READS_BYTES) return
-    this.drop(name)
-    for (const [oldest] of this.kept) {
-      if (this.bytes + bytes <= GROUP_READS_BYTES) break
-      this.drop(oldest)
-    }
-    this.kept.set(name, { records, changes: read.changes, bytes })
-    this.bytes += bytes
+    if (read.epoch === this.epoch && this.hearing()) this.kept.set(name, { records, changes: read.changes }, bytes)
   }
 
   forget(): void {
     this.epoch++
     this.kept.clear()
-    this.bytes = 0
-  }
-
-  private drop(name: string): void {
-    const entry = this.kept.get(name)
-    if (!entry) return
-    this.kept.delete(name)
-    this.bytes -= entry.bytes
   }
 }
 
