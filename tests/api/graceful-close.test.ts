@@ -173,3 +173,19 @@ describe.each([{ tls: false }, { tls: true }])('a graceful close (TLS: $tls)', (
     await closing
   })
 })
+
+describe('a graceful close over TLS', () => {
+  it('hangs up at once a connection that has not finished its TLS handshake, rather than after the handshake time-out', async () => {
+    const { port, graceful } = await start(true)
+    let accepted = 0
+    const seen = new Promise<void>((resolve) => graceful.server.on('connection', () => ++accepted === 2 && resolve()))
+    // A TCP connection that says nothing (a port scan, a client gone quiet), and one that stops after its hello's first bytes.
+    const quiet = connectPlain(port, '127.0.0.1')
+    const halfHello = connectPlain(port, '127.0.0.1', () => halfHello.write(Buffer.from([0x16, 0x03, 0x01])))
+    for (const socket of [quiet, halfHello]) socket.on('error', () => undefined)
+    await seen
+    const gone = [quiet, halfHello].map((socket) => new Promise<void>((resolve) => socket.once('close', () => resolve())))
+    await graceful.close()
+    await Promise.all(gone)
+  })
+})

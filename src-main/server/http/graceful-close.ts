@@ -29,8 +29,8 @@ type Connection = Socket & { [LATEST]?: ServerResponse }
  *
  * Node knows which connections are between requests (closeIdleConnections), but counts one that
  * has not sent its first request yet as busy, for its headers' time-out, and one that is sending its
- * next request: the first are hung up at once (they have no latest response), and the second once
- * silent (CLOSING_SILENCE_MS).
+ * next request: the first are hung up at once (they have no latest response; over TLS, nor have
+ * those still shaking hands), and the second once silent (CLOSING_SILENCE_MS).
  * Nothing is counted per request: a listener on each response cost a cached protocol answer a
  * fiftieth of its time.
  */
@@ -46,8 +46,19 @@ export function gracefulServer(
     if (closing) res.setHeader('Connection', 'close')
     handle(req, res)
   })
-  // Over TLS, requests arrive on the socket of the secure connection, not on the one beneath it.
-  server.on(server instanceof TlsServer ? 'secureConnection' : 'connection', (socket: Connection) => {
+  const secure = server instanceof TlsServer
+  // Over TLS, a connection's secure socket, on which its requests arrive, exists once its handshake is
+  // done; until then only the TCP socket beneath it does, known by the address and port it comes from.
+  const handshaking = new Map<string, Socket>()
+  if (secure) {
+    server.on('connection', (raw: Socket) => {
+      const peer = peerOf(raw)
+      handshaking.set(peer, raw)
+      raw.once('close', () => handshaking.get(peer) === raw && handshaking.delete(peer))
+    })
+  }
+  server.on(secure ? 'secureConnection' : 'connection', (socket: Connection) => {
+    if (secure) handshaking.delete(peerOf(socket))
     connections.add(socket)
     socket.once('close', () => connections.delete(socket))
   })
@@ -68,6 +79,9 @@ export function gracefulServer(
           resolve()
         })
       )
+      // Mid-handshake (or never begun: a port scan, a client gone quiet): no request yet, hung up now, not
+      // after Node's handshake time-out of two minutes.
+      for (const raw of handshaking.values()) raw.destroy()
       for (const socket of connections) {
         const latest = socket[LATEST]
         // No request yet: hung up now. The latest answered: hung up once silent. One being answered: let be.
@@ -77,4 +91,8 @@ export function gracefulServer(
       return closed
     }
   }
+}
+
+function peerOf(socket: Socket): string {
+  return `${socket.remoteAddress}:${socket.remotePort}`
 }
