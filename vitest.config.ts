@@ -13,7 +13,7 @@ const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout:
  * The fast suites (`npm run test:unit`, seconds): the domain's rules on the memory store, the
  * authorization and jobs tables, the CLI reference. No server, no disk beyond temp files, no network.
  */
-const UNIT = ['tests/domain/**/*.test.ts', 'tests/cli/**/*.test.ts']
+const UNIT = ['tests/domain/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/boot/**/*.test.ts']
 /**
  * The slow suites (`npx vitest run --project slow`): servers killed mid-write, a replica killed while
  * another takes its ingests over (waiting out its lease, on PostgreSQL), fuzzing, sustained load, HCL

@@ -8,6 +8,7 @@ import { createApp, signedLocations } from '../http/app.js'
 import { assistantContext } from '../api/mcp/assistant-context.js'
 import { McpSessions, type SessionLimits } from '../api/mcp/mcp-router.js'
 import { gracefulServer } from '../http/graceful-close.js'
+import { stopInOrder } from './stop-steps.js'
 import { isClientGone } from '../http/errors.js'
 import { allowedHosts } from '../http/doors.js'
 import { ProtocolCache, serveFromCache } from '../http/protocol-cache.js'
@@ -160,16 +161,28 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       writesRefused: store.writesRefused?.message,
       close() {
         // The order in which Homeport stops, each step waiting for the one before.
-        closing ??= (async () => {
-          await mcp.close() // 0. assistants' sessions end, and their open event streams with them
-          await graceful.close() // 1. no new connections; requests in flight are answered
-          await background.close() // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish, or are cancelled after a grace period
-          await services.ingest.close() // 3. the HCL parser's worker thread ends
-          await services.downloads.close() // 4. the last download counts are written, or their loss reported
-          // 5. `homeport backup` stops looking for this server (best effort: a read-only directory must not fail the stop)
-          if (!store.writesRefused) await rm(join(options.dataDir, SERVER_FILE), { force: true }).catch(() => undefined)
-          await store.close() // 6. writes in flight reach the disk; the data directory is released
-        })()
+        closing ??= stopInOrder(
+          [
+            // 0. assistants' sessions end, and their open event streams with them
+            { waitsFor: 'the assistants’ (MCP) sessions to end', run: () => mcp.close() },
+            // 1. no new connections; requests in flight are answered
+            { waitsFor: 'requests in flight to be answered', run: () => graceful.close() },
+            // 2. timers stop (git poll, count flush); syncs, builds and ingests in flight finish, or are cancelled after a grace period
+            { waitsFor: 'background jobs in flight (syncs, builds, ingests) to finish', run: () => background.close() },
+            // 3. the HCL parser's worker thread ends
+            { waitsFor: 'the Terraform parser’s worker to end', run: () => services.ingest.close() },
+            // 4. the last download counts are written, or their loss reported
+            { waitsFor: 'the last download counts to be written', run: () => services.downloads.close() },
+            // 5. `homeport backup` stops looking for this server (best effort: a read-only directory must not fail the stop)
+            {
+              waitsFor: `${SERVER_FILE} to be removed`,
+              run: async () => (store.writesRefused ? undefined : rm(join(options.dataDir, SERVER_FILE), { force: true }).catch(() => undefined))
+            },
+            // 6. writes in flight reach the disk; the data directory is released
+            { waitsFor: 'the store to finish its writes in flight', run: () => store.close() }
+          ],
+          (line) => console.error(line)
+        )
         return closing
       }
     }
