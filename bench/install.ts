@@ -8,7 +8,7 @@ import { extract } from 'tar'
 import { moduleArchive } from '../tests/helpers/archives.js'
 import { TerraformClient } from '../tests/helpers/terraform-client.js'
 import { realisticModule } from './fixtures.js'
-import { ADMIN_TOKEN, api, median, type Started } from './lib.js'
+import { ADMIN_TOKEN, api, median, paired, type Started } from './lib.js'
 
 export interface InstallFigure {
   modules: number
@@ -22,7 +22,7 @@ const MODULES = 20
 /**
  * Figure 2: installing 20 modules as `terraform init` does (versions, download location, HEAD
  * and GET of the archive, unpacking) against fetching and unpacking the same 20 archives from a
- * plain static file server.
+ * plain static file server, in paired rounds.
  */
 export async function measureInstall(homeport: Started, workDir: string, rounds = 5): Promise<InstallFigure> {
   const archives: Buffer[] = []
@@ -58,40 +58,39 @@ export async function measureInstall(homeport: Started, workDir: string, rounds 
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve))
   const staticUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}`
 
-  const homeportTimes: number[] = []
-  const staticTimes: number[] = []
+  const into = await mkdtemp(join(tmpdir(), 'bench-install-'))
+  const timed = async (install: (m: number, dir: string) => Promise<unknown>) => {
+    const dir = await mkdtemp(join(into, 'round-'))
+    const started = performance.now()
+    for (let m = 0; m < MODULES; m++) await install(m, join(dir, `${m}`))
+    const ms = performance.now() - started
+    await rm(dir, { recursive: true, force: true })
+    return ms
+  }
+  const fromHomeport = () => {
+    // A new client each time, as each `terraform init` is: nothing cached from the round before.
+    const client = new TerraformClient({
+      hosts: { 'homeport.localhost': { 'modules.v1': `${homeport.url}/api/registry/v1/modules/` } },
+      credentials: { 'homeport.localhost': ADMIN_TOKEN }
+    })
+    return timed((m, dir) => client.install(`homeport.localhost/install/realistic-${m}/aws`, '~> 1.0', dir))
+  }
+  const fromStatic = () =>
+    timed(async (m, dir) => {
+      const response = await fetch(`${staticUrl}/module-${m}.tar.gz`)
+      await mkdir(dir, { recursive: true })
+      await pipeline(Readable.fromWeb(response.body! as never), extract({ cwd: dir, strict: true }))
+    })
   try {
-    for (let round = 0; round < rounds + 1; round++) {
-      const client = new TerraformClient({
-        hosts: { 'homeport.localhost': { 'modules.v1': `${homeport.url}/api/registry/v1/modules/` } },
-        credentials: { 'homeport.localhost': ADMIN_TOKEN }
-      })
-      const into = await mkdtemp(join(tmpdir(), 'bench-install-'))
-      let started = performance.now()
-      for (let m = 0; m < MODULES; m++) await client.install(`homeport.localhost/install/realistic-${m}/aws`, '~> 1.0', join(into, `h${m}`))
-      const homeportMs = performance.now() - started
-
-      started = performance.now()
-      for (let m = 0; m < MODULES; m++) {
-        const response = await fetch(`${staticUrl}/module-${m}.tar.gz`)
-        const dir = join(into, `s${m}`)
-        await mkdir(dir, { recursive: true })
-        await pipeline(Readable.fromWeb(response.body! as never), extract({ cwd: dir, strict: true }))
-      }
-      const staticMs = performance.now() - started
-      await rm(into, { recursive: true, force: true })
-      // The first round warms both sides up.
-      if (round > 0) {
-        homeportTimes.push(homeportMs)
-        staticTimes.push(staticMs)
-      }
-    }
+    // The first of each warms both sides up.
+    await fromHomeport()
+    await fromStatic()
+    const measured = await paired(rounds, fromHomeport, fromStatic, (ms) => ms)
+    return { modules: MODULES, homeportMs: Math.round(median(measured.a)), staticMs: Math.round(median(measured.b)), ratio: measured.ratio }
   } finally {
     files.close()
+    await rm(into, { recursive: true, force: true })
   }
-  const homeportMs = median(homeportTimes)
-  const staticMs = median(staticTimes)
-  return { modules: MODULES, homeportMs: Math.round(homeportMs), staticMs: Math.round(staticMs), ratio: Math.round((homeportMs / staticMs) * 100) / 100 }
 }
 
 async function waitForPublished(url: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -83,4 +84,51 @@ export async function pool<T>(items: T[], limit: number, task: (item: T, index: 
       }
     })
   )
+}
+
+/** CPU time a process has used, user and system, in clock ticks (Linux: /proc). */
+export async function processTicks(pid: number): Promise<number> {
+  // The command name, in brackets, may hold spaces: the fields are counted after it.
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ')
+  return Number(fields[11]) + Number(fields[12])
+}
+
+/** CPU time all processors have spent busy (anything but idle and waiting on I/O), in clock ticks (Linux: /proc). */
+export async function busyTicks(): Promise<number> {
+  const [, ...counts] = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!.trim().split(/\s+/)
+  const ticks = counts.map(Number)
+  // user nice system idle iowait irq softirq steal (guest time is counted in user already).
+  return ticks.slice(0, 8).reduce((sum, value) => sum + value, 0) - ticks[3]! - ticks[4]!
+}
+
+export interface Paired<T> {
+  a: T[]
+  b: T[]
+  /** Each round's A / B, in the order measured. */
+  ratios: number[]
+  /** Their median. */
+  ratio: number
+}
+
+/**
+ * Measures A against B in `rounds` rounds, each measuring both back to back, in alternating order
+ * (A B, B A, …), and gives the median of the rounds' ratios of `value`. These shared machines' speed
+ * moves by a quarter within seconds, for anything they run: only measurements taken next to each
+ * other compare (two medians of separate series, taken seconds apart, compare a fast moment with a
+ * slow one), and alternating cancels a steady drift.
+ */
+export async function paired<T>(rounds: number, a: () => Promise<T>, b: () => Promise<T>, value: (result: T) => number): Promise<Paired<T>> {
+  const as: T[] = []
+  const bs: T[] = []
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      as.push(await a())
+      bs.push(await b())
+    } else {
+      bs.push(await b())
+      as.push(await a())
+    }
+  }
+  const exact = as.map((result, round) => value(result) / value(bs[round]!))
+  return { a: as, b: bs, ratios: exact.map((ratio) => Math.round(ratio * 100) / 100), ratio: Math.round(median(exact) * 100) / 100 }
 }

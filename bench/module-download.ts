@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { moduleArchive } from '../tests/helpers/archives.js'
 import { realisticModule } from './fixtures.js'
-import { ADMIN_TOKEN, api, median, startPinned, type Started } from './lib.js'
+import { ADMIN_TOKEN, api, median, paired, startPinned, type Started } from './lib.js'
 import { wrk } from './protocol.js'
 
 export interface ModuleArchiveFigure {
@@ -18,9 +18,9 @@ const ASSET_BYTES = [40 * 1024, 1024 * 1024]
 /**
  * Figure 12: a module archive fetched from its signed location (as `terraform init` does once the
  * protocol gave it), requests a second by wrk pinned to CPU 0 with 32 connections, against a
- * static file server streaming the same file; both servers on CPU 1, A/B in `rounds`.
+ * static file server streaming the same file; both servers on CPU 1, in paired rounds.
  */
-export async function measureModuleArchives(homeport: Started, workDir: string, rounds = 2): Promise<ModuleArchiveFigure[]> {
+export async function measureModuleArchives(homeport: Started, workDir: string, rounds = 4): Promise<ModuleArchiveFigure[]> {
   await api(homeport.url, 'POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'archives', email: 'a@example.com' } } })
   const figures: ModuleArchiveFigure[] = []
   for (const assetBytes of ASSET_BYTES) {
@@ -38,19 +38,19 @@ export async function measureModuleArchives(homeport: Started, workDir: string, 
     await writeFile(file, archive)
     const files = await startPinned(1, [process.execPath, 'bench/static-server.mjs', file], /Static server listening on (\S+)/)
     try {
-      const homeportRps: number[] = []
-      const staticRps: number[] = []
       await wrk(location, 1)
       await wrk(files.url, 1)
-      for (let round = 0; round < rounds; round++) {
-        homeportRps.push((await wrk(location, 4)).rps)
-        staticRps.push((await wrk(files.url, 4)).rps)
-      }
+      const measured = await paired(
+        rounds,
+        () => wrk(location, 3),
+        () => wrk(files.url, 3),
+        (result) => result.rps
+      )
       figures.push({
         archiveKb: Math.round(archive.length / 1024),
-        homeportRps: Math.round(median(homeportRps)),
-        staticRps: Math.round(median(staticRps)),
-        ratio: Math.round((median(homeportRps) / median(staticRps)) * 100) / 100
+        homeportRps: Math.round(median(measured.a.map((result) => result.rps))),
+        staticRps: Math.round(median(measured.b.map((result) => result.rps))),
+        ratio: measured.ratio
       })
     } finally {
       await files.stop()

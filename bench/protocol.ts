@@ -1,12 +1,15 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { ADMIN_TOKEN, median, run, startPinned, type Started } from './lib.js'
+import { ADMIN_TOKEN, median, paired, run, startPinned, type Started } from './lib.js'
 
 export interface ProtocolFigure {
   endpoint: string
   homeport: { rps: number; p50: number; p99: number }
   bare: { rps: number; p50: number; p99: number }
+  /** The median of the rounds' ratios (each round measures both, back to back). */
   ratio: number
+  /** Each round's ratio, in the order measured. */
+  rounds: number[]
 }
 
 export interface WrkResult {
@@ -41,9 +44,9 @@ export async function wrk(url: string, seconds: number, cpus = '0', connections 
 
 /**
  * Figure 1: the protocol's read paths on Homeport against a bare node:http server answering the
- * same bytes from memory, both pinned to CPU 1, measured A/B/A/B by wrk pinned to CPU 0.
+ * same bytes from memory, both pinned to CPU 1, measured by wrk pinned to CPU 0 in paired rounds.
  */
-export async function measureProtocol(homeport: Started, paths: Record<string, string>, workDir: string, seconds = 5, rounds = 2): Promise<ProtocolFigure[]> {
+export async function measureProtocol(homeport: Started, paths: Record<string, string>, workDir: string, seconds = 3, rounds = 6): Promise<ProtocolFigure[]> {
   const captured = []
   for (const path of Object.values(paths)) {
     const response = await fetch(`${homeport.url}${path}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
@@ -58,21 +61,21 @@ export async function measureProtocol(homeport: Started, paths: Record<string, s
   try {
     const figures: ProtocolFigure[] = []
     for (const [endpoint, path] of Object.entries(paths)) {
-      const a: WrkResult[] = []
-      const b: WrkResult[] = []
-      await wrk(`${homeport.url}${path}`, 1) // warm-up
-      for (let round = 0; round < rounds; round++) {
-        a.push(await wrk(`${homeport.url}${path}`, seconds))
-        b.push(await wrk(`${bare.url}${path}`, seconds))
-      }
+      // Warm-up: each server's code for this path optimized before it is measured.
+      await wrk(`${homeport.url}${path}`, 1)
+      await wrk(`${bare.url}${path}`, 1)
+      const measured = await paired(
+        rounds,
+        () => wrk(`${homeport.url}${path}`, seconds),
+        () => wrk(`${bare.url}${path}`, seconds),
+        (result) => result.rps
+      )
       const summary = (results: WrkResult[]) => ({
         rps: Math.round(median(results.map((r) => r.rps))),
         p50: Math.round(median(results.map((r) => r.p50)) * 100) / 100,
         p99: Math.round(median(results.map((r) => r.p99)) * 100) / 100
       })
-      const homeportSummary = summary(a)
-      const bareSummary = summary(b)
-      figures.push({ endpoint, homeport: homeportSummary, bare: bareSummary, ratio: Math.round((homeportSummary.rps / bareSummary.rps) * 100) / 100 })
+      figures.push({ endpoint, homeport: summary(measured.a), bare: summary(measured.b), ratio: measured.ratio, rounds: measured.ratios })
     }
     return figures
   } finally {

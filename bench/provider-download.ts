@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { zipSync } from 'fflate'
 import { makeSigningKey, sha256, sign } from '../tests/helpers/providers.js'
-import { ADMIN_TOKEN, api, median, startPinned, type Started } from './lib.js'
+import { ADMIN_TOKEN, api, median, paired, startPinned, type Started } from './lib.js'
 import { wrk } from './protocol.js'
 
 export interface ProviderDownloadFigure {
@@ -25,7 +25,7 @@ const ZIP_MB = 100
  * Figure 8: downloading a 100 MB provider zip from Homeport (its signed location, as Terraform
  * fetches it) against a static file server streaming the same file from disk, both pinned to
  * CPU 1, by wrk pinned to CPU 0 (the method of figure 1: a client in this process measured its own
- * speed as much as the servers'): one download at a time, A/B in `rounds`, then 32 at once.
+ * speed as much as the servers'): one download at a time, in paired rounds, then 32 at once.
  * Homeport's resident memory is sampled meanwhile: the zip is streamed, never held.
  */
 export async function measureProviderDownload(homeport: Started, workDir: string, { rounds = 5, settle }: { rounds?: number; settle?: () => Promise<void> } = {}): Promise<ProviderDownloadFigure> {
@@ -74,22 +74,22 @@ export async function measureProviderDownload(homeport: Started, workDir: string
     await timed(files.url)
     const baseline = await rss()
     peak = baseline
-    const homeportRates: number[] = []
-    const staticRates: number[] = []
-    for (let round = 0; round < rounds; round++) {
-      homeportRates.push((await wrk(homeportUrl, 3, '0', 1)).bytesPerS)
-      staticRates.push((await wrk(files.url, 3, '0', 1)).bytesPerS)
-    }
+    const measured = await paired(
+      rounds,
+      () => wrk(homeportUrl, 3, '0', 1),
+      () => wrk(files.url, 3, '0', 1),
+      (result) => result.bytesPerS
+    )
     const concurrentHomeport = (await wrk(homeportUrl, 10, '0', 32, 60)).bytesPerS
     const concurrentStatic = (await wrk(files.url, 10, '0', 32, 60)).bytesPerS
     const mbPerS = (bytesPerS: number) => Math.round((bytesPerS / (1024 * 1024)) * 10) / 10
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100
     return {
       zipMb: Math.round(zip.length / (1024 * 1024)),
-      homeportMbPerS: mbPerS(median(homeportRates)),
-      staticMbPerS: mbPerS(median(staticRates)),
+      homeportMbPerS: mbPerS(median(measured.a.map((result) => result.bytesPerS))),
+      staticMbPerS: mbPerS(median(measured.b.map((result) => result.bytesPerS))),
       firstMbPerS: mbPerS(zip.length / (firstMs / 1000)),
-      ratio: ratio(median(homeportRates), median(staticRates)),
+      ratio: measured.ratio,
       concurrent: { homeportMbPerS: mbPerS(concurrentHomeport), staticMbPerS: mbPerS(concurrentStatic), ratio: ratio(concurrentHomeport, concurrentStatic) },
       rssGrowthMb: Math.round((peak - baseline) / (1024 * 1024))
     }
