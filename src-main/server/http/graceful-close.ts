@@ -59,6 +59,8 @@ export function gracefulServer(
   }
   server.on(secure ? 'secureConnection' : 'connection', (socket: Connection) => {
     if (secure) handshaking.delete(peerOf(socket))
+    // Made now, so that each request's store finds the property in place rather than adding it.
+    socket[LATEST] = undefined
     connections.add(socket)
     socket.once('close', () => connections.delete(socket))
   })
