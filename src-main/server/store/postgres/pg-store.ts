@@ -66,6 +66,14 @@ export async function openPostgresStore(
   })
   // An idle connection the server dropped must not take the process down.
   pool.on('error', (error) => console.error(`homeport: a PostgreSQL connection failed: ${error.message}`))
+  // The server processes this replica's connections run in: the NOTIFY of its own writes comes back from
+  // one of them, and such a write has already moved the revision and let the kept reads go (pg-collection.ts);
+  // taking it again, late, made a read that followed a write look as if it had written. (node-postgres keeps
+  // the process id PostgreSQL gives each connection, as it needs it to cancel a query.)
+  const ownBackends = new Set<number>()
+  const backendOf = (client: pg.PoolClient) => (client as pg.PoolClient & { processID?: number }).processID
+  pool.on('connect', (client) => void ownBackends.add(backendOf(client) ?? -1))
+  pool.on('remove', (client) => void ownBackends.delete(backendOf(client) ?? -1))
   let listener: pg.PoolClient | undefined
   try {
     const specs = collectionSpecs()
@@ -90,6 +98,7 @@ export async function openPostgresStore(
     // Another replica's write: what was computed before it may be stale, and the installation may have changed.
     const byName = new Map<string, PgCollection<Identified>>(Object.values(collections).map((kept) => [kept.name, kept as PgCollection<Identified>]))
     const onNotification = (message: pg.Notification) => {
+      if (ownBackends.has(message.processId)) return
       byName.get(message.payload ?? '')?.heardWrite()
       // The audit trail changes no answer a replica computed.
       if (message.payload === 'audit-trail') return
