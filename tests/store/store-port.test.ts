@@ -49,10 +49,23 @@ async function open(kind: string): Promise<{ store: Store; again: () => Promise<
       }
     }
   }
+  const url = await database()
+  return { store: await replica(url), again: () => replica(url) }
+}
+
+/** A PostgreSQL database of the test's own, dropped after it. */
+async function database(): Promise<string> {
   const databases = postgresDatabases(inject('postgresUrl'))
   const url = await databases.create()
   cleanups.push(() => databases.drop(url))
-  return { store: track(await openPostgresStore(url, { archiveGraceMs: 0 })), again: async () => track(await openPostgresStore(url, { archiveGraceMs: 0 })) }
+  return url
+}
+
+/** A replica on `url`, closed after the test (before its database is dropped). */
+async function replica(url: string, archiveGraceMs = 0): Promise<PostgresStore> {
+  const store = await openPostgresStore(url, { archiveGraceMs })
+  cleanups.push(() => store.close())
+  return store
 }
 
 const key = (id: string, keyId: string, organizationId = 'org-a'): GpgKeyRecord => ({
@@ -209,129 +222,98 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
 
 describe.skipIf(!POSTGRES)(`a replica whose connection to the database drops${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('listens again for the other replicas’ writes, and takes what it computed meanwhile as stale', async () => {
-    const databases = postgresDatabases(inject('postgresUrl'))
-    const url = await databases.create()
-    const one = await openPostgresStore(url, { archiveGraceMs: 0 })
-    const two = await openPostgresStore(url, { archiveGraceMs: 0 })
-    try {
-      // A group read kept before the drop.
-      expect(await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).toEqual([])
-      // The connections that LISTEN are cut, as a database restart or a network failure would.
-      await one.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
-      const before = one.revision()
-      // Within a bounded time (the first try is a second after the drop), it hears a write of the other again.
-      let heard = false
-      for (let attempt = 0; attempt < 100 && !heard; attempt++) {
-        await two.gpgKeys.create(key(`gpg-${attempt}`, `K${attempt}`))
-        await new Promise((resolve) => setTimeout(resolve, 100))
-        heard = one.revision() > before + 1
-      }
-      expect(heard).toBe(true)
-      // What was kept before is not what it reads now: every key the other wrote, heard or not.
-      const written = (await two.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)
-      expect((await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)).toEqual(written)
-    } finally {
-      await one.close()
-      await two.close()
-      await databases.drop(url)
+    const url = await database()
+    const [one, two] = [await replica(url), await replica(url)]
+    // A group read kept before the drop.
+    expect(await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).toEqual([])
+    // The connections that LISTEN are cut, as a database restart or a network failure would.
+    await one.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+    const before = one.revision()
+    // Within a bounded time (the first try is a second after the drop), it hears a write of the other again.
+    let heard = false
+    for (let attempt = 0; attempt < 100 && !heard; attempt++) {
+      await two.gpgKeys.create(key(`gpg-${attempt}`, `K${attempt}`))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      heard = one.revision() > before + 1
     }
+    expect(heard).toBe(true)
+    // What was kept before is not what it reads now: every key the other wrote, heard or not.
+    const written = (await two.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)
+    expect((await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)).toEqual(written)
   })
 })
 
 describe.skipIf(!POSTGRES)(`a replica’s group reads${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('are kept until the collection is written, and a write through another replica is read at once', async () => {
-    const databases = postgresDatabases(inject('postgresUrl'))
-    const url = await databases.create()
-    const one = await openPostgresStore(url, { archiveGraceMs: 0 })
-    const two = await openPostgresStore(url, { archiveGraceMs: 0 })
+    const url = await database()
+    const [one, two] = [await replica(url), await replica(url)]
     const ids = async (store: PostgresStore) => (await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')).map((record) => record.id)
     const before = one.revision()
-    try {
-      await one.gpgKeys.create(key('gpg-a', 'AAAA'))
-      expect(await ids(one)).toEqual(['gpg-a'])
-      // Read again from what was kept: one query, of where the collection's changes sequence is.
-      const queries = vi.spyOn(one.pool, 'query')
-      const kept = await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')
-      expect(queries.mock.calls.map((call) => String(call[0]))).toEqual(['SELECT last_value, is_called FROM hp_gpg_keys_changes'])
-      queries.mockRestore()
-      // Each read is the caller's own list: changing it changes nothing kept.
-      kept.pop()
-      expect(await ids(one)).toEqual(['gpg-a'])
+    await one.gpgKeys.create(key('gpg-a', 'AAAA'))
+    expect(await ids(one)).toEqual(['gpg-a'])
+    // Read again from what was kept: one query, of where the collection's changes sequence is.
+    const queries = vi.spyOn(one.pool, 'query')
+    const kept = await one.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')
+    expect(queries.mock.calls.map((call) => String(call[0]))).toEqual(['SELECT last_value, is_called FROM hp_gpg_keys_changes'])
+    queries.mockRestore()
+    // Each read is the caller's own list: changing it changes nothing kept.
+    kept.pop()
+    expect(await ids(one)).toEqual(['gpg-a'])
 
-      // This replica's own write is read at once.
-      await one.gpgKeys.create(key('gpg-b', 'BBBB'))
-      expect(await ids(one)).toEqual(['gpg-a', 'gpg-b'])
-      await one.gpgKeys.update('gpg-b', (draft) => void (draft.organizationId = 'org-b'))
-      expect(await ids(one)).toEqual(['gpg-a'])
-      // And another replica's, at once: its write moved the sequence before it was answered.
-      await two.gpgKeys.create(key('gpg-c', 'CCCC'))
-      expect(await ids(one)).toEqual(['gpg-a', 'gpg-c'])
-      await two.gpgKeys.delete('gpg-a')
-      expect(await ids(one)).toEqual(['gpg-c'])
+    // This replica's own write is read at once.
+    await one.gpgKeys.create(key('gpg-b', 'BBBB'))
+    expect(await ids(one)).toEqual(['gpg-a', 'gpg-b'])
+    await one.gpgKeys.update('gpg-b', (draft) => void (draft.organizationId = 'org-b'))
+    expect(await ids(one)).toEqual(['gpg-a'])
+    // And another replica's, at once: its write moved the sequence before it was answered.
+    await two.gpgKeys.create(key('gpg-c', 'CCCC'))
+    expect(await ids(one)).toEqual(['gpg-a', 'gpg-c'])
+    await two.gpgKeys.delete('gpg-a')
+    expect(await ids(one)).toEqual(['gpg-c'])
 
-      // What decides is the sequence, not the NOTIFY, which may come later: a record written as a
-      // replica writes it, but with neither, is not read (what was kept answers), and is once the
-      // sequence moves. The other replica's two NOTIFYs heard first, and the group read after them, kept.
-      await expect.poll(() => one.revision(), { timeout: 5000 }).toBe(before + 2)
-      expect(await ids(one)).toEqual(['gpg-c'])
-      const record = key('gpg-d', 'DDDD')
-      await two.pool.query("INSERT INTO hp_gpg_keys (id, schema_version, record) VALUES ($1, 1, $2)", [record.id, record])
-      await two.pool.query("INSERT INTO hp_groups (collection, grp, key, id) VALUES ('gpg-keys', $1, 'org-a', $2)", [BY_ORGANIZATION, record.id])
-      expect(await ids(one)).toEqual(['gpg-c'])
-      await two.pool.query("SELECT nextval('hp_gpg_keys_changes')")
-      expect(await ids(one)).toEqual(['gpg-c', 'gpg-d'])
-    } finally {
-      await one.close()
-      await two.close()
-      await databases.drop(url)
-    }
+    // What decides is the sequence, not the NOTIFY, which may come later: a record written as a
+    // replica writes it, but with neither, is not read (what was kept answers), and is once the
+    // sequence moves. The other replica's two NOTIFYs heard first, and the group read after them, kept.
+    await expect.poll(() => one.revision(), { timeout: 5000 }).toBe(before + 2)
+    expect(await ids(one)).toEqual(['gpg-c'])
+    const record = key('gpg-d', 'DDDD')
+    await two.pool.query("INSERT INTO hp_gpg_keys (id, schema_version, record) VALUES ($1, 1, $2)", [record.id, record])
+    await two.pool.query("INSERT INTO hp_groups (collection, grp, key, id) VALUES ('gpg-keys', $1, 'org-a', $2)", [BY_ORGANIZATION, record.id])
+    expect(await ids(one)).toEqual(['gpg-c'])
+    await two.pool.query("SELECT nextval('hp_gpg_keys_changes')")
+    expect(await ids(one)).toEqual(['gpg-c', 'gpg-d'])
   })
 })
 
 describe.skipIf(!POSTGRES)(`a replica’s own writes${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('move its revision once: their NOTIFY, which comes back to it as to the others, does not move it again later', async () => {
-    const databases = postgresDatabases(inject('postgresUrl'))
-    const url = await databases.create()
-    const one = await openPostgresStore(url, { archiveGraceMs: 0 })
-    const two = await openPostgresStore(url, { archiveGraceMs: 0 })
-    try {
-      const before = one.revision()
-      await one.gpgKeys.create(key('gpg-own', 'OWN1'))
-      await one.updateInstallation((draft) => void (draft.costEstimationEnabled = true))
-      const written = one.revision()
-      expect(written).toBeGreaterThan(before)
-      // The other replica's write, after: NOTIFYs arrive in the order their transactions committed, so
-      // once this one is heard (the installation read again), this replica's own two have come back too.
-      await two.updateInstallation((draft) => void (draft.costEstimationEnabled = false))
-      await expect.poll(() => one.installation().costEstimationEnabled, { timeout: 5000 }).toBe(false)
-      expect(one.revision()).toBe(written + 1)
-    } finally {
-      await one.close()
-      await two.close()
-      await databases.drop(url)
-    }
+    const url = await database()
+    const [one, two] = [await replica(url), await replica(url)]
+    const before = one.revision()
+    await one.gpgKeys.create(key('gpg-own', 'OWN1'))
+    await one.updateInstallation((draft) => void (draft.costEstimationEnabled = true))
+    const written = one.revision()
+    expect(written).toBeGreaterThan(before)
+    // The other replica's write, after: NOTIFYs arrive in the order their transactions committed, so
+    // once this one is heard (the installation read again), this replica's own two have come back too.
+    await two.updateInstallation((draft) => void (draft.costEstimationEnabled = false))
+    await expect.poll(() => one.installation().costEstimationEnabled, { timeout: 5000 }).toBe(false)
+    expect(one.revision()).toBe(written + 1)
   })
 })
 
 describe.skipIf(!POSTGRES)(`archives shared by replicas${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('keeps an archive stored again within the grace period, which another replica may be about to record', async () => {
-    const databases = postgresDatabases(inject('postgresUrl'))
-    const url = await databases.create()
-    const store = await openPostgresStore(url, { archiveGraceMs: 60_000 })
-    try {
-      const stored = await store.archives.put(Readable.from([Buffer.from('shared content')]), 1000)
-      await store.archives.delete(stored.sha256)
-      expect(await store.archives.list()).toEqual([stored.sha256])
-      expect(await text(store.archives.read(stored.sha256))).toBe('shared content')
-      // Stored long enough ago: it goes.
-      await store.pool.query("UPDATE hp_archives SET stored_at = now() - interval '2 minutes'")
-      await store.archives.delete(stored.sha256)
-      expect(await store.archives.list()).toEqual([])
-      await expect(text(store.archives.read(stored.sha256))).rejects.toMatchObject({ code: 'ENOENT' })
-    } finally {
-      await store.close()
-      await databases.drop(url)
-    }
+    const store = await replica(await database(), 60_000)
+    const stored = await store.archives.put(Readable.from([Buffer.from('shared content')]), 1000)
+    await store.archives.delete(stored.sha256)
+    expect(await store.archives.list()).toEqual([stored.sha256])
+    expect(await text(store.archives.read(stored.sha256))).toBe('shared content')
+    // Stored long enough ago: it goes.
+    await store.pool.query("UPDATE hp_archives SET stored_at = now() - interval '2 minutes'")
+    await store.archives.delete(stored.sha256)
+    expect(await store.archives.list()).toEqual([])
+    await expect(text(store.archives.read(stored.sha256))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 })
 
