@@ -329,9 +329,9 @@ function frozen<T>(record: T): T {
  * organization's modules brings every record of it, versions and all, from the database (77–161 ms
  * for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory). Each is kept with
  * the changes sequence's position when it was read, and answers only while that has not moved. Any
- * write of the collection heard here forgets them all as well: this replica's own, and another's
- * when its NOTIFY arrives (which also covers a replica that died between its commit and moving the
- * sequence). While this replica cannot hear the others (its LISTEN connection is down), nothing is
+ * write of the collection forgets them all as well: this replica's own as it is made, another's when
+ * its NOTIFY arrives (which also covers a replica that died between its commit and moving the
+ * sequence; the NOTIFY of this replica's own writes is let be, see pg-store.ts). While this replica cannot hear the others (its LISTEN connection is down), nothing is
  * kept or answered from here. A read that a write overtook (the epoch moved while it ran) is not
  * kept either. The least recently read go first past the budget.
  */
