@@ -4,9 +4,9 @@ import { moduleArchive } from '../helpers/archives.js'
 import { createOrganization, createTeamWithToken, createVersion, doc, ownersToken, startTestServer, upload, type TestServer } from '../helpers/server.js'
 
 /**
- * The audit trail: every write through any face, with who, what, when and from where; HCP's
- * audit-trails API for the organization's token; owners' and the site admin's views; a retention
- * moved by an injected clock. On the file store and on PostgreSQL.
+ * The audit trail: every change the domain makes through any face, and every write refused, with
+ * who, what, when and from where; HCP's audit-trails API for the organization's token; owners' and
+ * the site admin's views; a retention moved by an injected clock. On the file store and on PostgreSQL.
  */
 let test: TestServer
 let time = Date.parse('2026-11-25T12:00:00.000Z')
@@ -26,8 +26,8 @@ async function trail(org = 'acme', query = '', token?: string) {
 }
 
 describe('the audit trail', () => {
-  it('records every write with who made it, what, when and from where, and no read or refused write', async () => {
-    await test.api('POST', '/organizations/acme/registry-modules', { body: doc('registry-modules', { name: 'network', provider: 'aws' }), token: publisher.token })
+  it('records each change where the domain makes it: who as account/details says, HCP’s singular types and API ids, and no read or invalid write', async () => {
+    const created = await test.api('POST', '/organizations/acme/registry-modules', { body: doc('registry-modules', { name: 'network', provider: 'aws' }), token: publisher.token })
     const version = await createVersion(test, 'acme', 'network', 'aws', '1.0.0')
     expect((await upload(version.links.upload, await moduleArchive({ 'main.tf': 'variable "x" {}\n' }), test.fetch)).status).toBe(200)
     await test.api('GET', '/organizations/acme/registry-modules', { token: publisher.token })
@@ -37,26 +37,64 @@ describe('the audit trail', () => {
     const answer = await trail()
     expect(answer.status).toBe(200)
     const events = answer.body.data as AuditTrailEvent[]
-    const said = events.map((event) => `${event.auth.description} ${event.resource.action} ${event.resource.type} ${event.resource.id}`)
+    const said = events.map((event) => `${event.auth.description} ${event.resource.action} ${event.resource.type} ${event.resource.meta.name}`)
     expect(said).toEqual(
       expect.arrayContaining([
-        'the site admin create teams publishers',
-        expect.stringMatching(new RegExp(`^the site admin create teams/authentication-token ${publisher.id}/at-`)),
-        'team publishers create registry-modules network/aws',
-        'the site admin create registry-modules/versions private/acme/network/aws/1.0.0',
-        'the site admin update organizations acme'
+        'site-admin create team acme/publishers',
+        'site-admin create authentication-token the token of team acme/publishers',
+        'api-team_publishers create registry-module acme/network/aws',
+        'site-admin create registry-module-version acme/network/aws 1.0.0',
+        'an upload link upload registry-module-version acme/network/aws 1.0.0',
+        'site-admin update organization acme'
       ])
     )
     expect(said.some((line) => line.includes('bad name'))).toBe(false)
-    expect(events.some((event) => event.request.method === 'GET')).toBe(false)
-    expect(events[0]).toMatchObject({ version: '0', type: 'Resource', auth: { type: 'Client', credential: 'site-admin', impersonator_id: null }, request: { method: 'PATCH', path: '/api/v2/organizations/acme', status: 200 } })
-    expect(events[0]!.request.ip).toMatch(/127\.0\.0\.1$/)
+    // API ids, as HCP's trail gives them.
+    expect(events.find((event) => event.resource.type === 'registry-module')!.resource.id).toBe(created.body.data.id)
+    expect(events.find((event) => event.resource.type === 'registry-module-version' && event.resource.action === 'create')!.resource.id).toBe(version.id)
+    expect(events[0]).toMatchObject({ version: '0', type: 'Resource', auth: { type: 'Client', credential: 'site-admin', impersonator_id: null }, resource: { type: 'organization', id: 'acme', action: 'update', meta: { permission: 'manage organization', outcome: 'done' } } })
+    expect(events[0]!.request!.ip).toMatch(/127\.0\.0\.1$/)
     expect(Date.parse(events[0]!.timestamp)).toBe(time)
-    // An upload link is no caller: said as a link, in the organization of the version it names, and its path (a credential) is not kept.
-    const uploaded = events.find((event) => event.resource.type === 'archivist/object')
-    expect(uploaded).toMatchObject({ auth: { credential: 'link' }, resource: { id: 'network/aws/1.0.0', action: 'update' }, request: { method: 'PUT', path: '/archivist/v1/object/:objectId' } })
-    const link = new URL(version.links.upload as string).pathname
-    expect(JSON.stringify(events)).not.toContain(link.split('/').pop())
+    // The actor is the user account/details names for the same token.
+    const account = (await test.api('GET', '/account/details', { token: publisher.token })).body.data
+    const published = events.find((event) => event.resource.type === 'registry-module')!
+    expect(published.auth).toMatchObject({ accessor_id: account.id, description: account.attributes.username, credential: 'team' })
+  })
+
+  it('never records a capability’s path, sent with a token or without one', async () => {
+    const version = await createVersion(test, 'acme', 'network', 'aws', '1.1.0')
+    const link = version.links.upload as string
+    const archive = await moduleArchive({ 'main.tf': 'variable "y" {}\n' })
+    // Many HTTP clients send their Authorization header to every URL, upload links too.
+    const sent = await test.fetch(link, { method: 'PUT', headers: { Authorization: `Bearer ${publisher.token}`, 'Content-Type': 'application/octet-stream' }, body: new Uint8Array(archive) })
+    expect(sent.status).toBe(200)
+    const objectId = new URL(link).pathname.split('/').pop()!
+    for (const [path, token] of [['/organizations/acme/audit-trail', undefined], ['/admin/audit-trail', undefined]] as const) {
+      expect(JSON.stringify((await test.api('GET', path, { token })).body)).not.toContain(objectId)
+    }
+    const auditTrails = (await test.api('POST', '/organizations/acme/authentication-token?token=audit-trails')).body.data.attributes.token as string
+    const seen = JSON.stringify((await test.api('GET', '/organization/audit-trail', { token: auditTrails })).body)
+    expect(seen).not.toContain(objectId)
+    expect(seen).not.toContain('/archivist/')
+  })
+
+  it('records writes refused for want of permission in the organization’s trail, and those with no valid token in the installation’s', async () => {
+    const outsider = await createOrganization(test, 'outsiders').then(() => createTeamWithToken(test, 'outsiders', 'intruders', true))
+    expect((await test.api('POST', '/organizations/acme/registry-modules', { body: doc('registry-modules', { name: 'planted', provider: 'aws' }), token: reader.token })).status).toBe(404)
+    expect((await test.api('DELETE', '/organizations/acme/registry-modules/private/acme/network/aws', { token: outsider.token })).status).toBe(404)
+    expect((await test.api('POST', '/organizations/acme/teams', { body: doc('teams', { name: 'sneaky' }), token: publisher.token })).status).toBe(404)
+    expect((await test.api('POST', '/organizations/acme/registry-modules', { body: doc('registry-modules', { name: 'planted', provider: 'aws' }), token: 'made-up' })).status).toBe(401)
+
+    const refused = ((await trail()).body.data as AuditTrailEvent[]).filter((event) => event.resource.meta.outcome === 'refused')
+    expect(refused.map((event) => `${event.auth.description} ${event.resource.action} ${event.resource.type} ${event.resource.meta.name} (${event.resource.meta.permission})`)).toEqual([
+      'api-team_publishers create team acme/sneaky (manage teams)',
+      'api-team_intruders destroy registry-module acme/network/aws (manage module)',
+      'api-team_readers create registry-module acme/planted/aws (publish module)'
+    ])
+    // Nothing was changed by them.
+    expect((await test.api('GET', '/organizations/acme/registry-modules/private/acme/planted/aws')).status).toBe(404)
+    const installation = (await test.api('GET', '/admin/audit-trail')).body.data as AuditTrailEvent[]
+    expect(installation[0]).toMatchObject({ auth: { credential: 'anonymous' }, resource: { type: 'request', action: 'write', meta: { outcome: 'refused', permission: 'authenticate', name: 'POST /api/v2/organizations/:org/registry-modules' } } })
   })
 
   it('is read by the organization’s audit-trails token as on HCP, paginated and since a time, which does not replace its organization token', async () => {
@@ -84,14 +122,14 @@ describe('the audit trail', () => {
     const since = new Date(time - 1).toISOString()
     await test.api('DELETE', `/teams/${temporary.id}/authentication-token`)
     const recent = await test.api('GET', `/organization/audit-trail?since=${encodeURIComponent(since)}`, { token })
-    expect(recent.body.data.map((event: AuditTrailEvent) => `${event.resource.action} ${event.resource.type}`)).toEqual(['destroy teams/authentication-token'])
+    expect(recent.body.data.map((event: AuditTrailEvent) => `${event.resource.action} ${event.resource.type}`)).toEqual(['destroy authentication-token'])
   })
 
   it('is shown to owners and the site admin, filtered, and to no one else', async () => {
     const owners = await ownersToken(test, 'acme')
-    const filtered = await trail('acme', '?filter[type]=registry-modules&filter[action]=create', owners.token)
+    const filtered = await trail('acme', '?filter[type]=registry-module&filter[action]=create', owners.token)
     expect(filtered.status).toBe(200)
-    expect(filtered.body.data.map((event: AuditTrailEvent) => event.auth.description)).toEqual(['team publishers'])
+    expect(filtered.body.data.map((event: AuditTrailEvent) => `${event.auth.description} ${event.resource.meta.outcome}`)).toEqual(['api-team_readers refused', 'api-team_publishers done'])
     expect((await trail('acme', '?q=publishers')).body.data.length).toBeGreaterThan(0)
     expect((await trail('acme', '', publisher.token)).status).toBe(404)
     expect((await trail('acme', '', reader.token)).status).toBe(404)
@@ -109,6 +147,6 @@ describe('the audit trail', () => {
     const removed = await test.server.services.auditTrail.sweep()
     expect(removed).toBeGreaterThanOrEqual(before)
     // What is left is what happened within the last day: the setting's own change.
-    expect((await test.api('GET', '/admin/audit-trail')).body.data.map((event: AuditTrailEvent) => event.resource.type)).toEqual(['admin/audit-trail-settings'])
+    expect((await test.api('GET', '/admin/audit-trail')).body.data.map((event: AuditTrailEvent) => `${event.resource.type} ${event.resource.id}`)).toEqual(['site-setting audit-trail-retention'])
   })
 })

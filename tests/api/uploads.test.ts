@@ -191,6 +191,44 @@ describe('uploading an archive (endpoint 5)', () => {
     expect(published.body.data.links).toEqual({})
   })
 
+  it('freezes a version the moment anything downloads it: another archive answers 409, the same one changes nothing, and no read offers a link', async () => {
+    const reader = await createTeamWithToken(test, 'acme', 'installers')
+    for (const [name, download] of [
+      // terraform init: the download location, the protocol's download.
+      ['frozen', () => test.fetch(`${test.url}/api/registry/v1/modules/acme/frozen/aws/1.0.0/download`, { headers: { Authorization: `Bearer ${reader.token}` } })],
+      // A person taking the archive away from the GUI.
+      ['taken', () => test.fetch(`${test.url}/api/v2/organizations/acme/registry-modules/private/acme/taken/aws/1.0.0/archive`, { headers: { Authorization: `Bearer ${reader.token}` } })]
+    ] as const) {
+      await createModule(test, 'acme', name, 'aws')
+      const url = (await createVersion(test, 'acme', name, 'aws', '1.0.0')).links.upload as string
+      expect((await upload(url, archive)).status).toBe(200)
+      await settledVersion(test, 'acme', name, 'aws', '1.0.0')
+      const published = (await versionRecord(name, '1.0.0')).archive!.sha256
+      expect((await versionRecord(name, '1.0.0')).firstDownloadedAt).toBeUndefined()
+
+      const downloaded = await download()
+      expect(downloaded.status).toBeLessThan(300)
+      await downloaded.arrayBuffer()
+      expect((await versionRecord(name, '1.0.0')).firstDownloadedAt).toBeDefined()
+
+      const planted = await upload(url, await moduleArchive({ ...NETWORK_MODULE, 'main.tf': 'resource "null_resource" "planted" {}\n' }))
+      expect(planted.status).toBe(409)
+      expect(planted.body.errors[0]).toMatchObject({ status: '409', code: 'version-frozen' })
+      expect(planted.body.errors[0].detail).toMatch(/^Version 1\.0\.0 was downloaded on \d{4}-\d{2}-\d{2}: its archive can no longer change/)
+      // The same bytes again (a client retrying its upload) change nothing.
+      expect((await upload(url, archive)).status).toBe(200)
+      const after = await versionRecord(name, '1.0.0')
+      expect(after).toMatchObject({ status: 'ok', archive: { sha256: published } })
+      const read = await test.api('GET', `/organizations/acme/registry-modules/private/acme/${name}/aws/version?module_version=1.0.0`)
+      expect(read.body.data.links).toEqual({})
+      // The owners see the attempt.
+      const refused = (await test.api('GET', '/organizations/acme/audit-trail?filter[action]=upload')).body.data.find(
+        (event: { resource: { meta: { name: string; outcome: string } } }) => event.resource.meta.name === `acme/${name}/aws 1.0.0` && event.resource.meta.outcome === 'refused'
+      )
+      expect(refused).toMatchObject({ auth: { credential: 'link' } })
+    }
+  })
+
   it('gives upload links only to callers who may publish, and showing one writes nothing', async () => {
     await createModule(test, 'acme', 'guarded', 'aws')
     await createVersion(test, 'acme', 'guarded', 'aws', '1.0.0')

@@ -63,12 +63,14 @@ export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | '
  */
 export function createServices(store: Store, background: Background, options: ServiceOptions): Services {
   const events = new DomainEvents()
+  // Every service that changes something records it here, where the change is made.
+  const audit = new AuditTrailService(store, options.clock)
   const archives = new ArchiveKeeper(store)
-  const organizations = new OrganizationService(store, events, options.edition)
+  const organizations = new OrganizationService(store, events, options.edition, audit)
   const downloads = new DownloadCounter(store)
   const { maxArchiveBytes } = options
-  const vcsConnections = new VcsConnectionService(store, organizations, options.gitRoots)
-  const vcsBuilds = new VcsBuilds(store, vcsConnections, archives, events, background, {
+  const vcsConnections = new VcsConnectionService(store, organizations, audit, options.gitRoots)
+  const vcsBuilds = new VcsBuilds(store, vcsConnections, archives, events, background, audit, {
     pollIntervalMs: options.vcsPollIntervalMs,
     maxArchiveBytes,
     mirrorsDir: options.mirrorsDir
@@ -76,9 +78,9 @@ export function createServices(store: Store, background: Background, options: Se
   const modules = new ModuleService(store, organizations, downloads, archives, events, vcsBuilds, {
     edition: options.edition,
     publicCuration: options.publicCuration
-  })
+  }, audit)
   const ingest = new IngestQueue(store, archives, background)
-  const moduleSharing = new ModuleSharingService(store, organizations, options.edition)
+  const moduleSharing = new ModuleSharingService(store, organizations, options.edition, audit)
   const docs = new DocsCache(store.archives)
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
   // One mirror per public registry; the same address for both (another Homeport, say) is one mirror answering for both names.
@@ -86,7 +88,7 @@ export function createServices(store: Store, background: Background, options: Se
     const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
-      providers: new ProviderMirror(store, upstream, archives, names),
+      providers: new ProviderMirror(store, upstream, archives, names, audit),
       modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
     }
   }
@@ -98,10 +100,10 @@ export function createServices(store: Store, background: Background, options: Se
       : [mirrorOf(options.upstream, options.upstreamToken, [TERRAFORM_REGISTRY]), mirrorOf(openTofuUpstream, options.openTofuUpstreamToken, [OPENTOFU_REGISTRY])]
   )
 
-  const gpgKeys = new GpgKeyService(store)
-  const providers = new ProviderService(store, organizations, archives, publicCurationOn)
+  const gpgKeys = new GpgKeyService(store, audit)
+  const providers = new ProviderService(store, organizations, archives, publicCurationOn, audit)
   const registry = new RegistryService(store, moduleSharing, docs, downloads)
-  const providerUploads = new ProviderUploadService(store, gpgKeys, archives)
+  const providerUploads = new ProviderUploadService(store, gpgKeys, archives, audit)
   const providerRegistry = new ProviderRegistryService(store, gpgKeys)
   const bundles = new BundleService(
     store,
@@ -109,7 +111,8 @@ export function createServices(store: Store, background: Background, options: Se
     background,
     { registry, publicMirrors, providerRegistry, ingest, archives },
     { store, organizations, modules, publicMirrors, providers, gpgKeys, providerUploads, archives, maxArchiveBytes },
-    { dir: options.bundlesDir, registryHostname: options.registryHostname }
+    { dir: options.bundlesDir, registryHostname: options.registryHostname },
+    audit
   )
 
   // Who reacts to what.
@@ -124,15 +127,15 @@ export function createServices(store: Store, background: Background, options: Se
     edition: options.edition,
     authenticator: new Authenticator(store, options.adminToken, options.clock),
     organizations,
-    teams: new TeamService(store, organizations),
-    organizationTokens: new OrganizationTokenService(store, organizations),
+    teams: new TeamService(store, organizations, audit),
+    organizationTokens: new OrganizationTokenService(store, organizations, audit),
     versionLifecycle: new VersionLifecycle(store, modules, downloads),
     versionComparer: new VersionComparer(store, modules, docs, ingest, archives, maxArchiveBytes),
-    terraformLogin: new TerraformLogin(store, organizations),
+    terraformLogin: new TerraformLogin(store, organizations, audit),
     moduleSharing,
-    dataRetention: new DataRetentionService(store, organizations, options.edition),
+    dataRetention: new DataRetentionService(store, organizations, options.edition, audit),
     modules,
-    uploads: new UploadService(store, archives, events, maxArchiveBytes),
+    uploads: new UploadService(store, archives, events, audit, maxArchiveBytes),
     ingest,
     registry,
     publicMirrors,
@@ -140,7 +143,7 @@ export function createServices(store: Store, background: Background, options: Se
     vcsConnections,
     vcsBuilds,
     vcsPublisher: new VcsPublisher(store, organizations, modules, vcsConnections, vcsBuilds),
-    site: new SiteService(store),
+    site: new SiteService(store, audit),
     providers,
     gpgKeys,
     providerUploads,
@@ -150,7 +153,7 @@ export function createServices(store: Store, background: Background, options: Se
     providerCatalog: new ProviderCatalog(store, publicMirrors, options.registryHostname),
     versionFiles: new VersionFiles(store, modules),
     oci: new OciRegistry(store, providerRegistry, publicMirrors, registry, downloads, options.registryHostname),
-    auditTrail: new AuditTrailService(store, options.clock),
+    auditTrail: audit,
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),
     async sweepArchives() {

@@ -7,7 +7,7 @@ import { HttpError, errorsByPath } from './errors.js'
 import { guardDoors } from './doors.js'
 import { unmatched } from './unmatched.js'
 import { refuseUnstorableBody, refuseUnstorablePath } from './text-guard.js'
-import { recordWrites } from './audit.js'
+import { recordOrigins } from './audit.js'
 import { auditTrailRoutes } from '../api/management/audit-trail.js'
 import { searchRoutes } from '../api/management/search.js'
 import { serveGui } from './gui.js'
@@ -115,7 +115,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(refuseUnstorablePath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
   app.use(identify(services.authenticator))
-  app.use(recordWrites(services.auditTrail, services.store))
+  app.use(recordOrigins(services.auditTrail))
 
   const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
   const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)

@@ -175,6 +175,12 @@ export interface VersionRecord {
   publishedAt: string | null
   archive: ArchiveRef | null
   /**
+   * When anything first downloaded the version (a download location, an OCI pull, a bundle, the
+   * GUI's archive): from then on its archive never changes, so no two people get different archives
+   * under one version. Absent while nobody has.
+   */
+  firstDownloadedAt?: string
+  /**
    * The same module as a zip, made from `archive` at ingest, for OCI clients (OpenTofu's `oci://`
    * sources take a zip); absent until made (versions ingested before Homeport made them get one at start).
    */
@@ -392,28 +398,32 @@ export interface MirroredProviderPlatform {
 
 /** Who made a write the audit trail records. */
 export interface AuditActor {
-  /** The kind of credential: the site admin's token, a team's, an organization's, a token terraform login obtained, an upload or webhook link, or Homeport itself. */
-  kind: 'site-admin' | 'team' | 'organization-token' | 'link' | 'system'
-  /** The team's id, the organization's for its token, or null. */
-  id: string | null
-  /** In words, for people: "team publishers", "the organization token". */
+  /** The kind of credential: the site admin's token, a team's (or a token terraform login obtained for it), an organization's or its audit-trails token, a capability link (an upload link, a webhook, a terraform login code), nobody (a refused request with no valid token), or Homeport itself (the command line on the data directory). */
+  kind: 'site-admin' | 'team' | 'organization-token' | 'link' | 'anonymous' | 'system'
+  /** HCP's `auth.accessor_id`: the id `GET /api/v2/account/details` answers for the same token (`user-team…`), or the kind where there is no token. */
+  id: string
+  /** HCP's `auth.description`: the username `account/details` answers (`api-team_publishers`), or what the credential was. */
   description: string
 }
 
 /**
- * One write, as the audit trail keeps it: append-only, never changed, removed only when older than
- * the retention the site admin set (none by default).
+ * One change made (or refused) in the domain, as the audit trail keeps it: append-only, never
+ * changed, removed only when older than the retention the site admin set (none by default).
  */
 export interface AuditEventRecord {
   id: string
-  /** The organization it belongs to; null for installation-wide writes (mirrors, imports, settings). */
+  /** The organization it belongs to; null for installation-wide changes (mirrors, imports, settings, organizations removed). */
   organizationId: string | null
   timestamp: string
   actor: AuditActor
-  /** HCP's words: create, update, destroy, or the action a route names (deprecate, revoke, approve…). */
+  /** HCP's words: create, update, destroy, or what else was done (deprecate, revoke, upload, approve…). */
   action: string
-  /** What was written: its kind (registry-module, team, authentication-token…), and its address or id. */
-  resource: { type: string; id: string }
-  /** The request that made it: its method and path, where it came from, and the HTTP status it got. */
-  request: { id: string; method: string; path: string; ip: string; status: number }
+  /** The authorization table's action the change was made, or refused, under (`publish module`). */
+  permission: string
+  /** Whether it was done, or refused for want of permission (or of a valid token). */
+  outcome: 'done' | 'refused'
+  /** What was changed: its kind as HCP names it (`registry-module-version`), its API id (`modver-…`), and its name for people (`acme/network/aws 1.0.0`). */
+  resource: { type: string; id: string; name: string }
+  /** The request that made it (its id and where it came from), or null for the command line. Never a path: some paths are credentials. */
+  request: { id: string; ip: string } | null
 }

@@ -77,5 +77,18 @@ export const SCHEMAS = {
   providers: UNCHANGED,
   gpgKeys: UNCHANGED,
   providerMirror: UNCHANGED,
-  auditTrail: UNCHANGED
+  auditTrail: {
+    version: 2,
+    migrations: {
+      // 2: events recorded by the domain. An older event's request path goes: it could be an upload link's, a credential.
+      1: ({ request, actor, resource, ...record }) => ({
+        ...record,
+        actor: { ...(actor as object), id: (actor as { id: string | null; kind: string }).id ?? (actor as { kind: string }).kind },
+        permission: 'unknown',
+        outcome: 'done',
+        resource: { ...(resource as { type: string; id: string }), name: (resource as { id: string }).id },
+        request: { id: (request as { id: string }).id, ip: (request as { ip: string }).ip }
+      })
+    }
+  }
 } satisfies Record<string, Schema>

@@ -10,17 +10,33 @@ export interface AuditTrailEvent {
   type: 'Resource'
   timestamp: string
   auth: {
-    /** The team's id, the organization's for its tokens, or `site-admin` / `link`. */
+    /** As `GET /api/v2/account/details` answers for the token (`user-team…`), or the kind of credential where there was none. */
     accessor_id: string
+    /** The username `account/details` answers (`api-team_publishers`, `site-admin`), or what the credential was. */
     description: string
     /** HCP's `Client`; Homeport adds what kind of credential it was. */
     type: 'Client'
-    credential: 'site-admin' | 'team' | 'organization-token' | 'link' | 'system'
+    credential: 'site-admin' | 'team' | 'organization-token' | 'link' | 'anonymous' | 'system'
     impersonator_id: null
     organization_id: string | null
   }
-  request: { id: string; method: string; path: string; ip: string; status: number }
-  resource: { id: string; type: string; action: string; meta: null }
+  /** The request that made the change (HCP's `id`, and where it came from), or null for Homeport's command line. */
+  request: { id: string; ip: string } | null
+  resource: {
+    /** The API id (`modver-…`, `team-…`; an organization's name). */
+    id: string
+    /** Singular, as HCP names it: `registry-module-version`, `team`, `authentication-token`… */
+    type: string
+    action: string
+    meta: {
+      /** The resource's name for people: `acme/network/aws 1.0.0`. */
+      name: string
+      /** The authorization table's action it was done, or refused, under: `publish module`. */
+      permission: string
+      /** Refused: the caller was not allowed, and nothing changed. */
+      outcome: 'done' | 'refused'
+    }
+  }
 }
 
 export interface AuditTrailPage {

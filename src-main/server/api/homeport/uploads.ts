@@ -5,7 +5,6 @@ import { closeUnreadBodies } from '../../http/unread-bodies.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { versionResource } from '../management/serializers/module-resources.js'
 import { ProviderUploadService } from '../../domain/providers/provider-uploads.js'
-import { describeWrite } from '../../http/audit.js'
 
 /**
  * Endpoint 5: `PUT {upload_url}/v1/object/<object id>`, where `{upload_url}` is
@@ -21,14 +20,12 @@ export function uploadRoutes(services: Services, rateLimit: Middleware): Router 
     const objectId = ctx.params.objectId!
     // A provider release's file (HCP's archivist serves both): stored once checked, no document back.
     if (ProviderUploadService.handles(objectId)) {
-      const received = await services.providerUploads.receive(objectId, ctx.req, declared)
-      describeWrite(ctx, { organizationId: received.organizationId, id: received.file })
+      await services.providerUploads.receive(objectId, ctx.req, declared)
       ctx.status = 200
       ctx.body = ''
       return
     }
     const { view, version } = await services.uploads.receive(objectId, ctx.req, declared)
-    describeWrite(ctx, { organizationId: view.org.id, id: `${view.module.name}/${view.module.provider}/${version.version}` })
     sendDocument(ctx, 200, { data: versionResource(view, version, undefined) })
   })
   return router

@@ -68,7 +68,7 @@ function eventOf(event: AuditEventRecord): AuditTrailEvent {
     type: 'Resource',
     timestamp: event.timestamp,
     auth: {
-      accessor_id: event.actor.id ?? event.actor.kind,
+      accessor_id: event.actor.id,
       description: event.actor.description,
       type: 'Client',
       credential: event.actor.kind,
@@ -76,6 +76,6 @@ function eventOf(event: AuditEventRecord): AuditTrailEvent {
       organization_id: event.organizationId
     },
     request: event.request,
-    resource: { ...event.resource, action: event.action, meta: null }
+    resource: { id: event.resource.id, type: event.resource.type, action: event.action, meta: { name: event.resource.name, permission: event.permission, outcome: event.outcome } }
   }
 }

@@ -5,7 +5,6 @@ import type { Readable } from 'node:stream'
 import packageJson from '../../../../package.json' with { type: 'json' }
 import type { Store } from '../../store/port.js'
 import { callerKey, type Caller } from '../core/access.js'
-import { authorize } from '../core/authorize.js'
 import type { Background } from '../core/background.js'
 import { ForbiddenError, InvalidInputError, LimitExceededError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -16,6 +15,7 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION } from './bundle-format.js'
 import { openBundle, writeBundle, type StagedFile } from './bundle-files.js'
 import { BundleImporter, type ImportReport, type ImportServices } from './bundle-import.js'
 import { rollBackInterruptedImports } from './import-journal.js'
+import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { BundlePlanner, type BundleRequest, type PlanSources } from './bundle-plan.js'
 
 /** A bundle being made, or made: what the API and the GUI show of it while it runs. */
@@ -70,7 +70,8 @@ export class BundleService {
     private readonly background: Background,
     private readonly plan: Omit<PlanSources, 'caller' | 'organization' | 'step' | 'registryHostname'>,
     private readonly importing: Omit<ImportServices, 'registryHostname'>,
-    private readonly options: BundleOptions
+    private readonly options: BundleOptions,
+    private readonly audit: AuditTrailService
   ) {}
 
   /** Clears what an earlier run left (bundles are not kept across restarts), and takes back an import it did not finish. */
@@ -83,7 +84,8 @@ export class BundleService {
   /** Starts making a bundle from `organization`'s registry, for a caller who may manage its modules. */
   async create(caller: Caller, organization: string, request: BundleRequest): Promise<BundleJob> {
     const org = await this.organizations.read(caller, organization)
-    if (!authorize(caller, 'make bundle', org)) throw new ForbiddenError('Making a bundle takes Manage modules in the organization: it curates the public modules it pulls through.')
+    const making = { permission: 'make bundle', org, action: 'create', resource: { type: 'bundle', id: '', name: `a bundle of ${org.name}` } } as const
+    await this.audit.check(caller, making, () => new ForbiddenError('Making a bundle takes Manage modules in the organization: it curates the public modules it pulls through.'))
     if (!request.configuration && !request.modules?.length && !request.providers?.length) {
       throw new InvalidInputError('Give a configuration (its .tf files), or modules or providers to bundle.', 'configuration')
     }
@@ -103,6 +105,7 @@ export class BundleService {
       path: join(this.options.dir, `${id}.hpbundle`)
     }
     this.jobs.set(id, job)
+    await this.audit.done({ ...making, author: caller, resource: { ...making.resource, id } })
     void this.background.run('bundle', () => this.make(caller, job, request, org.email))
     return this.view(job)
   }
@@ -129,8 +132,9 @@ export class BundleService {
    * folder (at most MAX_BUNDLE_BYTES), checked whole, then imported; see bundle-import.ts.
    */
   async import(caller: Caller, body: Readable, options: { organization?: string } = {}): Promise<ImportReport> {
-    if (!authorize(caller, 'import bundle')) throw new ForbiddenError('Only the site admin imports bundles: they add public providers and modules for everyone.')
     const id = newId('import')
+    const importing = { permission: 'import bundle', org: undefined, action: 'import', resource: { type: 'bundle', id, name: 'a bundle' } } as const
+    await this.audit.check(caller, importing, () => new ForbiddenError('Only the site admin imports bundles: they add public providers and modules for everyone.'))
     const file = join(this.options.dir, `${id}.hpbundle`)
     const folder = join(this.options.dir, id)
     try {
@@ -144,7 +148,10 @@ export class BundleService {
       }
       await writeInside(this.options.dir, file, limited())
       const opened = await openBundle(file, folder)
-      return await new BundleImporter(id, caller, opened, { ...this.importing, registryHostname: this.options.registryHostname }).run(options.organization)
+      const report = await new BundleImporter(id, caller, opened, { ...this.importing, registryHostname: this.options.registryHostname }).run(options.organization)
+      const added = [...report.modules, ...report.providers].filter((entry) => entry.outcome === 'added').length
+      await this.audit.done({ ...importing, author: caller, resource: { ...importing.resource, name: `a bundle: ${added} added, curated by ${report.organization}` } })
+      return report
     } finally {
       await rm(file, { force: true })
       await rm(folder, { recursive: true, force: true })

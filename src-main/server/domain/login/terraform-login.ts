@@ -7,6 +7,7 @@ import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from '../organizations/organizations.js'
+import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { hashToken, newToken, tokenExpiry } from './tokens.js'
 
 /** The client id Terraform's `login.v1` sends, as Homeport's discovery names it. */
@@ -47,7 +48,8 @@ export class OAuthError extends Error {
 export class TerraformLogin {
   constructor(
     private readonly store: Store,
-    private readonly organizations: OrganizationService
+    private readonly organizations: OrganizationService,
+    private readonly audit: AuditTrailService
   ) {}
 
   /** The approval: checks the request and the approver's right to hand out the team's rights; the URL Terraform waits on, with a code. */
@@ -57,11 +59,13 @@ export class TerraformLogin {
     if (request.codeChallengeMethod !== 'S256') throw new InvalidInputError('Only the S256 code challenge is accepted (as Terraform sends it).', 'codeChallengeMethod')
     if (!/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge)) throw new InvalidInputError('The code challenge is not a base64url SHA-256.', 'codeChallenge')
     if (!request.state || request.state.length > 200) throw new InvalidInputError('The request has no state to return.', 'state')
-    const org = await this.organizations.read(caller, request.organization)
-    const team = org.teams.find((candidate) => candidate.id === request.teamId)
+    const org = await this.organizations.named(request.organization)
+    const team = org?.teams.find((candidate) => candidate.id === request.teamId)
+    const notFound = () => new NotFoundError(`team "${request.teamId}" of ${request.organization} not found`)
+    if (!org || !team) throw notFound()
     // Owners hand out any team's rights; a team, its own.
-    const mayIssue = authorize(caller, 'approve terraform login', org, { teamId: request.teamId })
-    if (!team || !mayIssue) throw new NotFoundError(`team "${request.teamId}" of ${org.name} not found`)
+    const approval = { permission: 'approve terraform login', org, action: 'approve', resource: { type: 'team', id: team.id, name: `terraform login as ${org.name}/${team.name}` } } as const
+    await this.audit.check(caller, approval, notFound, { teamId: team.id })
     const code = randomBytes(32).toString('base64url')
     const pending: LoginCodeRecord = {
       codeHash: hashToken(code),
@@ -75,6 +79,7 @@ export class TerraformLogin {
     await this.store.organizations.update(org.id, (draft) => {
       draft.loginCodes = [...unexpired(draft.loginCodes), pending]
     })
+    await this.audit.done({ ...approval, author: caller })
     redirect.searchParams.set('code', code)
     redirect.searchParams.set('state', request.state)
     return redirect.toString()
@@ -89,6 +94,8 @@ export class TerraformLogin {
     const unusable = () => new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
     if (!org || !codeHash) throw unusable()
     const token = newToken()
+    const tokenId = newId('at')
+    let teamId = ''
     try {
       // Used once, whatever happens next: taken out in the same write that checks it, so two exchanges (two replicas) cannot both have it.
       const { result: problem } = await this.store.organizations.update(org.id, (draft) => {
@@ -99,8 +106,9 @@ export class TerraformLogin {
         const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
         if (!form.code_verifier || challenge !== pending.codeChallenge) return new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
         if (!draft.teams.some((team) => team.id === pending.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
+        teamId = pending.teamId
         draft.cliTokens.push({
-          id: newId('at'),
+          id: tokenId,
           hash: hashToken(token),
           createdAt: now(),
           description: 'Terraform CLI (terraform login)',
@@ -116,6 +124,9 @@ export class TerraformLogin {
       if (error instanceof RecordMissingError) throw unusable()
       throw error
     }
+    const team = org.teams.find((candidate) => candidate.id === teamId)
+    const resource = { type: 'authentication-token', id: tokenId, name: `a terraform login token of team ${org.name}/${team?.name ?? teamId}` } as const
+    await this.audit.done({ author: { kind: 'link', link: 'terraform login code' }, permission: 'approve terraform login', org, action: 'create', resource })
     return token
   }
 
@@ -136,10 +147,16 @@ export class TerraformLogin {
 
   /** Revokes a token at once (owners, or the team it acts as). */
   async revoke(caller: Caller, tokenId: string): Promise<void> {
-    const { org } = await this.read(caller, tokenId)
+    const org = await this.store.organizations.findBy(TOKEN_ID, tokenId)
+    const token = org?.cliTokens.find((candidate) => candidate.id === tokenId)
+    const notFound = () => new NotFoundError(`authentication token "${tokenId}" not found`)
+    if (!org || !token) throw notFound()
+    const revocation = { permission: 'approve terraform login', org, action: 'destroy', resource: { type: 'authentication-token', id: tokenId, name: `a terraform login token of team ${org.name}/${org.teams.find((team) => team.id === token.teamId)?.name ?? token.teamId}` } } as const
+    await this.audit.check(caller, revocation, notFound, { teamId: token.teamId })
     await this.store.organizations.update(org.id, (draft) => {
-      draft.cliTokens = draft.cliTokens.filter((token) => token.id !== tokenId)
+      draft.cliTokens = draft.cliTokens.filter((candidate) => candidate.id !== tokenId)
     })
+    await this.audit.done({ ...revocation, author: caller })
   }
 
   /** Who a token is, as HCP's `account/details` says it (see accountOf). */

@@ -2,6 +2,7 @@ import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../store/records.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
+import type { AuditResource } from '../organizations/audit-trail.js'
 
 /**
  * The rules of registry modules and versions that need no service: names, semantic versions,
@@ -72,10 +73,11 @@ export function acceptsUpload(version: VersionRecord): boolean {
 
 /**
  * Reads hand out a link only until the version is published, so that a published version's
- * archive can change only within the life of a link given before (an hour or so), never later.
+ * archive can change only within the life of a link given before (an hour or so), and never once
+ * anyone has downloaded it (`firstDownloadedAt`: the upload answers 409 then).
  */
 export function offersUploadLink(version: VersionRecord): boolean {
-  return acceptsUpload(version) && version.status !== 'ok'
+  return acceptsUpload(version) && version.status !== 'ok' && version.firstDownloadedAt === undefined
 }
 
 /** The version `version` of a module, accepting a leading `v` and Terraform's canonical form. */
@@ -110,4 +112,14 @@ export function label(address: Pick<ModuleAddress, 'namespace' | 'name'> & { pro
 
 export function moduleNotFound(address: Pick<ModuleAddress, 'namespace' | 'name'> & { provider?: string }): NotFoundError {
   return new NotFoundError(`registry module ${label(address)} not found`)
+}
+
+/** A module as the audit trail names it: its API id, and its address for people (`acme/network/aws`, `private` left out). */
+export function moduleResource(view: ModuleView): AuditResource {
+  return { type: 'registry-module', id: view.module.id, name: label({ namespace: namespaceOf(view), name: view.module.name, provider: view.module.provider }) }
+}
+
+/** A version as the audit trail names it (`modver-…`, `acme/network/aws 1.0.0`). */
+export function versionResource(view: ModuleView, version: Pick<VersionRecord, 'id' | 'version'>): AuditResource {
+  return { type: 'registry-module-version', id: version.id, name: `${moduleResource(view).name} ${version.version}` }
 }

@@ -5,6 +5,7 @@ import { authorize } from '../core/authorize.js'
 import type { Edition } from '../organizations/edition.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { OrganizationService } from '../organizations/organizations.js'
+import type { AuditTrailService } from '../organizations/audit-trail.js'
 
 /**
  * Terraform Enterprise's module sharing (self-hosted edition): a site admin names the
@@ -15,7 +16,8 @@ export class ModuleSharingService {
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService,
-    private readonly edition: Edition
+    private readonly edition: Edition,
+    private readonly audit: AuditTrailService
   ) {}
 
   /** The organizations whose private modules `orgName` may use. */
@@ -33,7 +35,11 @@ export class ModuleSharingService {
 
   /** Replaces the consumers of `orgName` with the named organizations. */
   async setConsumers(caller: Caller, orgName: string, consumerNames: string[]): Promise<OrganizationRecord[]> {
-    const org = await this.readAsAdmin(caller, orgName)
+    if (this.edition !== 'self-hosted') throw new NotFoundError('module sharing exists in the self-hosted edition only')
+    const org = await this.organizations.named(orgName)
+    if (!org) throw new NotFoundError(`organization "${orgName}" not found`)
+    const change = { permission: 'share modules between organizations', org, action: 'update', resource: { type: 'module-sharing', id: org.name, name: `the organizations that use ${org.name}'s modules` } } as const
+    await this.audit.check(caller, change, () => new NotFoundError(`organization "${orgName}" not found`))
     const consumers: OrganizationRecord[] = []
     for (const [index, name] of consumerNames.entries()) {
       const consumer = await this.organizations.read(caller, name).catch(() => undefined)
@@ -46,6 +52,7 @@ export class ModuleSharingService {
     await this.store.organizations.update(org.id, (draft) => {
       draft.moduleConsumerIds = consumers.map((consumer) => consumer.id)
     })
+    await this.audit.done({ ...change, author: caller })
     return consumers.sort(byName)
   }
 

@@ -3,7 +3,7 @@ import type { ArchiveRef, ModuleRecord, OrganizationRecord, RegistryName, VcsRep
 import { BY_ORGANIZATION, MODULE_KEY, moduleKey, versionArchives, type Store } from '../../store/port.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { type Caller } from '../core/access.js'
-import { authorize } from '../core/authorize.js'
+import { authorize, type Action } from '../core/authorize.js'
 import type { Edition } from '../organizations/edition.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -11,7 +11,8 @@ import type { DownloadCounter } from './downloads.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { DomainEvents } from '../core/events.js'
-import { checkName, checkProvider, findVersion, label, moduleNotFound, namespaceOf, newVersion, normalizeVersion, offersUploadLink, type ModuleAddress, type ModuleView } from './module-rules.js'
+import { checkName, checkProvider, findVersion, label, moduleNotFound, moduleResource, namespaceOf, newVersion, normalizeVersion, offersUploadLink, versionResource, type ModuleAddress, type ModuleView } from './module-rules.js'
+import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import { uploadObjectId } from './upload-links.js'
 import { latest } from './protocol-reads.js'
 
@@ -95,7 +96,8 @@ export class ModuleService {
     private readonly archives: ArchiveKeeper,
     private readonly events: DomainEvents,
     private readonly vcs: VcsBuilder,
-    private readonly options: ModuleOptions
+    private readonly options: ModuleOptions,
+    private readonly audit: AuditTrailService
   ) {}
 
   async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleListing> {
@@ -144,8 +146,8 @@ export class ModuleService {
   }
 
   async create(caller: Caller, orgName: string, input: ModuleCreateInput): Promise<ModuleView> {
-    const org = await this.organizations.read(caller, orgName)
-    if (!authorize(caller, 'publish module', org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const asked = label({ namespace: input.namespace ?? orgName, name: input.name ?? '', provider: input.provider })
+    const org = await this.organizations.forChange(caller, orgName, 'publish module', 'create', { type: 'registry-module', id: asked, name: asked })
     const registryName = this.registryNameForCreate(input.registryName)
     const name = checkName(input.name, 'name')
     const provider = checkProvider(input.provider)
@@ -186,12 +188,35 @@ export class ModuleService {
       }
       throw error
     }
+    await this.changed(caller, 'publish module', { org, module }, 'create', moduleResource({ org, module }))
     return { org, module }
   }
 
   /** The module at `address`, when the caller may see it. */
   async read(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
-    const org = await this.organizations.read(caller, address.organization)
+    return this.find(await this.organizations.read(caller, address.organization), address)
+  }
+
+  /**
+   * The module at `address`, for a change under `permission` (its `action`, on the module or on
+   * `version` of it): 404 when there is none, and when the caller may not (recorded in its trail).
+   */
+  async readForChange(caller: Caller, address: ModuleAddress, permission: Action, action: string, version?: string): Promise<ModuleView> {
+    const org = await this.organizations.named(address.organization)
+    if (!org) throw moduleNotFound(address)
+    const view = await this.find(org, address)
+    const target = version === undefined ? undefined : findVersion(view.module, version)
+    const resource = version === undefined ? moduleResource(view) : versionResource(view, target ?? { id: version, version })
+    await this.audit.check(caller, { permission, org, action, resource }, () => moduleNotFound(address))
+    return view
+  }
+
+  /** Records a change made to a module of `view`'s organization. */
+  changed(caller: Caller, permission: Action, view: ModuleView, action: string, resource: AuditResource): Promise<void> {
+    return this.audit.done({ author: caller, permission, org: view.org, action, resource })
+  }
+
+  private async find(org: OrganizationRecord, address: ModuleAddress): Promise<ModuleView> {
     const registryName = this.registryNameForRead(address.registryName)
     if (registryName === 'private' && address.namespace !== org.name) throw moduleNotFound(address)
     const module = await this.store.modules.findBy(
@@ -211,8 +236,7 @@ export class ModuleService {
   }
 
   async update(caller: Caller, address: ModuleAddress, input: ModuleUpdateInput): Promise<ModuleView> {
-    const view = await this.read(caller, address)
-    if (!authorize(caller, 'manage module', view.org)) throw moduleNotFound(address)
+    const view = await this.readForChange(caller, address, 'manage module', 'update')
     const vcsRepo = input.vcsRepo
     if (vcsRepo) {
       if (vcsRepo.branch !== undefined && vcsRepo.tags !== undefined) {
@@ -238,12 +262,14 @@ export class ModuleService {
       draft.updatedAt = now()
     })
     if (record.vcsRepo && record.vcsRepo.branch === '' && vcsRepo) this.vcs.resync(record.id)
+    await this.changed(caller, 'manage module', view, 'update', moduleResource(view))
     return { org: view.org, module: record }
   }
 
   /** Deletes every provider of the module `namespace/name` (endpoint 8, shortest form). */
   async deleteModule(caller: Caller, address: Omit<ModuleAddress, 'provider'>): Promise<void> {
-    const org = await this.organizations.read(caller, address.organization)
+    const org = await this.organizations.named(address.organization)
+    if (!org) throw moduleNotFound(address)
     const registryName = this.registryNameForRead(address.registryName)
     if (registryName === 'private' && address.namespace !== org.name) throw moduleNotFound(address)
     const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
@@ -252,8 +278,7 @@ export class ModuleService {
         module.name === address.name &&
         (registryName === 'private' || module.namespace?.toLowerCase() === address.namespace.toLowerCase())
     )
-    if (matches.length === 0 || !authorize(caller, 'manage module', org)) throw moduleNotFound(address)
-    for (const module of matches) await this.remove(module)
+    await this.removeAll(caller, org, matches, () => moduleNotFound(address))
   }
 
   /**
@@ -262,24 +287,35 @@ export class ModuleService {
    * cleanup deletes public records with it).
    */
   async deleteNamed(caller: Caller, orgName: string, name: string): Promise<void> {
-    const org = await this.organizations.read(caller, orgName)
+    const org = await this.organizations.named(orgName)
+    if (!org) throw moduleNotFound({ namespace: orgName, name })
     const publicToo = this.options.edition === 'hosted' && this.options.publicCuration
     const matches = (await this.store.modules.listBy(BY_ORGANIZATION, org.id)).filter(
       (module) => module.name === name && (module.registryName === 'private' || publicToo)
     )
-    if (matches.length === 0 || !authorize(caller, 'manage module', org)) throw moduleNotFound({ namespace: org.name, name })
-    for (const module of matches) await this.remove(module)
+    await this.removeAll(caller, org, matches, () => moduleNotFound({ namespace: org.name, name }))
   }
 
   /** Deletes one provider of a module with all its versions. Public modules have only the short form. */
   async deleteProvider(caller: Caller, address: ModuleAddress): Promise<void> {
     const view = await this.readForDelete(caller, address)
     await this.remove(view.module)
+    await this.changed(caller, 'manage module', view, 'destroy', moduleResource(view))
+  }
+
+  /** Deletes `matches` (the modules a short-form delete names) when the caller manages the organization's modules. */
+  private async removeAll(caller: Caller, org: OrganizationRecord, matches: ModuleRecord[], notFound: () => Error): Promise<void> {
+    if (matches.length === 0) throw notFound()
+    for (const module of matches) await this.audit.check(caller, { permission: 'manage module', org, action: 'destroy', resource: moduleResource({ org, module }) }, notFound)
+    for (const module of matches) {
+      await this.remove(module)
+      await this.changed(caller, 'manage module', { org, module }, 'destroy', moduleResource({ org, module }))
+    }
   }
 
   /** Deletes one version; the last version takes its provider with it (decided in the write, so two deletes cannot leave none). */
   async deleteVersion(caller: Caller, address: ModuleAddress, version: string): Promise<void> {
-    const view = await this.readForDelete(caller, address)
+    const view = await this.readForDelete(caller, address, version)
     const target = findVersion(view.module, version)
     if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
     const isLast = (module: ModuleRecord) => module.versions.length === 1 && module.versions[0]!.id === target.id
@@ -301,15 +337,16 @@ export class ModuleService {
       // Still the last version when the delete is done (a version added meanwhile makes it not): then the module goes.
       if (await this.store.modules.deleteWhere(view.module.id, isLast)) {
         await this.afterRemoval(view.module)
+        await this.changed(caller, 'manage module', view, 'destroy', versionResource(view, target))
         return
       }
     }
     await this.archives.release(versionArchives(target))
+    await this.changed(caller, 'manage module', view, 'destroy', versionResource(view, target))
   }
 
   async createVersion(caller: Caller, address: ModuleAddress, input: VersionCreateInput): Promise<{ view: ModuleView; version: VersionRecord }> {
-    const view = await this.read(caller, address)
-    if (!authorize(caller, 'publish module', view.org)) throw moduleNotFound(address)
+    const view = await this.readForChange(caller, address, 'publish module', 'create', input.version ?? '')
     if (view.module.registryName === 'public') {
       throw new ForbiddenError('Versions of a public module are published by its maintainers, not created here.')
     }
@@ -347,6 +384,7 @@ export class ModuleService {
       draft.updatedAt = record.createdAt
     })
     if (record.status === 'cloning') this.vcs.build(module.id, record.id)
+    await this.changed(caller, 'publish module', view, 'create', versionResource(view, record))
     return { view: { org: view.org, module }, version: record }
   }
 
@@ -392,16 +430,14 @@ export class ModuleService {
     for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) await this.remove(module)
   }
 
-  private async readForDelete(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
+  private async readForDelete(caller: Caller, address: ModuleAddress, version?: string): Promise<ModuleView> {
     // A public module is deleted only whole: the provider and version forms answer 404.
     if (address.registryName === 'public') {
       this.requireCuration()
       await this.organizations.read(caller, address.organization)
       throw moduleNotFound(address)
     }
-    const view = await this.read(caller, address)
-    if (!authorize(caller, 'manage module', view.org)) throw moduleNotFound(address)
-    return view
+    return this.readForChange(caller, address, 'manage module', 'destroy', version)
   }
 
   private async remove(module: ModuleRecord): Promise<void> {

@@ -11,6 +11,7 @@ import { NotFoundError } from '../core/errors.js'
 import type { ModuleDocs } from '../ingest/terraform-docs.js'
 import type { ModuleSharingService } from './module-sharing.js'
 import { findVersion, type ModuleView } from './module-rules.js'
+import { markDownloaded } from './first-download.js'
 import { offered, offeredTo, revokedReason } from './versions/lifecycle.js'
 
 /** A module at one of its published versions: one entry of the protocol's module lists. */
@@ -135,11 +136,12 @@ export class RegistryService {
     return { published: target, token: signDownload(this.store.installation().signingKey, target.id, target.archive!.sha256), moduleId: view.module.id }
   }
 
-  /** A version being downloaded (by whatever face serves the file): counted, and its downloader remembered as one of its users. */
+  /** A version being downloaded (by whatever face serves the file): counted, its downloader remembered as one of its users, and its archive frozen (first-download.ts). */
   async download(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
     const view = await this.module(caller, namespace, name, provider)
-    const target = this.offeredVersion(caller, view, version)
-    if (!target) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
+    const offered = this.offeredVersion(caller, view, version)
+    if (!offered) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
+    const target = await markDownloaded(this.store, view, offered)
     this.downloads.count(view.module.id)
     if (caller.kind !== 'site-admin') this.downloads.consumed(view.module.id, target.id, callerKey(caller))
     return { view, version: target }

@@ -8,7 +8,8 @@ import { now } from '../core/ids.js'
 import { formatBytes } from '../ingest/archive-reader.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { DomainEvents } from '../core/events.js'
-import { acceptsUpload, type ModuleView } from './module-rules.js'
+import { acceptsUpload, versionResource, type ModuleView } from './module-rules.js'
+import type { AuditChange, AuditTrailService } from '../organizations/audit-trail.js'
 import { linkState, parseObjectId, type LinkState } from './upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
@@ -19,13 +20,16 @@ export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024
  * (content-addressed), the version moves to `reg_ingressing`, and ingest runs off the request
  * path. Until the link expires another archive may come through it (go-tfe PUTs twice, and the
  * first may be published already): the last one stored wins and is ingested again, and the ingest
- * of an earlier one finds it superseded.
+ * of an earlier one finds it superseded. Once anyone has downloaded the version its archive is
+ * frozen: another archive answers 409 (the same bytes again change nothing), so nobody gets two
+ * different archives under one version (HCSEC-2024-04).
  */
 export class UploadService {
   constructor(
     private readonly store: Store,
     private readonly archives: ArchiveKeeper,
     private readonly events: DomainEvents,
+    private readonly audit: AuditTrailService,
     private readonly maxArchiveBytes = DEFAULT_MAX_ARCHIVE_BYTES
   ) {}
 
@@ -63,11 +67,20 @@ export class UploadService {
     const unpin = this.archives.pin(archive.sha256)
     let superseded: string[] = []
     try {
+      const org = await this.store.organizations.get(found.organizationId)
+      if (!org) throw new RecordMissingError(found.organizationId)
+      const change: AuditChange = { author: { kind: 'link', link: 'upload link' }, permission: 'publish module', org, action: 'upload', resource: versionResource({ org, module: found }, version) }
+      if (version.firstDownloadedAt !== undefined) {
+        // The same bytes again change nothing; other bytes are refused, and the owners see the attempt.
+        if (version.archive?.sha256 === archive.sha256) return { view: { org, module: found }, version }
+        throw await this.audit.refused(change, frozen(version))
+      }
       const { record } = await this.store.modules.update(found.id, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === version.id)
         if (!target) throw new RecordMissingError(version.id)
-        // Checked again at the write: the version may have been published while the archive came in.
+        // Checked again at the write: the version may have been published, or downloaded, while the archive came in.
         checkTakesArchive(target, 'usable')
+        if (target.firstDownloadedAt !== undefined) throw frozen(target)
         superseded = versionArchives(target)
         target.archive = archive
         // Made again from the new archive at its ingest.
@@ -78,8 +91,7 @@ export class UploadService {
         target.updatedAt = now()
       })
       await this.events.emit('archiveStored', { organizationId: record.organizationId, moduleId: record.id, versionId: version.id })
-      const org = await this.store.organizations.get(record.organizationId)
-      if (!org) throw new RecordMissingError(record.organizationId)
+      await this.audit.done(change)
       return { view: { org, module: record }, version: record.versions.find((candidate) => candidate.id === version.id)! }
     } catch (error) {
       return versionGone(error)
@@ -110,6 +122,13 @@ function checkTakesArchive(version: VersionRecord, link: LinkState): void {
     throw new ConflictError(`Version ${version.version} is published from git (${version.status}): it takes no uploaded archive.`)
   }
   if (link === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
+}
+
+function frozen(version: VersionRecord): ConflictError {
+  return new ConflictError(
+    `Version ${version.version} was downloaded on ${version.firstDownloadedAt!.slice(0, 10)}: its archive can no longer change, so that everyone who installs it gets the same module. Publish a new version instead.`,
+    'version-frozen'
+  )
 }
 
 /** A module deleted while its upload ran: the upload has nothing left to belong to. */

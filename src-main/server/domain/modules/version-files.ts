@@ -4,6 +4,7 @@ import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { DEFAULT_ARCHIVE_LIMITS, formatBytes, readModuleArchive, type ArchiveLimits } from '../ingest/archive-reader.js'
 import type { ModuleAddress } from './module-rules.js'
+import { markDownloaded } from './first-download.js'
 import type { ModuleService } from './modules.js'
 
 /** A file of a version's archive, as the Files tab lists it. */
@@ -53,12 +54,18 @@ export class VersionFiles {
 
   /** The version's archive as it was published, to download (a person reading it, not an install: it is not counted). */
   async archive(caller: Caller, address: ModuleAddress, version: string): Promise<ArchiveFile> {
-    return archiveFile(this.store.archives, await this.archiveOf(caller, address, version))
+    const { view, version: found } = await this.published(caller, address, version)
+    // Whoever takes the archive away has it: it is frozen like an install's (first-download.ts).
+    return archiveFile(this.store.archives, (await markDownloaded(this.store, view, found)).archive!)
   }
 
   private async archiveOf(caller: Caller, address: ModuleAddress, version: string) {
-    const { version: found } = await this.modules.readVersion(caller, address, version)
-    if (found.status !== 'ok' || !found.archive) throw new NotFoundError(`${version} is not published: it has no files to show`, false)
-    return found.archive
+    return (await this.published(caller, address, version)).version.archive!
+  }
+
+  private async published(caller: Caller, address: ModuleAddress, version: string) {
+    const found = await this.modules.readVersion(caller, address, version)
+    if (found.version.status !== 'ok' || !found.version.archive) throw new NotFoundError(`${version} is not published: it has no files to show`, false)
+    return found
   }
 }

@@ -1,12 +1,57 @@
 import type { AuditActor, AuditEventRecord, OrganizationRecord } from '../../store/records.js'
 import { AUDIT_SCOPE, INSTALLATION_SCOPE, ORGANIZATION_NAME, organizationNameKey, type Store } from '../../store/port.js'
-import { describeCaller, type Caller } from '../core/access.js'
-import { authorize } from '../core/authorize.js'
+import { accountOf, type Caller } from '../core/access.js'
+import { authorize, type Action } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId } from '../core/ids.js'
+import { currentOrigin } from '../core/origin.js'
 
-/** A write to record: everything but its id and time, which the trail gives it. */
-export type AuditEntry = Omit<AuditEventRecord, 'id' | 'timestamp'>
+/**
+ * Who made a change: a caller with a token; a capability link, whose path is the credential (an
+ * upload link, a webhook, a terraform login code); nobody (a write refused for want of a valid
+ * token); or Homeport's own command line, working on the data directory.
+ */
+export type Author = Caller | { kind: 'link'; link: keyof typeof LINKS } | { kind: 'anonymous' } | { kind: 'system'; command: string }
+
+const LINKS = { 'upload link': 'an upload link', webhook: 'a webhook', 'terraform login code': 'a terraform login code' } as const
+
+/** The kinds of resource the trail names, singular as HCP's audit trail names them. */
+export type AuditResourceType =
+  | 'organization'
+  | 'team'
+  | 'authentication-token'
+  | 'registry-module'
+  | 'registry-module-version'
+  | 'registry-provider'
+  | 'registry-provider-version'
+  | 'registry-provider-platform'
+  | 'gpg-key'
+  | 'oauth-client'
+  | 'data-retention-policy'
+  | 'module-sharing'
+  | 'site-setting'
+  | 'mirrored-provider'
+  | 'bundle'
+  | 'request'
+
+/** What a change touched: its kind, its API id, and its name for people (`acme/network/aws 1.0.0`). */
+export interface AuditResource {
+  type: AuditResourceType
+  id: string
+  name: string
+}
+
+/** The authorization table's actions, and `authenticate` for a write refused before any of them (no valid token). */
+export type AuditPermission = Action | 'authenticate'
+
+/** A change to record: who, under which permission, in which organization (none: the installation's), what was done and to what. */
+export interface AuditChange {
+  author: Author
+  permission: AuditPermission
+  org: OrganizationRecord | undefined
+  action: string
+  resource: AuditResource
+}
 
 export interface AuditFilter {
   /** Only events after this time (HCP's `since`). */
@@ -22,10 +67,13 @@ export interface AuditFilter {
 export const MAX_RETENTION_DAYS = 3650
 
 /**
- * The audit trail: every write made through any face of Homeport (http/audit.ts records them),
- * with who made it, what, when and from where. Append-only: nothing changes an event, and one goes
- * only when older than the retention the site admin set (forever unless set). HCP keeps 14 days,
- * and on paid plans only; a registry on a laptop or a team server keeps its own always.
+ * The audit trail: every change the domain makes, recorded by the service that makes it, whichever
+ * face asked (the HCP API, the registry protocols, upload links, the GUI, terraform login, webhooks,
+ * the command line), and every write refused for want of permission; with who, what, when and from
+ * which request. A capability's path (an upload link, a signed download, a login code) is never
+ * recorded: an event names the resource, not the URL. Append-only: nothing changes an event, and
+ * one goes only when older than the retention the site admin set (forever unless set). HCP keeps
+ * 14 days, and on paid plans only; a registry on a laptop or a team server keeps its own always.
  *
  * Who reads it: an organization's owners and the site admin, and HCP's way, the organization's
  * `audit-trails` token (or its organization token).
@@ -40,12 +88,70 @@ export class AuditTrailService {
     private readonly clock: () => number = Date.now
   ) {}
 
-  async record(entry: AuditEntry): Promise<AuditEventRecord> {
-    const time = this.clock()
-    // Ids sort as the events happened: the time, then this process's count, then randomness for other replicas.
-    const order = `${time.toString(36).padStart(9, '0')}${(this.sequence++ % 36 ** 4).toString(36).padStart(4, '0')}`
-    const random = newId('audit').slice('audit-'.length)
-    return this.store.auditTrail.create({ id: `audit-${order}${random}`, timestamp: new Date(time).toISOString(), ...entry })
+  /**
+   * Records a change once it is made. The store keeps records one at a time, so the event is the
+   * write after the change's: a trail that cannot be written is logged, and never turns a change
+   * that was made into an error.
+   */
+  async done(change: AuditChange): Promise<void> {
+    await this.record(change, 'done')
+  }
+
+  /**
+   * Records a write refused for want of permission, and gives back `error` to throw: `throw await
+   * audit.refused(…, new NotFoundError(…))`. The organization's owners see attempts, not only changes.
+   */
+  async refused<E extends Error>(change: AuditChange, error: E): Promise<E> {
+    await this.refusal(change)
+    return error
+  }
+
+  /** Records a refused write where the refusal itself is answered elsewhere (a write with no valid token, refused before any service). */
+  async refusal(change: AuditChange): Promise<void> {
+    await this.record(change, 'refused')
+  }
+
+  /**
+   * The authorization table's verdict on a change, before it is made: a refusal is recorded and
+   * thrown as `refusal()` (404 where the thing should not be seen to exist, 403 where HCP answers 403).
+   */
+  async check(caller: Caller, change: Omit<AuditChange, 'author' | 'permission'> & { permission: Action }, refusal: () => Error, target: { teamId?: string } = {}): Promise<void> {
+    if (authorize(caller, change.permission, change.org, target)) return
+    throw await this.refused({ ...change, author: caller }, refusal())
+  }
+
+  private async record({ author, permission, org, action, resource }: AuditChange, outcome: AuditEventRecord['outcome']): Promise<void> {
+    try {
+      const time = this.clock()
+      // Ids sort as the events happened: the time, then this process's count, then randomness for other replicas.
+      const order = `${time.toString(36).padStart(9, '0')}${(this.sequence++ % 36 ** 4).toString(36).padStart(4, '0')}`
+      const random = newId('audit').slice('audit-'.length)
+      const origin = currentOrigin()
+      await this.store.auditTrail.create({
+        id: `audit-${order}${random}`,
+        timestamp: new Date(time).toISOString(),
+        organizationId: org?.id ?? null,
+        actor: await this.actorOf(author, org),
+        action,
+        permission,
+        outcome,
+        resource,
+        request: origin ? { id: origin.requestId, ip: origin.ip } : null
+      })
+    } catch (error) {
+      console.error(`homeport: the audit trail could not record ${action} ${resource.type} ${resource.id}: ${(error as Error).message}`)
+    }
+  }
+
+  /** The actor as HCP's trail names it: for a token, the id and username `account/details` answers for it. */
+  private async actorOf(author: Author, org: OrganizationRecord | undefined): Promise<AuditActor> {
+    if (author.kind === 'link') return { kind: 'link', id: 'link', description: LINKS[author.link] }
+    if (author.kind === 'anonymous') return { kind: 'anonymous', id: 'anonymous', description: 'no valid token' }
+    if (author.kind === 'system') return { kind: 'system', id: 'system', description: `homeport ${author.command} (the command line)` }
+    const own = author.kind === 'site-admin' ? undefined : org?.id === author.organizationId ? org : await this.store.organizations.get(author.organizationId)
+    const account = accountOf(author, own)
+    const kind = author.kind === 'site-admin' ? 'site-admin' : author.kind === 'team' ? 'team' : 'organization-token'
+    return { kind, id: account.id, description: account.username }
   }
 
   /** An organization's events, newest first, for its owners and the site admin (and its tokens). */
@@ -77,13 +183,15 @@ export class AuditTrailService {
 
   /** Sets how long events are kept (null: forever), for the site admin. */
   async setRetention(caller: Caller, days: number | null): Promise<number | null> {
-    if (!authorize(caller, 'manage site settings')) throw new NotFoundError('no such setting', false)
+    const change: AuditChange = { author: caller, permission: 'manage site settings', org: undefined, action: 'update', resource: { type: 'site-setting', id: 'audit-trail-retention', name: 'the audit trail’s retention' } }
+    if (!authorize(caller, 'manage site settings')) throw await this.refused(change, new NotFoundError('no such setting', false))
     if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)) {
       throw new InvalidInputError(`The audit trail's retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null to keep every event.`, 'auditTrailRetentionDays')
     }
     await this.store.updateInstallation((draft) => {
       draft.auditRetentionDays = days
     })
+    await this.done(change)
     return days
   }
 
@@ -113,7 +221,7 @@ export class AuditTrailService {
           (since === undefined || Date.parse(event.timestamp) > since) &&
           (filter.action === undefined || event.action === filter.action) &&
           (filter.type === undefined || event.resource.type === filter.type) &&
-          (search === undefined || `${event.actor.description} ${event.resource.id} ${event.request.path}`.toLowerCase().includes(search))
+          (search === undefined || `${event.actor.description} ${event.resource.id} ${event.resource.name}`.toLowerCase().includes(search))
       )
       .sort((a, b) => b.id.localeCompare(a.id))
   }
@@ -121,13 +229,4 @@ export class AuditTrailService {
 
 function mayRead(caller: Caller, org: OrganizationRecord): boolean {
   return authorize(caller, 'read audit trail', org)
-}
-
-/** Who a caller is, as the trail names it. */
-export function auditActor(caller: Caller | undefined, org: OrganizationRecord | undefined): AuditActor {
-  if (!caller) return { kind: 'link', id: null, description: 'a signed link (an upload link, a webhook, or a terraform login code)' }
-  if (caller.kind === 'site-admin') return { kind: 'site-admin', id: null, description: 'the site admin' }
-  if (caller.kind === 'team') return { kind: 'team', id: caller.teamId, description: org ? describeCaller(caller, org) : `team ${caller.teamId}` }
-  if (caller.kind === 'audit-trails') return { kind: 'organization-token', id: caller.organizationId, description: 'the audit-trails token' }
-  return { kind: 'organization-token', id: caller.organizationId, description: 'the organization token' }
 }

@@ -6,6 +6,7 @@ import { authorize } from '../core/authorize.js'
 import { NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from './organizations.js'
+import type { AuditResource, AuditTrailService } from './audit-trail.js'
 import { hashToken, newToken, tokenExpiry } from '../login/tokens.js'
 
 /**
@@ -28,17 +29,19 @@ const FIELD = { organization: 'token', 'audit-trails': 'auditTrailsToken' } as c
 export class OrganizationTokenService {
   constructor(
     private readonly store: Store,
-    private readonly organizations: OrganizationService
+    private readonly organizations: OrganizationService,
+    private readonly audit: AuditTrailService
   ) {}
 
   async generate(caller: Caller, orgName: string, expiredAt: string | null | undefined, type: OrganizationTokenType = 'organization'): Promise<{ org: OrganizationRecord; token: string; record: AuthenticationTokenRecord }> {
-    const org = await this.manageable(caller, orgName)
+    const org = await this.organizations.forChange(caller, orgName, 'manage organization token', 'create', tokenResource(orgName, type, orgName))
     const token = newToken()
     const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: null, expiredAt: tokenExpiry(expiredAt), createdBy: accountOf(caller, org).id }
     try {
       const { record: updated } = await this.store.organizations.update(org.id, (draft) => {
         draft[FIELD[type]] = record
       })
+      await this.audit.done({ author: caller, permission: 'manage organization token', org: updated, action: 'create', resource: tokenResource(updated.name, type, record.id) })
       return { org: updated, token, record }
     } catch (error) {
       // 256 random bits cannot collide; should they, the caller may simply try again.
@@ -56,10 +59,13 @@ export class OrganizationTokenService {
   }
 
   async delete(caller: Caller, orgName: string, type: OrganizationTokenType = 'organization'): Promise<void> {
-    const { org } = await this.read(caller, orgName, type)
+    const org = await this.organizations.forChange(caller, orgName, 'manage organization token', 'destroy', tokenResource(orgName, type, orgName))
+    const record = org[FIELD[type]]
+    if (!record) throw new NotFoundError(`organization "${orgName}" has no ${type} token`)
     await this.store.organizations.update(org.id, (draft) => {
       draft[FIELD[type]] = null
     })
+    await this.audit.done({ author: caller, permission: 'manage organization token', org, action: 'destroy', resource: tokenResource(org.name, type, record.id) })
   }
 
   private async manageable(caller: Caller, orgName: string): Promise<OrganizationRecord> {
@@ -67,4 +73,8 @@ export class OrganizationTokenService {
     if (!authorize(caller, 'manage organization token', org)) throw new NotFoundError(`organization "${orgName}" not found`)
     return org
   }
+}
+
+function tokenResource(orgName: string, type: OrganizationTokenType, id: string): AuditResource {
+  return { type: 'authentication-token', id, name: `the ${type} token of ${orgName}` }
 }

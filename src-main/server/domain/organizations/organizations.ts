@@ -7,6 +7,8 @@ import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { Edition } from './edition.js'
 import type { DomainEvents } from '../core/events.js'
+import type { Action } from '../core/authorize.js'
+import type { AuditResource, AuditTrailService } from './audit-trail.js'
 
 /** Attributes of endpoints 11 and 12; absent fields keep their default or previous value. */
 export interface OrganizationInput {
@@ -57,7 +59,8 @@ export class OrganizationService {
   constructor(
     private readonly store: Store,
     private readonly events: DomainEvents,
-    private readonly edition: Edition
+    private readonly edition: Edition,
+    private readonly audit: AuditTrailService
   ) {}
 
   async list(caller: Caller, filter: OrganizationFilter = {}): Promise<OrganizationRecord[]> {
@@ -81,9 +84,27 @@ export class OrganizationService {
     return org
   }
 
+  /**
+   * The organization of that exact name, whoever asks: for a change, whose permission the audit
+   * trail checks (and records when refused), so that owners see attempts from outside too.
+   */
+  async named(name: string): Promise<OrganizationRecord | undefined> {
+    const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(name))
+    return org?.name === name ? org : undefined
+  }
+
+  /** The organization named, for a change under `permission`: 404 when there is none, and when the caller may not (recorded). */
+  async forChange(caller: Caller, name: string, permission: Action, action: string, resource: AuditResource): Promise<OrganizationRecord> {
+    const org = await this.named(name)
+    if (!org) throw new NotFoundError(`organization "${name}" not found`)
+    await this.audit.check(caller, { permission, org, action, resource }, () => new NotFoundError(`organization "${name}" not found`))
+    return org
+  }
+
   /** Only a site admin creates organizations; team tokens belong to one organization. */
   async create(caller: Caller, input: OrganizationInput): Promise<OrganizationRecord> {
-    if (!authorize(caller, 'create organization')) throw new NotFoundError('only a site admin can create organizations')
+    const attempt = { permission: 'create organization', org: undefined, action: 'create', resource: { type: 'organization', id: input.name ?? '', name: input.name ?? '' } } as const
+    await this.audit.check(caller, attempt, () => new NotFoundError('only a site admin can create organizations'))
     if (input.name === undefined) throw new InvalidInputError('An organization needs a name.', 'name')
     if (input.email === undefined) throw new InvalidInputError('An organization needs an e-mail address.', 'email')
     const createdAt = now()
@@ -123,30 +144,34 @@ export class OrganizationService {
       loginCodes: []
     }
     this.apply(draft, input)
+    let org: OrganizationRecord
     try {
-      return await this.store.organizations.create(draft)
+      org = await this.store.organizations.create(draft)
     } catch (error) {
       throw nameTaken(error, draft.name)
     }
+    await this.audit.done({ ...attempt, author: caller, org, resource: organizationResource(org) })
+    return org
   }
 
   async update(caller: Caller, name: string, input: OrganizationInput): Promise<OrganizationRecord> {
-    const org = await this.read(caller, name)
-    if (!authorize(caller, 'manage organization', org)) throw new NotFoundError(`organization "${name}" not found`)
+    const org = await this.forChange(caller, name, 'manage organization', 'update', { type: 'organization', id: name, name })
+    let record: OrganizationRecord
     try {
-      const { record } = await this.store.organizations.update(org.id, (draft) => this.apply(draft, input))
-      return record
+      record = (await this.store.organizations.update(org.id, (draft) => this.apply(draft, input))).record
     } catch (error) {
       throw nameTaken(error, input.name ?? name)
     }
+    await this.audit.done({ author: caller, permission: 'manage organization', org: record, action: 'update', resource: organizationResource(record) })
+    return record
   }
 
-  /** Removes the organization at once, then everything that belonged to it. */
+  /** Removes the organization at once, then everything that belonged to it; the installation's trail says so. */
   async destroy(caller: Caller, name: string): Promise<void> {
-    const org = await this.read(caller, name)
-    if (!authorize(caller, 'manage organization', org)) throw new NotFoundError(`organization "${name}" not found`)
+    const org = await this.forChange(caller, name, 'manage organization', 'destroy', { type: 'organization', id: name, name })
     await this.store.organizations.delete(org.id)
     await this.events.emit('organizationDestroyed', org)
+    await this.audit.done({ author: caller, permission: 'manage organization', org: undefined, action: 'destroy', resource: organizationResource(org) })
   }
 
   /** Applies the input's changes to `draft` and checks every rule on the result. */
@@ -245,4 +270,9 @@ function nameTaken(error: unknown, name: string): unknown {
     return new InvalidInputError(`An organization named "${name}" already exists.`, 'name', [], 'name-taken')
   }
   return error
+}
+
+/** An organization as the audit trail names it: HCP's id for an organization is its name. */
+export function organizationResource(org: OrganizationRecord): AuditResource {
+  return { type: 'organization', id: org.name, name: org.name }
 }

@@ -3,10 +3,14 @@ import type { Store } from '../../store/port.js'
 import type { Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { ForbiddenError, NotFoundError } from '../core/errors.js'
+import type { AuditTrailService } from './audit-trail.js'
 
 /** Installation-wide settings and operations, for the site admin only (anyone else: 404). */
 export class SiteService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly audit: AuditTrailService
+  ) {}
 
   /** The site-level switch that self-hosted organizations need before enabling cost estimation. */
   costEstimation(caller: Caller): boolean {
@@ -15,13 +19,14 @@ export class SiteService {
   }
 
   async setCostEstimation(caller: Caller, enabled: boolean | undefined): Promise<boolean> {
-    requireSiteAdmin(caller, 'no such setting')
+    const change = { permission: 'manage site settings', org: undefined, action: 'update', resource: { type: 'site-setting', id: 'cost-estimation', name: 'cost estimation' } } as const
+    await this.audit.check(caller, change, () => new NotFoundError('no such setting', false))
     if (enabled === undefined) return this.store.installation().costEstimationEnabled
-    return (
-      await this.store.updateInstallation((draft) => {
-        draft.costEstimationEnabled = enabled
-      })
-    ).costEstimationEnabled
+    const { costEstimationEnabled } = await this.store.updateInstallation((draft) => {
+      draft.costEstimationEnabled = enabled
+    })
+    await this.audit.done({ ...change, author: caller })
+    return costEstimationEnabled
   }
 
   /** A consistent backup of everything, written to `destination` while the server runs. */

@@ -6,6 +6,7 @@ import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from './organizations.js'
+import type { AuditResource, AuditTrailService } from './audit-trail.js'
 import { hashToken, newToken, tokenExpiry } from '../login/tokens.js'
 
 export interface TeamInput {
@@ -25,7 +26,8 @@ const TEAM_NAME_MAX = 64
 export class TeamService {
   constructor(
     private readonly store: Store,
-    private readonly organizations: OrganizationService
+    private readonly organizations: OrganizationService,
+    private readonly audit: AuditTrailService
   ) {}
 
   async list(caller: Caller, orgName: string): Promise<TeamRef[]> {
@@ -41,8 +43,7 @@ export class TeamService {
   }
 
   async create(caller: Caller, orgName: string, input: TeamInput): Promise<TeamRef> {
-    const org = await this.organizations.read(caller, orgName)
-    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const org = await this.organizations.forChange(caller, orgName, 'manage teams', 'create', { type: 'team', id: input.name ?? '', name: `${orgName}/${input.name ?? ''}` })
     const name = input.name
     if (name === undefined) throw new InvalidInputError('A team needs a name.', 'name')
     if (!TEAM_NAME.test(name) || name.length > TEAM_NAME_MAX) {
@@ -65,13 +66,13 @@ export class TeamService {
       }
       draft.teams.push(team)
     })
+    await this.changed(caller, record, 'create', teamResource(record, team))
     return { org: record, team }
   }
 
   /** Changes a team's access (HCP's `PATCH /teams/:id` `organization-access`), by owners; the owners team keeps all of it. */
   async update(caller: Caller, teamId: string, input: { manageModules?: boolean }): Promise<TeamRef> {
-    const { org, team } = await this.read(caller, teamId)
-    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
+    const { org, team } = await this.forChange(caller, teamId, 'update')
     if (team.owners && input.manageModules === false) throw new InvalidInputError('The owners team always manages modules.', 'organizationAccess.manageModules')
     const { record, result } = await this.store.organizations.update(org.id, (draft) => {
       const target = draft.teams.find((candidate) => candidate.id === teamId)
@@ -79,18 +80,19 @@ export class TeamService {
       if (input.manageModules !== undefined && !target.owners) target.manageModules = input.manageModules
       return target
     })
+    await this.changed(caller, record, 'update', teamResource(record, result))
     return { org: record, team: result }
   }
 
   async delete(caller: Caller, teamId: string): Promise<void> {
-    const { org, team } = await this.read(caller, teamId)
-    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
+    const { org, team } = await this.forChange(caller, teamId, 'destroy')
     if (team.owners) throw new InvalidInputError('The owners team cannot be deleted.')
     await this.store.organizations.update(org.id, (draft) => {
       draft.teams = draft.teams.filter((candidate) => candidate.id !== teamId)
       // Tokens terraform login obtained for the team go with it.
       draft.cliTokens = draft.cliTokens.filter((token) => token.teamId !== teamId)
     })
+    await this.changed(caller, org, 'destroy', teamResource(org, team))
   }
 
   /** Creates the team's token, replacing any previous one. The token is returned this once. */
@@ -99,8 +101,7 @@ export class TeamService {
     teamId: string,
     input: { description: string | null; expiredAt?: string | null }
   ): Promise<{ ref: TeamRef; token: string; record: AuthenticationTokenRecord }> {
-    const { org } = await this.read(caller, teamId)
-    if (!authorize(caller, 'manage teams', org)) throw new NotFoundError(`team "${teamId}" not found`)
+    const { org } = await this.forChange(caller, teamId, 'create', 'authentication-token')
     const token = newToken()
     const record: AuthenticationTokenRecord = { id: newId('at'), hash: hashToken(token), createdAt: now(), description: input.description, expiredAt: tokenExpiry(input.expiredAt), createdBy: accountOf(caller, org).id }
     try {
@@ -110,6 +111,7 @@ export class TeamService {
         target.token = record
         return target
       })
+      await this.changed(caller, updated, 'create', tokenResource(updated, team, record.id))
       return { ref: { org: updated, team }, token, record }
     } catch (error) {
       // 256 random bits cannot collide; should they, the caller may simply try again.
@@ -126,11 +128,34 @@ export class TeamService {
   }
 
   async deleteToken(caller: Caller, teamId: string): Promise<void> {
-    const { org, team } = await this.read(caller, teamId)
-    if (!authorize(caller, 'manage teams', org) || !team.token) throw new NotFoundError(`team "${teamId}" has no token`)
+    const { org, team } = await this.forChange(caller, teamId, 'destroy', 'authentication-token')
+    if (!team.token) throw new NotFoundError(`team "${teamId}" has no token`)
     await this.store.organizations.update(org.id, (draft) => {
       const target = draft.teams.find((candidate) => candidate.id === teamId)
       if (target) target.token = null
     })
+    await this.changed(caller, org, 'destroy', tokenResource(org, team, team.token.id))
   }
+
+  /** The team, for a change to it (or to its token) by its organization's owners; 404 to anyone else, recorded. */
+  private async forChange(caller: Caller, teamId: string, action: string, of: 'team' | 'authentication-token' = 'team'): Promise<TeamRef> {
+    const org = await this.store.organizations.findBy(TEAM_ID, teamId)
+    const team = org?.teams.find((candidate) => candidate.id === teamId)
+    if (!org || !team) throw new NotFoundError(`team "${teamId}" not found`)
+    const resource = of === 'team' ? teamResource(org, team) : tokenResource(org, team, team.token?.id ?? teamId)
+    await this.audit.check(caller, { permission: 'manage teams', org, action, resource }, () => new NotFoundError(`team "${teamId}" not found`))
+    return { org, team }
+  }
+
+  private changed(caller: Caller, org: OrganizationRecord, action: string, resource: AuditResource): Promise<void> {
+    return this.audit.done({ author: caller, permission: 'manage teams', org, action, resource })
+  }
+}
+
+function teamResource(org: OrganizationRecord, team: TeamRecord): AuditResource {
+  return { type: 'team', id: team.id, name: `${org.name}/${team.name}` }
+}
+
+function tokenResource(org: OrganizationRecord, team: TeamRecord, tokenId: string): AuditResource {
+  return { type: 'authentication-token', id: tokenId, name: `the token of team ${org.name}/${team.name}` }
 }

@@ -5,6 +5,7 @@ import { type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
+import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import { publicKeyId } from './release-files.js'
 
 /** A key with the organization whose name is its namespace. */
@@ -20,7 +21,10 @@ export interface GpgKeyView {
  * caller; one organization holds a key id once, and several organizations may hold the same key.
  */
 export class GpgKeyService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly audit: AuditTrailService
+  ) {}
 
   /** The keys of the namespaces the caller may read among `namespaces`; refused when it may read none. */
   async list(caller: Caller, namespaces: string[]): Promise<GpgKeyView[]> {
@@ -39,7 +43,9 @@ export class GpgKeyService {
   async create(caller: Caller, namespace: string | undefined, asciiArmor: string | undefined): Promise<GpgKeyView> {
     if (!namespace) throw new InvalidInputError('A GPG key needs the namespace (organization) it signs for.', 'namespace')
     if (!asciiArmor) throw new InvalidInputError('A GPG key needs its ascii-armor.', 'asciiArmor')
-    const org = await this.managed(caller, namespace)
+    const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
+    if (!org) throw new ForbiddenError(`namespace not authorized: you may not add keys to ${namespace}`)
+    await this.audit.check(caller, { permission: 'manage gpg keys', org, action: 'create', resource: { type: 'gpg-key', id: namespace, name: `a key of ${namespace}` } }, () => new ForbiddenError(`namespace not authorized: you may not add keys to ${namespace}`))
     const timestamp = now()
     const key: GpgKeyRecord = { id: newId('gpg'), organizationId: org.id, keyId: await publicKeyId(asciiArmor), asciiArmor, createdAt: timestamp, updatedAt: timestamp }
     try {
@@ -50,6 +56,7 @@ export class GpgKeyService {
       }
       throw error
     }
+    await this.changed(caller, org, 'create', key)
     return { org, key }
   }
 
@@ -67,16 +74,20 @@ export class GpgKeyService {
 
   /** Moves a key to another namespace the caller manages (the only change HCP allows). */
   async update(caller: Caller, namespace: string, keyId: string, newNamespace: string | undefined): Promise<GpgKeyView> {
-    const { org, key } = await this.read(caller, namespace, keyId)
-    if (!authorize(caller, 'manage gpg keys', org)) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
+    const { org, key } = await this.forChange(caller, namespace, keyId, 'update')
     if (newNamespace === undefined || newNamespace === org.name) return { org, key }
     const target = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(newNamespace))
-    if (!target || !authorize(caller, 'manage gpg keys', target)) throw new ForbiddenError(`namespace not authorized: you may not manage the keys of ${newNamespace}`)
+    const refusal = () => new ForbiddenError(`namespace not authorized: you may not manage the keys of ${newNamespace}`)
+    if (!target) throw refusal()
+    await this.audit.check(caller, { permission: 'manage gpg keys', org: target, action: 'update', resource: keyResource(org, key) }, refusal)
     try {
       const { record } = await this.store.gpgKeys.update(key.id, (draft) => {
         draft.organizationId = target.id
         draft.updatedAt = now()
       })
+      // Both namespaces' owners see the key move.
+      await this.changed(caller, org, 'update', record)
+      await this.changed(caller, target, 'update', record)
       return { org: target, key: record }
     } catch (error) {
       if (error instanceof UniqueConstraintError) throw new InvalidInputError(`The namespace ${target.name} has key ${key.keyId} already.`, 'namespace')
@@ -85,9 +96,9 @@ export class GpgKeyService {
   }
 
   async delete(caller: Caller, namespace: string, keyId: string): Promise<void> {
-    const { org, key } = await this.read(caller, namespace, keyId)
-    if (!authorize(caller, 'manage gpg keys', org)) throw new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
+    const { org, key } = await this.forChange(caller, namespace, keyId, 'destroy')
     await this.store.gpgKeys.delete(key.id)
+    await this.changed(caller, org, 'destroy', key)
   }
 
   /** Removes an organization's keys (it is being destroyed). */
@@ -95,9 +106,21 @@ export class GpgKeyService {
     for (const key of await this.store.gpgKeys.listBy(BY_ORGANIZATION, org.id)) await this.store.gpgKeys.delete(key.id)
   }
 
-  private async managed(caller: Caller, namespace: string): Promise<OrganizationRecord> {
+  /** The key, for a change by someone who manages its namespace's keys: 404 to anyone else (recorded). */
+  private async forChange(caller: Caller, namespace: string, keyId: string, action: string): Promise<GpgKeyView> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
-    if (!org || !authorize(caller, 'manage gpg keys', org)) throw new ForbiddenError(`namespace not authorized: you may not add keys to ${namespace}`)
-    return org
+    const key = org && (await this.keyOf(org, keyId))
+    const notFound = () => new NotFoundError(`GPG key ${keyId} of ${namespace} not found`)
+    if (!org || !key) throw notFound()
+    await this.audit.check(caller, { permission: 'manage gpg keys', org, action, resource: keyResource(org, key) }, notFound)
+    return { org, key }
   }
+
+  private changed(caller: Caller, org: OrganizationRecord, action: string, key: GpgKeyRecord): Promise<void> {
+    return this.audit.done({ author: caller, permission: 'manage gpg keys', org, action, resource: keyResource(org, key) })
+  }
+}
+
+function keyResource(org: OrganizationRecord, key: GpgKeyRecord): AuditResource {
+  return { type: 'gpg-key', id: key.keyId, name: `key ${key.keyId} of ${org.name}` }
 }

@@ -6,7 +6,6 @@ import { UniqueConstraintError } from '../../store/errors.js'
 import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { Caller } from '../core/access.js'
-import { authorize } from '../core/authorize.js'
 import { verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import { BadGatewayError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -16,6 +15,7 @@ import { archSegment, namespaceSegment, osSegment, typeSegment, upstreamPath, ve
 import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageHashes, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList, type StoredVersionZips } from './provider-registry.js'
 import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
+import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -110,7 +110,8 @@ export class ProviderMirror {
     private readonly store: Store,
     private readonly upstream: UpstreamRegistry,
     private readonly archives: ArchiveKeeper,
-    readonly publicNames: readonly string[]
+    readonly publicNames: readonly string[],
+    private readonly audit: AuditTrailService
   ) {}
 
   /** The upstream's hostname, which the providers mirrored from it are kept under. */
@@ -244,8 +245,9 @@ export class ProviderMirror {
    * mirror alone serves it, since the registry protocol needs a signature Homeport cannot make up.
    */
   async importPackage(caller: Caller, target: ImportedPackage, zip: Readable): Promise<{ present: boolean; signed: boolean }> {
-    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin imports public providers.')
     const { hostname, namespace, type, version, os, arch, hashes } = checkImport(target)
+    const name = `${hostname}/${namespace}/${type} ${version} ${os}_${arch}`
+    await this.check(caller, 'import', name, 'Only the site admin imports public providers.')
     this.checkHostname(hostname)
     const binary = await this.store.archives.put(zip, MAX_PROVIDER_ZIP_BYTES)
     const unpin = this.archives.pin(binary.sha256)
@@ -280,6 +282,7 @@ export class ProviderMirror {
           outcome.signed = signed
           mirrored.platforms.push({ id: newId('mirpp'), os, arch, filename, shasum: binary.sha256, binary, hash1: h1, ...(signed ? {} : { unsigned: true as const }) })
         })
+      if (!outcome.present) await this.changed(caller, 'import', name)
       return outcome
     } finally {
       unpin()
@@ -294,8 +297,9 @@ export class ProviderMirror {
    * finds them vouched for. Idempotent; another SHA256SUMS for a version mirrored already is a conflict.
    */
   async importRelease(caller: Caller, target: ImportedRelease): Promise<{ present: boolean; keyId: string }> {
-    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin imports public providers.')
     const { hostname, namespace, type, version, shasums, signature, signingKey, protocols, keyDetails } = checkAddress(target)
+    const name = `${hostname}/${namespace}/${type} ${version} SHA256SUMS`
+    await this.check(caller, 'import', name, 'Only the site admin imports public providers.')
     this.checkHostname(hostname)
     checkProtocols(protocols, 'mirror')
     const keyId = await publicKeyId(signingKey, 'signingKey')
@@ -330,6 +334,7 @@ export class ProviderMirror {
         mirrored.keys = [{ keyId, asciiArmor: signingKey, trustSignature: '', source: '', sourceUrl: null, ...keyDetails }]
         for (const imported of mirrored.platforms) if (imported.unsigned && sums.get(imported.filename) === imported.shasum) delete imported.unsigned
       })
+      if (!outcome.present) await this.changed(caller, 'import', name)
       return outcome
     } finally {
       for (const unpin of unpins) unpin()
@@ -349,7 +354,8 @@ export class ProviderMirror {
    * platform, ahead of time (the site admin's explicit mirror). Online only.
    */
   async mirror(caller: Caller, namespace: string, type: string, constraint: string | undefined, platforms: string[]): Promise<Array<{ version: string; platform: string }>> {
-    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin mirrors public providers.')
+    const name = `${this.publicName}/${namespace}/${type} ${constraint ?? ''}`.trim()
+    await this.check(caller, 'mirror', name, 'Only the site admin mirrors public providers.')
     if (platforms.length === 0) throw new InvalidInputError('Name the platforms to mirror (linux_amd64, darwin_arm64…).', 'platforms')
     const meets = constraint === undefined ? () => true : terraformConstraint(constraint)
     const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1')
@@ -365,6 +371,7 @@ export class ProviderMirror {
         done.push({ version: entry.version, platform })
       }
     }
+    await this.changed(caller, 'mirror', `${name} (${platforms.join(', ')})`)
     return done
   }
 
@@ -373,8 +380,8 @@ export class ProviderMirror {
    * the files go once nothing else refers to them. Online, a later request may pull it through again.
    */
   async remove(caller: Caller, namespace: string, type: string, version: string, platform?: string): Promise<void> {
-    if (!authorize(caller, 'mirror public providers')) throw new ForbiddenError('Only the site admin removes mirrored providers.')
     const name = `${this.publicName}/${namespace}/${type} ${version}${platform ? ` for ${platform}` : ''}`
+    await this.check(caller, 'destroy', name, 'Only the site admin removes mirrored providers.')
     const provider = await this.mirrored(namespace, type)
     if (!provider) throw new NotFoundError(`${name} is not mirrored here`, false)
     const released: string[] = []
@@ -394,6 +401,16 @@ export class ProviderMirror {
     })
     await this.store.providerMirror.deleteWhere(provider.id, (record) => record.versions.length === 0)
     await this.archives.release(released)
+    await this.changed(caller, 'destroy', name)
+  }
+
+  /** The site admin's alone: anyone else is refused, and the installation's trail says so. */
+  private check(caller: Caller, action: string, name: string, refusal: string): Promise<void> {
+    return this.audit.check(caller, { permission: 'mirror public providers', org: undefined, action, resource: { type: 'mirrored-provider', id: name, name } }, () => new ForbiddenError(refusal))
+  }
+
+  private changed(caller: Caller, action: string, name: string): Promise<void> {
+    return this.audit.done({ author: caller, permission: 'mirror public providers', org: undefined, action, resource: { type: 'mirrored-provider', id: name, name } })
   }
 
   /** What is mirrored from this upstream: every provider, with its versions and platforms (any caller may see it: it is public). */

@@ -9,6 +9,7 @@ import { now } from '../core/ids.js'
 import { formatBytes } from '../ingest/archive-reader.js'
 import { linkState, parseObjectId } from '../modules/upload-links.js'
 import type { GpgKeyService } from './gpg-keys.js'
+import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import type { ProviderFile } from './providers.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
 
@@ -29,7 +30,8 @@ export class ProviderUploadService {
   constructor(
     private readonly store: Store,
     private readonly keys: GpgKeyService,
-    private readonly archives: ArchiveKeeper
+    private readonly archives: ArchiveKeeper,
+    private readonly audit: AuditTrailService
   ) {}
 
   /** Whether the object id is a provider file's (rather than a module version's). */
@@ -37,8 +39,8 @@ export class ProviderUploadService {
     return objectId.startsWith('provver-') || objectId.startsWith('provpltfrm-')
   }
 
-  /** Takes a file through its upload link; says whose provider it was, and which file, for the audit trail. */
-  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ organizationId: string; file: string }> {
+  /** Takes a file through its upload link, and records it in the provider's organization's audit trail. */
+  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<void> {
     const link = parseObjectId(objectId)
     const [targetId, file] = (link?.versionId ?? '').split('+') as [string, ProviderFile | undefined]
     const provider =
@@ -54,7 +56,8 @@ export class ProviderUploadService {
       if (file === 'shasums') await this.receiveShasums(provider, targetId, bytes)
       else await this.receiveSignature(provider, targetId, bytes)
     }
-    return { organizationId: provider.organizationId, file: `${provider.name}/${targetId}/${file}` }
+    const org = await this.store.organizations.get(provider.organizationId)
+    await this.audit.done({ author: { kind: 'link', link: 'upload link' }, permission: 'publish provider', org, action: 'upload', resource: uploadedFile(provider, org?.name, targetId, file) })
   }
 
   private async receiveShasums(provider: ProviderRecord, versionId: string, bytes: Buffer): Promise<void> {
@@ -144,6 +147,16 @@ export class ProviderUploadService {
       await this.archives.release([stored.sha256])
     }
   }
+}
+
+/** The file an upload link took, as the audit trail names it: its version's or platform's id, and what it is. */
+function uploadedFile(provider: ProviderRecord, orgName: string | undefined, targetId: string, file: ProviderFile): AuditResource {
+  const name = `${provider.namespace ?? orgName ?? ''}/${provider.name}`
+  if (file === 'binary') {
+    const { version, platform } = platformOf(provider, targetId)
+    return { type: 'registry-provider-platform', id: targetId, name: `${name} ${version.version} ${platform.os}_${platform.arch} zip` }
+  }
+  return { type: 'registry-provider-version', id: targetId, name: `${name} ${versionOf(provider, targetId).version} ${file === 'shasums' ? 'SHA256SUMS' : 'SHA256SUMS.sig'}` }
 }
 
 function versionOf(provider: ProviderRecord, versionId: string) {

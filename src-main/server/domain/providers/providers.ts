@@ -4,11 +4,12 @@ import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js
 import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/port.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import { describeCaller, type Caller } from '../core/access.js'
-import { authorize } from '../core/authorize.js'
+import { authorize, type Action } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import { noticeLink, noticeText, type DeprecationChange } from '../core/notice.js'
 import type { OrganizationService } from '../organizations/organizations.js'
+import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import { uploadObjectId } from '../modules/upload-links.js'
 
 /** Where a provider sits: the path segments of HCP's provider endpoints. */
@@ -65,7 +66,8 @@ export class ProviderService {
     private readonly store: Store,
     private readonly organizations: OrganizationService,
     private readonly archives: ArchiveKeeper,
-    private readonly publicCuration: boolean
+    private readonly publicCuration: boolean,
+    private readonly audit: AuditTrailService
   ) {}
 
   async list(caller: Caller, orgName: string, filter: ProviderFilter = {}): Promise<ProviderView[]> {
@@ -83,8 +85,8 @@ export class ProviderService {
   }
 
   async create(caller: Caller, orgName: string, input: { name?: string; namespace?: string; registryName?: string }): Promise<ProviderView> {
-    const org = await this.organizations.read(caller, orgName)
-    if (!authorize(caller, 'publish provider', org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const asked = `${input.namespace ?? orgName}/${input.name ?? ''}`
+    const org = await this.organizations.forChange(caller, orgName, 'publish provider', 'create', { type: 'registry-provider', id: asked, name: asked })
     // HCP's words, which go-tfe's tests expect: a blank name breaks both rules, and says so twice.
     const notListed = 'Registry name is not included in the list'
     if (input.registryName === undefined || input.registryName === '') throw new InvalidInputError("Registry name can't be blank", 'registryName', [notListed])
@@ -114,11 +116,28 @@ export class ProviderService {
       }
       throw error
     }
+    await this.changed(caller, 'publish provider', { org, provider }, 'create', providerResource({ org, provider }))
     return { org, provider }
   }
 
   async read(caller: Caller, address: ProviderAddress): Promise<ProviderView> {
-    const org = await this.organizations.read(caller, address.organization)
+    return this.find(await this.organizations.read(caller, address.organization), address)
+  }
+
+  /** The provider at `address`, for a change under `permission` to `resource` of it: 404 when there is none, and when the caller may not (recorded). */
+  private async readForChange(caller: Caller, address: ProviderAddress, permission: Action, action: string, resource: (view: ProviderView) => AuditResource = providerResource): Promise<ProviderView> {
+    const org = await this.organizations.named(address.organization)
+    if (!org) throw providerNotFound(address)
+    const view = await this.find(org, address)
+    await this.audit.check(caller, { permission, org, action, resource: resource(view) }, () => providerNotFound(address))
+    return view
+  }
+
+  private changed(caller: Caller, permission: Action, view: ProviderView, action: string, resource: AuditResource): Promise<void> {
+    return this.audit.done({ author: caller, permission, org: view.org, action, resource })
+  }
+
+  private async find(org: OrganizationRecord, address: ProviderAddress): Promise<ProviderView> {
     if (address.registryName !== 'private' && address.registryName !== 'public') throw providerNotFound(address)
     if (address.registryName === 'private' && address.namespace.toLowerCase() !== org.name.toLowerCase()) throw providerNotFound(address)
     const provider = await this.store.providers.findBy(
@@ -130,13 +149,14 @@ export class ProviderService {
   }
 
   async delete(caller: Caller, address: ProviderAddress): Promise<void> {
-    const view = await this.managed(caller, address)
+    const view = await this.readForChange(caller, address, 'publish provider', 'destroy')
     await this.store.providers.delete(view.provider.id).catch(missingIsGone(address))
     await this.archives.release(providerFiles(view.provider))
+    await this.changed(caller, 'publish provider', view, 'destroy', providerResource(view))
   }
 
   async createVersion(caller: Caller, address: ProviderAddress, input: ProviderVersionInput): Promise<{ view: ProviderView; version: ProviderVersionRecord }> {
-    const view = await this.managed(caller, address)
+    const view = await this.readForChange(caller, address, 'publish provider', 'create', (found) => providerVersionResource(found, { id: input.version ?? '', version: input.version ?? '' }))
     if (view.provider.registryName === 'public') throw new ForbiddenError('Versions of a public provider are published by its maintainers, not created here.')
     const version = input.version === undefined ? undefined : semver.valid(input.version.trim().replace(/^v/, ''))
     if (!version) throw new InvalidInputError(`"${input.version ?? ''}" is not a semantic version.`, 'version')
@@ -165,6 +185,7 @@ export class ProviderService {
       draft.versions.push(record)
       draft.updatedAt = timestamp
     })
+    await this.changed(caller, 'publish provider', view, 'create', providerVersionResource(view, record))
     return { view: { org: view.org, provider }, version: record }
   }
 
@@ -176,7 +197,7 @@ export class ProviderService {
   }
 
   async deleteVersion(caller: Caller, address: ProviderAddress, version: string): Promise<void> {
-    const view = await this.managed(caller, address)
+    const view = await this.readForChange(caller, address, 'publish provider', 'destroy', (found) => providerVersionResource(found, findProviderVersion(found.provider, version) ?? { id: version, version }))
     const target = findProviderVersion(view.provider, version)
     if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
     await this.store.providers
@@ -187,10 +208,11 @@ export class ProviderService {
       })
       .catch(missingIsGone(address))
     await this.archives.release(providerFiles({ ...view.provider, versions: [target] }))
+    await this.changed(caller, 'publish provider', view, 'destroy', providerVersionResource(view, target))
   }
 
   async createPlatform(caller: Caller, address: ProviderAddress, version: string, input: PlatformInput): Promise<{ view: ProviderView; version: ProviderVersionRecord; platform: ProviderPlatformRecord }> {
-    const view = await this.managed(caller, address)
+    const view = await this.readForChange(caller, address, 'publish provider', 'create', (found) => platformResource(found, version, `${input.os}_${input.arch}`, `${input.os}_${input.arch}`))
     const os = checkPlatformPart(input.os, 'os')
     const arch = checkPlatformPart(input.arch, 'arch')
     const filename = checkProviderFilename(input.filename)
@@ -209,6 +231,7 @@ export class ProviderService {
         return target
       })
       .catch(missingIsGone(address))
+    await this.changed(caller, 'publish provider', view, 'create', platformResource(view, result.version, platform.id, `${os}_${arch}`))
     return { view: { org: view.org, provider }, version: result, platform }
   }
 
@@ -220,8 +243,9 @@ export class ProviderService {
   }
 
   async deletePlatform(caller: Caller, address: ProviderAddress, version: string, os: string, arch: string): Promise<void> {
-    const { view, platform } = await this.readPlatform(caller, address, version, os, arch)
-    if (!authorize(caller, 'publish provider', view.org)) throw providerNotFound(address)
+    const view = await this.readForChange(caller, address, 'publish provider', 'destroy', (found) => platformResource(found, version, `${os}_${arch}`, `${os}_${arch}`))
+    const platform = findProviderVersion(view.provider, version)?.platforms.find((candidate) => candidate.os === os && candidate.arch === arch)
+    if (!platform) throw new NotFoundError(`platform ${os}_${arch} of ${label(address)} ${version} not found`)
     await this.store.providers
       .update(view.provider.id, (draft) => {
         const target = findProviderVersion(draft, version)
@@ -231,6 +255,7 @@ export class ProviderService {
       })
       .catch(missingIsGone(address))
     await this.archives.release(platform.binary ? [platform.binary.sha256] : [])
+    await this.changed(caller, 'publish provider', view, 'destroy', platformResource(view, version, platform.id, `${os}_${arch}`))
   }
 
   /**
@@ -239,8 +264,8 @@ export class ProviderService {
    * a provider's users pin it in their lock files, and a deprecation only tells them to move on.
    */
   async changeDeprecation(caller: Caller, address: ProviderAddress, version: string, change: DeprecationChange): Promise<{ view: ProviderView; version: ProviderVersionRecord }> {
-    const view = await this.read(caller, address)
-    if (!authorize(caller, 'deprecate provider version', view.org)) throw providerNotFound(address)
+    const action = change.deprecation === 'Deprecated' ? 'deprecate' : 'undeprecate'
+    const view = await this.readForChange(caller, address, 'deprecate provider version', action, (found) => providerVersionResource(found, findProviderVersion(found.provider, version) ?? { id: version, version }))
     const deprecation =
       change.deprecation === 'Deprecated'
         ? { reason: noticeText(change.reason, 'deprecation.reason'), link: noticeLink(change.link, 'deprecation.link'), by: describeCaller(caller, view.org), at: now() }
@@ -257,6 +282,7 @@ export class ProviderService {
         return target
       })
       .catch(missingIsGone(address))
+    await this.changed(caller, 'deprecate provider version', view, action, providerVersionResource(view, result))
     return { view: { org: view.org, provider }, version: result }
   }
 
@@ -284,11 +310,19 @@ export class ProviderService {
     }
   }
 
-  private async managed(caller: Caller, address: ProviderAddress): Promise<ProviderView> {
-    const view = await this.read(caller, address)
-    if (!authorize(caller, 'publish provider', view.org)) throw providerNotFound(address)
-    return view
-  }
+}
+
+/** A provider as the audit trail names it (`prov-…`, `acme/tool`). */
+export function providerResource(view: ProviderView): AuditResource {
+  return { type: 'registry-provider', id: view.provider.id, name: `${providerNamespace(view)}/${view.provider.name}` }
+}
+
+export function providerVersionResource(view: ProviderView, version: Pick<ProviderVersionRecord, 'id' | 'version'>): AuditResource {
+  return { type: 'registry-provider-version', id: version.id, name: `${providerResource(view).name} ${version.version}` }
+}
+
+function platformResource(view: ProviderView, version: string, id: string, platform: string): AuditResource {
+  return { type: 'registry-provider-platform', id, name: `${providerResource(view).name} ${version} ${platform}` }
 }
 
 /** The namespace a provider is addressed by: its organization's name for a private one. */

@@ -7,7 +7,7 @@ import { signDownload } from '../archives/download-links.js'
 import type { DownloadCounter } from '../modules/downloads.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
-import { findVersion, type ModuleView } from '../modules/module-rules.js'
+import { findVersion, versionResource, type ModuleView } from '../modules/module-rules.js'
 import type { ModuleService } from '../modules/modules.js'
 import type { PackageFetcher } from '../archives/package-fetcher.js'
 import { latest, published, type Detail, type Published } from '../modules/protocol-reads.js'
@@ -161,10 +161,11 @@ export class PublicRegistryService {
 
   /** Copies a version of a curated public module (its archive and documentation) into Homeport. */
   async mirror(caller: Caller, orgName: string, namespace: string, name: string, provider: string, version: string) {
-    const view = await this.modules.read(caller, { organization: orgName, registryName: 'public', namespace, name, provider })
-    if (!authorize(caller, 'curate public module', view.org)) throw new NotFoundError(`registry module ${namespace}/${name}/${provider} not found`)
+    const view = await this.modules.readForChange(caller, { organization: orgName, registryName: 'public', namespace, name, provider }, 'curate public module', 'mirror', version)
     if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version', [], 'version-exists')
-    return this.fetchInto(view, version)
+    const mirrored = await this.fetchInto(view, version)
+    await this.modules.changed(caller, 'curate public module', view, 'mirror', versionResource(view, mirrored.version))
+    return mirrored
   }
 
   private async fetchInto(view: ModuleView, version: string) {

@@ -11,6 +11,8 @@ import { now } from '../core/ids.js'
 import { newVersion, normalizeVersion } from '../modules/module-rules.js'
 import type { VcsBuilder } from '../modules/modules.js'
 import type { VcsConnectionService } from './connections.js'
+import type { AuditTrailService } from '../organizations/audit-trail.js'
+import { moduleResource } from '../modules/module-rules.js'
 import { archive, GitError, hasFolder, listRemote, resolveCommit, syncMirror, type Tag } from './git.js'
 
 export interface BuildOptions {
@@ -41,6 +43,7 @@ export class VcsBuilds implements VcsBuilder {
     private readonly archives: ArchiveKeeper,
     private readonly events: DomainEvents,
     private readonly background: Background,
+    private readonly audit: AuditTrailService,
     private readonly options: BuildOptions
   ) {}
 
@@ -56,7 +59,10 @@ export class VcsBuilds implements VcsBuilder {
   async webhook(webhookId: string): Promise<boolean> {
     const module = await this.store.modules.findBy(WEBHOOK_ID, webhookId)
     if (!module?.vcsRepo || module.vcsRepo.webhookId !== webhookId) return false
-    if (module.vcsRepo.branch === '') this.resync(module.id)
+    if (module.vcsRepo.branch !== '') return true
+    this.resync(module.id)
+    const org = await this.store.organizations.get(module.organizationId)
+    if (org) await this.audit.done({ author: { kind: 'link', link: 'webhook' }, permission: 'publish module', org, action: 'resync', resource: moduleResource({ org, module }) })
     return true
   }
 

@@ -7,6 +7,7 @@ import { type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
+import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 
 /** Homeport's own VCS provider kind: plain git, on this machine or reachable from it. */
@@ -37,6 +38,7 @@ export class VcsConnectionService {
   constructor(
     private readonly store: Store,
     private readonly organizations: OrganizationService,
+    private readonly audit: AuditTrailService,
     /** Folders under which owners may connect repositories (`--git-roots`). */
     private readonly gitRoots: readonly string[] = []
   ) {}
@@ -49,8 +51,7 @@ export class VcsConnectionService {
   }
 
   async create(caller: Caller, orgName: string, input: VcsConnectionInput): Promise<ConnectionRef> {
-    const org = await this.organizations.read(caller, orgName)
-    if (!authorize(caller, 'manage vcs connections', org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const org = await this.organizations.forChange(caller, orgName, 'manage vcs connections', 'create', { type: 'oauth-client', id: input.name ?? '', name: `${orgName}/${input.name ?? input.httpUrl ?? ''}` })
     if (input.serviceProvider !== undefined && input.serviceProvider !== GIT_PROVIDER) {
       throw new InvalidInputError(
         `Homeport connects to git repositories itself: service-provider must be "${GIT_PROVIDER}", not "${input.serviceProvider}".`,
@@ -73,6 +74,7 @@ export class VcsConnectionService {
     const { record } = await this.store.organizations.update(org.id, (draft) => {
       draft.vcsConnections.push(connection)
     })
+    await this.audit.done({ author: caller, permission: 'manage vcs connections', org: record, action: 'create', resource: connectionResource(record, connection) })
     return { org: record, connection }
   }
 
@@ -86,7 +88,8 @@ export class VcsConnectionService {
 
   /** Deletes a connection (and so its token); refused while modules publish through it. */
   async delete(caller: Caller, ref: ConnectionRef): Promise<void> {
-    if (!authorize(caller, 'manage vcs connections', ref.org)) throw new NotFoundError(`VCS connection "${ref.connection.id}" not found`)
+    const change = { permission: 'manage vcs connections', org: ref.org, action: 'destroy', resource: connectionResource(ref.org, ref.connection) } as const
+    await this.audit.check(caller, change, () => new NotFoundError(`VCS connection "${ref.connection.id}" not found`))
     const users = (await this.store.modules.listBy(BY_ORGANIZATION, ref.org.id)).filter(
       (module) => module.vcsRepo?.oauthTokenId === ref.connection.tokenId
     )
@@ -98,6 +101,7 @@ export class VcsConnectionService {
     await this.store.organizations.update(ref.org.id, (draft) => {
       draft.vcsConnections = draft.vcsConnections.filter((connection) => connection.id !== ref.connection.id)
     })
+    await this.audit.done({ ...change, author: caller })
   }
 
   /**
@@ -257,4 +261,8 @@ async function normalizeBase(value: string): Promise<string> {
   )
   if (!isFolder) throw new InvalidInputError(`There is no folder ${path} on this machine.`, 'httpUrl')
   return pathToFileURL(await realpath(path)).toString()
+}
+
+function connectionResource(org: OrganizationRecord, connection: VcsConnectionRecord): AuditResource {
+  return { type: 'oauth-client', id: connection.id, name: `${org.name}/${connection.name}` }
 }

@@ -2,10 +2,9 @@ import { posix } from 'node:path'
 import type { VcsRepoRecord } from '../../store/records.js'
 import type { Store } from '../../store/port.js'
 import { type Caller } from '../core/access.js'
-import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newSecret, now } from '../core/ids.js'
-import { normalizeVersion, type ModuleAddress, type ModuleView } from '../modules/module-rules.js'
+import { moduleResource, normalizeVersion, versionResource, type ModuleAddress, type ModuleView } from '../modules/module-rules.js'
 import type { ModuleService } from '../modules/modules.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { VcsBuilds } from './builds.js'
@@ -45,8 +44,7 @@ export class VcsPublisher {
   ) {}
 
   async publish(caller: Caller, orgName: string, input: VcsPublishInput): Promise<ModuleView> {
-    const org = await this.organizations.read(caller, orgName)
-    if (!authorize(caller, 'publish module', org)) throw new NotFoundError(`organization "${orgName}" not found`)
+    const org = await this.organizations.forChange(caller, orgName, 'publish module', 'create', { type: 'registry-module', id: input.identifier ?? '', name: `${orgName}/${input.name ?? input.identifier ?? ''}` })
     if (input.appInstallationId !== undefined) {
       if (input.oauthTokenId !== undefined) {
         throw new InvalidInputError('vcs-repo.oauth-token-id and the app installation id cannot be given together.', 'vcsRepo.githubAppInstallationId')
@@ -103,15 +101,16 @@ export class VcsPublisher {
 
   /** Reads the tags again (the module's `can-resync`). */
   async requestResync(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
-    const view = await this.vcsModule(caller, address)
+    const view = await this.vcsModule(caller, address, 'resync')
     this.builds.resync(view.module.id)
+    await this.modules.changed(caller, 'manage module', view, 'resync', moduleResource(view))
     return view
   }
 
 
   /** Builds a failed version again (the module's `can-retry`). */
   async retry(caller: Caller, address: ModuleAddress, version: string): Promise<ModuleView> {
-    const view = await this.vcsModule(caller, address)
+    const view = await this.vcsModule(caller, address, 'retry', version)
     const wanted = normalizeVersion(version)
     // Checked inside the write: two retries at once build the version once.
     const { record, result: targetId } = await this.store.modules.update(view.module.id, (draft) => {
@@ -124,13 +123,13 @@ export class VcsPublisher {
       return target.id
     })
     this.builds.build(record.id, targetId)
+    await this.modules.changed(caller, 'manage module', view, 'retry', versionResource(view, { id: targetId, version: wanted ?? version }))
     return { org: view.org, module: record }
   }
 
 
-  private async vcsModule(caller: Caller, address: ModuleAddress): Promise<ModuleView> {
-    const view = await this.modules.read(caller, address)
-    if (!authorize(caller, 'manage module', view.org)) throw new NotFoundError(`registry module ${address.name} not found`)
+  private async vcsModule(caller: Caller, address: ModuleAddress, action: string, version?: string): Promise<ModuleView> {
+    const view = await this.modules.readForChange(caller, address, 'manage module', action, version)
     if (!view.module.vcsRepo) throw new InvalidInputError(`${address.name} is not published from a VCS repository.`)
     return view
   }

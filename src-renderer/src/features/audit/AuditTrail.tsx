@@ -7,20 +7,21 @@ import { ClearFilters, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { auditTrailOptions, type AuditFilters, type AuditTrailEvent } from './api'
 
 /** The actions the trail names most; any other is searched by its words. */
-const ACTIONS = ['create', 'update', 'destroy', 'deprecate', 'revoke', 'delete', 'resync', 'retry']
+const ACTIONS = ['create', 'update', 'destroy', 'upload', 'deprecate', 'undeprecate', 'revoke', 'unrevoke', 'approve', 'mirror', 'import', 'resync', 'retry']
 
 const CREDENTIALS: Record<AuditTrailEvent['auth']['credential'], string> = {
   'site-admin': 'site admin',
   team: 'team token',
   'organization-token': 'organization token',
   link: 'signed link',
+  anonymous: 'no valid token',
   system: 'Homeport'
 }
 
 /**
- * An organization's audit trail, for its owners: every write, newest first, with who made it
- * (and with which kind of credential), what it did to which resource, when, and from where;
- * narrowed by action, kind of resource and words, the filters kept in the address.
+ * An organization's audit trail, for its owners: every change, and every write refused, newest
+ * first, with who (and with which kind of credential), what it did to which resource, when, and
+ * from where; narrowed by action, kind of resource and words, the filters kept in the address.
  */
 export function AuditTrail({ org, query }: { org: string; query?: string }) {
   const { client } = useSession()
@@ -46,7 +47,7 @@ export function AuditTrail({ org, query }: { org: string; query?: string }) {
       <div>
         <h2 id="audit-title">Audit trail</h2>
         <p className="muted">
-          Every change made in this organization, through the GUI, the API, Terraform or a pipeline: who made it, what, when and from where. Homeport keeps it for as long
+          Every change made in this organization, through the GUI, the API, Terraform or a pipeline, and every change refused: who, what, when and from where. Homeport keeps it for as long
           as the site admin’s retention says (forever unless set). A pipeline reads it as on HCP Terraform, with the organization’s audit-trails token.
         </p>
       </div>
@@ -103,19 +104,15 @@ export function AuditTrail({ org, query }: { org: string; query?: string }) {
                   </td>
                   <td>
                     <span className="badge">{event.resource.action}</span>
+                    {event.resource.meta.outcome === 'refused' && <div className="small refused">refused</div>}
                   </td>
                   <td className="audit-resource">
-                    {event.resource.type}
+                    {event.resource.meta.name}
                     <div className="muted small">
-                      <code>{event.resource.id}</code>
+                      {event.resource.type} <code>{event.resource.id}</code>
                     </div>
                   </td>
-                  <td>
-                    {event.request.ip}
-                    <div className="muted small">
-                      {event.request.method} {event.request.status}
-                    </div>
-                  </td>
+                  <td>{event.request ? event.request.ip : <span className="muted">the command line</span>}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,12 +1,11 @@
 import type { ModuleRecord, VersionRecord } from '../../../store/records.js'
 import type { Store } from '../../../store/port.js'
 import { callerKey, describeCaller, type Caller } from '../../core/access.js'
-import { authorize } from '../../core/authorize.js'
 import type { DownloadCounter } from '../downloads.js'
 import { InvalidInputError, NotFoundError } from '../../core/errors.js'
 import { now } from '../../core/ids.js'
 import { noticeLink, noticeText, type DeprecationChange } from '../../core/notice.js'
-import { findVersion, label, type ModuleAddress, type ModuleView } from '../module-rules.js'
+import { findVersion, label, versionResource, type ModuleAddress, type ModuleView } from '../module-rules.js'
 import type { ModuleService } from '../modules.js'
 
 /** What a publisher asks of a version, in HCP's words (`deprecated-status`, `status`). */
@@ -29,8 +28,7 @@ export class VersionLifecycle {
   ) {}
 
   async change(caller: Caller, address: ModuleAddress, version: string, change: LifecycleChange): Promise<{ view: ModuleView; version: VersionRecord }> {
-    const view = await this.modules.read(caller, address)
-    if (!authorize(caller, 'deprecate or revoke version', view.org)) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
+    const view = await this.modules.readForChange(caller, address, 'deprecate or revoke version', actionOf(change), version)
     const target = findVersion(view.module, version)
     if (!target) throw new NotFoundError(`version ${version} of ${label(address)} not found`)
     const by = describeCaller(caller, view.org)
@@ -42,8 +40,15 @@ export class VersionLifecycle {
       apply(current, change, { by, at: now(), consumers })
       current.updatedAt = now()
     })
+    await this.modules.changed(caller, 'deprecate or revoke version', view, actionOf(change), versionResource(view, target))
     return { view: { org: view.org, module: record }, version: record.versions.find((candidate) => candidate.id === target.id)! }
   }
+}
+
+/** The change in the audit trail's words. */
+function actionOf(change: LifecycleChange): string {
+  if ('deprecation' in change) return change.deprecation === 'Deprecated' ? 'deprecate' : 'undeprecate'
+  return change.revocation === 'Revoked' ? 'revoke' : 'unrevoke'
 }
 
 /** The change, checked against the version's state (inside the write, so two changes cannot cross). */
