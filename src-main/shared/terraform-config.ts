@@ -35,6 +35,45 @@ export function isRegistryHostname(hostname: string): boolean {
   return HOSTNAME.test(hostname)
 }
 
+/** What a token may hold: Homeport's are base64url, HCP's `<id>.atlasv1.<secret>`; nothing that could end an HCL string. */
+const TOKEN = /^[A-Za-z0-9._~+/=-]{1,1024}$/
+
+/**
+ * Why a configuration cannot be written from these values, or undefined when it can: the hostname a
+ * registry host, the server URL an http(s) origin alone (no path, query or credentials), the token
+ * a token's characters. Every value then goes into the file as an HCL string (`hcl`) as well: what
+ * a command-line flag or an environment variable says never becomes a block of its own.
+ */
+export function configurationProblem({ hostname, serverUrl, token }: TerraformConfigInput): string | undefined {
+  if (!isRegistryHostname(hostname)) return `"${printable(hostname)}" is not a registry hostname: lowercase DNS labels with a dot (Terraform requires it), like homeport.localhost.`
+  let url: URL | undefined
+  try {
+    url = new URL(serverUrl)
+  } catch {
+    url = undefined
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || serverUrl.replace(/\/+$/, '').toLowerCase() !== url.origin.toLowerCase()) {
+    return `"${printable(serverUrl)}" is not the server's URL: give its origin alone, like http://127.0.0.1:4780.`
+  }
+  if (token !== undefined && !TOKEN.test(token)) return 'The token holds characters no Homeport or HCP Terraform token has: copy it again, whole and alone.'
+  return undefined
+}
+
+/** A value as an HCL string's contents: quotes, backslashes and line breaks escaped, and `${` and `%{` so that they are not templates. */
+function hcl(value: string): string {
+  return JSON.stringify(value).slice(1, -1).replace(/\$\{/g, () => '$${').replace(/%\{/g, '%%{')
+}
+
+/** Text for an error message: control characters shown, not obeyed. */
+function printable(text: string): string {
+  return JSON.stringify(text.slice(0, 200)).slice(1, -1)
+}
+
+function checked(input: TerraformConfigInput): void {
+  const problem = configurationProblem(input)
+  if (problem) throw new Error(problem)
+}
+
 /**
  * The Terraform CLI configuration that points a registry hostname at this Homeport: a `host`
  * block for its modules, providers and `terraform login` (so Terraform skips HTTPS discovery and
@@ -43,6 +82,7 @@ export function isRegistryHostname(hostname: string): boolean {
  * refuses a host whose credentials are written by hand), and the token login saves is used.
  */
 export function terraformCliConfig({ hostname, serverUrl, token, publicHosts = [] }: TerraformConfigInput): string {
+  checked({ hostname, serverUrl, token })
   const header = token
     ? `# Use it with TF_CLI_CONFIG_FILE=<this file>, or copy these blocks into ~/.terraformrc.
 # It holds an API token: keep it private.`
@@ -86,12 +126,13 @@ export function openTofuConfigProblem({ install, serverUrl }: Pick<OpenTofuConfi
  */
 export function openTofuCliConfig(input: OpenTofuConfigInput): string {
   const { hostname, serverUrl, token, install, airGapped } = input
+  checked(input)
   const problem = openTofuConfigProblem(input)
   if (problem) throw new Error(problem)
-  const base = serverUrl.replace(/\/+$/, '')
-  const serverHost = new URL(base).host
+  const base = hcl(serverUrl.replace(/\/+$/, ''))
+  const serverHost = hcl(new URL(serverUrl).host)
   const publicHosts = airGapped ? PUBLIC_REGISTRY_HOSTS : []
-  const mirrored = [hostname, ...publicHosts].map((host) => `"${host}/*/*"`).join(', ')
+  const mirrored = [hostname, ...publicHosts].map((host) => `"${hcl(host)}/*/*"`).join(', ')
   const direct = airGapped ? '' : `\n  direct {\n    exclude = [${mirrored}]\n  }`
   const installation =
     install === 'network-mirror'
@@ -102,7 +143,7 @@ provider_installation {
     include = [${mirrored}]
   }${direct}
 }
-${serverHost === hostname ? '' : `\ncredentials "${serverHost}" {\n  token = "${token}"\n}\n`}`
+${serverHost === hostname ? '' : `\ncredentials "${serverHost}" {\n  token = "${hcl(token)}"\n}\n`}`
       : install === 'oci'
         ? `
 provider_installation {
@@ -115,7 +156,7 @@ provider_installation {
 # OpenTofu logs in to OCI registries by the challenge: any user name, a Homeport token as the password.
 oci_credentials "${serverHost}" {
   username = "homeport"
-  password = "${token}"
+  password = "${hcl(token)}"
 }
 `
         : ''
@@ -130,7 +171,7 @@ ${hostBlocks({ hostname, serverUrl, token, publicHosts })}${installation}`
 
 /** A `host` block per hostname (the registry's own, and `publicHosts` for the air-gapped), each with its `credentials` block when there is a token. */
 function hostBlocks({ hostname, serverUrl, token, publicHosts = [] }: TerraformConfigInput): string {
-  const base = serverUrl.replace(/\/+$/, '')
+  const base = hcl(serverUrl.replace(/\/+$/, ''))
   const login = `
     "login.v1" = {
       client      = "terraform-cli"
@@ -139,7 +180,7 @@ function hostBlocks({ hostname, serverUrl, token, publicHosts = [] }: TerraformC
       token       = "${base}/oauth/token"
       ports       = [10000, 10010]
     }`
-  const block = (host: string, prefix: string, withLogin: boolean) => `host "${host}" {
+  const block = (host: string, prefix: string, withLogin: boolean) => `host "${hcl(host)}" {
   services = {
     "modules.v1" = "${base}${prefix}/modules/"
     "providers.v1" = "${base}${prefix}/providers/"${withLogin ? login : ''}
@@ -148,8 +189,8 @@ function hostBlocks({ hostname, serverUrl, token, publicHosts = [] }: TerraformC
 ${
   token
     ? `
-credentials "${host}" {
-  token = "${token}"
+credentials "${hcl(host)}" {
+  token = "${hcl(token)}"
 }
 `
     : ''

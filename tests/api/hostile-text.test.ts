@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHash, randomUUID } from 'node:crypto'
 import { makeSigningKey, providerRelease, putFile } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
+import { ociRequest } from '../helpers/oci.js'
 
 /**
  * Input the attack of "Security round 3" found answered with a 500: each gets a 4xx in the face's
@@ -111,5 +112,34 @@ describe('terraform login', () => {
     })
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'The field code is sent more than once.' })
+  })
+})
+
+describe('input the attack of "Security round 4" found answered with a 500', () => {
+  it('a JSON body nested 100,000 deep is a 400 on every JSON route, and a document of 64 levels is read', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`
+    for (const [method, path] of [
+      ['POST', '/api/v2/organizations'],
+      ['PATCH', '/api/v2/organizations/acme'],
+      ['POST', '/api/registry/private/v2/gpg-keys'],
+      ['POST', '/api/v2/bundles']
+    ] as const) {
+      const response = await test.fetch(`${test.url}${path}`, { method, headers: { Authorization: `Bearer ${test.adminToken}`, 'Content-Type': 'application/vnd.api+json' }, body: deep })
+      expect(response.status, path).toBe(400)
+      expect(JSON.stringify(await response.json()), path).toMatch(/nests deeper than 64 levels/)
+    }
+    const nested = (depth: number): unknown => (depth === 0 ? 'x' : { a: nested(depth - 1) })
+    const fine = await test.api('PATCH', '/organizations/acme', { body: { data: { type: 'organizations', attributes: { email: 'a@example.com' } }, deep: nested(58) } })
+    expect(fine.status).toBe(200)
+  })
+
+  it('an OCI reference or digest that is not percent-encoding is OCI’s 404, for GET and HEAD', async () => {
+    for (const path of ['/v2/modules/acme/net/aws/manifests/%E0%A4%A', '/v2/modules/acme/net/aws/manifests/%', '/v2/modules/acme/net/aws/blobs/%zz']) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await ociRequest(test, path, { method })
+        expect(response.status, `${method} ${path}`).toBe(404)
+        if (method === 'GET') expect((await response.json()).errors[0].code, path).toMatch(/^(MANIFEST_UNKNOWN|BLOB_UNKNOWN)$/)
+      }
+    }
   })
 })

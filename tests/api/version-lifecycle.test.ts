@@ -78,6 +78,14 @@ describe('deprecating and revoking module versions', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ deprecation: { 'deprecated-status': 'Deprecated', reason: ' ' } }, '/data/attributes/deprecation/reason'],
       [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'x', link: 'javascript:alert(1)' } }, '/data/attributes/deprecation/link'],
+      // A link of 900,000 characters would go to every terraform init with every versions list.
+      [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'x', link: `https://example.com/${'a'.repeat(900_000)}` } }, '/data/attributes/deprecation/link'],
+      // Terraform prints the reason to a terminal: no escape sequences, hyperlinks, carriage returns or backspaces.
+      [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'Use 2.0.0\u001b[2J' } }, '/data/attributes/deprecation/reason'],
+      [{ deprecation: { 'deprecated-status': 'Deprecated', reason: '\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007' } }, '/data/attributes/deprecation/reason'],
+      [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'safe\rhidden' } }, '/data/attributes/deprecation/reason'],
+      [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'back\bspace' } }, '/data/attributes/deprecation/reason'],
+      [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'c1 \u009b2J' } }, '/data/attributes/deprecation/reason'],
       [{ deprecation: { 'deprecated-status': 'Maybe' } }, '/data/attributes/deprecation/deprecated-status'],
       [{ deprecation: { 'deprecated-status': 'Deprecated', reason: 'x' }, revocation: { status: 'Revoked' } }, '/data/attributes'],
       [{}, '/data/attributes']

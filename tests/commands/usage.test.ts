@@ -17,6 +17,33 @@ describe('homeport terraform-config', () => {
     })
     expect(stdout).toContain('token = "admin-token-from-the-environment"')
   })
+
+  it('refuses a token, URL or host that would write blocks of its own into the configuration, from flags and environment alike', async () => {
+    const injected = 'x"\n}\nprovider_installation {\n  network_mirror { url = "https://evil.example/" }\n}\ncredentials "a.b" {\n  token = "y'
+    const attempts: Array<[string[], NodeJS.ProcessEnv, RegExp]> = [
+      [['--token', injected], {}, /--token, HOMEPORT_TOKEN or HOMEPORT_ADMIN_TOKEN/],
+      [[], { HOMEPORT_TOKEN: injected }, /--token, HOMEPORT_TOKEN or HOMEPORT_ADMIN_TOKEN/],
+      [['--token', 'ok', '--url', 'http://127.0.0.1:4780"\n}\nprovider_installation {'], {}, /is not the server's URL/],
+      [['--token', 'ok'], { HOMEPORT_HOST: '127.0.0.1:1/"\n}\nx {' }, /is not the server's URL/],
+      [['--token', 'ok', '--url', 'http://user:secret@127.0.0.1:4780'], {}, /is not the server's URL/],
+      [['--token', 'ok', '--opentofu', '--install', 'oci', '--url', 'https://127.0.0.1:4780/"x'], {}, /is not the server's URL/]
+    ]
+    for (const [args, env, message] of attempts) {
+      const failed = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport', ...args], { cwd: ROOT, env: { ...process.env, ...env } }).then(
+        () => undefined,
+        (error: { code: number; stdout: string; stderr: string }) => error
+      )
+      expect(failed, args.join(' ')).toBeDefined()
+      expect(failed!.stdout).not.toContain('provider_installation')
+      expect(failed!.stderr).toMatch(message)
+    }
+  })
+
+  it('writes every value as an HCL string', async () => {
+    const { stdout } = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport', '--token', 'abc.atlasv1.def+/=', '--url', 'https://registry.example.com:8443/'], { cwd: ROOT })
+    expect(stdout).toContain('token = "abc.atlasv1.def+/="')
+    expect(stdout).toContain('"modules.v1" = "https://registry.example.com:8443/api/registry/v1/modules/"')
+  })
 })
 
 describe('homeport --help', () => {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -50,8 +53,10 @@ async function inspector(method: string[], token = team): Promise<{ ok: true; js
 }
 
 describe('homeport mcp over stdio', () => {
-  it('relays to the Homeport at --url with --token, as that token', async () => {
-    const client = await relay(['--url', test.url, '--token', team])
+  it('relays to the Homeport at --url with --token-file, as that token', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'homeport-mcp-'))
+    await writeFile(join(folder, 'token'), `${team}\n`, { mode: 0o600 })
+    const client = await relay(['--url', test.url, '--token-file', join(folder, 'token')]).finally(() => rm(folder, { recursive: true, force: true }))
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'homeport' })
       expect((await client.listTools()).tools).toHaveLength(8)
@@ -69,6 +74,16 @@ describe('homeport mcp over stdio', () => {
     const local = await relay(['--data-dir', test.dataDir], { HOMEPORT_ADMIN_TOKEN: test.adminToken })
     expect((await local.listResources()).resources.map((resource) => resource.uri)).toEqual(['homeport://modules/private/acme/network/aws/1.1.0/readme'])
     await local.close()
+  })
+
+  it('warns on stderr that a token on the command line is seen in ps, and relays all the same', async () => {
+    const child = spawn(HOMEPORT[0]!, [...HOMEPORT.slice(1), 'mcp', '--url', test.url, '--token', team], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stdin.end()
+    await new Promise((resolve) => child.once('exit', resolve))
+    expect(stderr).toContain('other users of this machine see it (ps)')
+    expect(stderr).not.toContain(team)
   })
 
   it('says why Homeport refused, rather than hanging', async () => {

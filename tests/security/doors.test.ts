@@ -5,6 +5,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { allowedHosts } from '../../src-main/server/http/doors.js'
+import { parseServeOptions } from '../../src-main/server/boot/options.js'
 import { exited, spawnServer } from '../helpers/process.js'
 import { createOrganization, startTestServer, upload, type TestServer } from '../helpers/server.js'
 
@@ -113,12 +114,18 @@ describe('the local server’s doors', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined()
   })
 
+  it('refuses to listen off loopback with no base URL and no names: links would come from any Host header', () => {
+    expect(() => parseServeOptions(['--host', '0.0.0.0'], {})).toThrow(/--base-url <the URL clients use> or --allowed-hosts/)
+    expect(parseServeOptions(['--host', '0.0.0.0', '--base-url', 'https://registry.example.com'], {}).host).toBe('0.0.0.0')
+    expect(parseServeOptions(['--host', '0.0.0.0'], { HOMEPORT_ALLOWED_HOSTS: 'box.lan' }).allowedHosts).toEqual(['box.lan'])
+  })
+
   it('computes the hosts to answer to from how the server listens', () => {
     expect(allowedHosts('127.0.0.1', undefined, [])).toEqual(new Set(['localhost', '127.0.0.1', '::1', '[::1]']))
     expect(allowedHosts('127.0.0.1', 'https://registry.example.com/homeport', ['lan-box'])).toEqual(
       new Set(['localhost', '127.0.0.1', '::1', '[::1]', 'lan-box', 'registry.example.com'])
     )
-    expect(allowedHosts('0.0.0.0', undefined, [])).toBe('any')
+    expect(allowedHosts('0.0.0.0', 'https://registry.example.com', [])).toEqual(new Set(['0.0.0.0', 'registry.example.com']))
     expect(allowedHosts('0.0.0.0', undefined, ['box.lan'])).toEqual(new Set(['box.lan', '0.0.0.0']))
     expect(allowedHosts('127.0.0.1', undefined, [], 'Registry.Acme.Internal:4443')).toEqual(new Set(['localhost', '127.0.0.1', '::1', '[::1]', 'registry.acme.internal']))
   })

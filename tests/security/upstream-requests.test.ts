@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createOrganization, createTeamWithToken, startTestServer, type TestServer } from '../helpers/server.js'
+import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
+import { UpstreamRegistry } from '../../src-main/server/domain/upstream/upstream.js'
+import { nameSegment, namespaceSegment, providerSegment, upstreamPath } from '../../src-main/server/domain/upstream/upstream-path.js'
 
 /**
  * The server fetches from its upstream registry, and only from there: a caller's path segments
@@ -137,5 +140,28 @@ describe('requests to the upstream registry', () => {
     expect(response.body.errors[0]).toMatch(/larger than 8388608 bytes, the most Homeport reads of it/)
     // The 64 MB were never held: the server stopped reading at the bound.
     expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024)
+  })
+})
+
+describe('the upstream, when one of its paths hangs', () => {
+  it('goes on answering every other path: one hung answer takes nothing offline', async () => {
+    const flaky = await listen((path, res) => {
+      if (path === '/.well-known/terraform.json') return json(res, { 'providers.v1': '/v1/providers/', 'modules.v1': '/v1/modules/' })
+      if (path.startsWith('/v1/modules/slow/')) return // never answers
+      json(res, { modules: [{ versions: [{ version: '1.0.0' }] }] })
+    })
+    const store = await openMemoryStore()
+    try {
+      const registry = new UpstreamRegistry(store, { url: flaky.url, timeoutMs: 200 })
+      const path = (namespace: string) => upstreamPath(namespaceSegment(namespace), nameSegment('vpc'), providerSegment('aws'), 'versions')
+      await expect(registry.get(path('slow'))).rejects.toThrow(/cannot be reached/)
+      const answer = await registry.get(path('fast'))
+      expect(answer).toMatchObject({ status: 200, stale: false })
+      expect(flaky.seen.map((request) => request.path)).toContain('/v1/modules/fast/vpc/aws/versions')
+    } finally {
+      await store.close()
+      flaky.server.closeAllConnections()
+      flaky.server.close()
+    }
   })
 })

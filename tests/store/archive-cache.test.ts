@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { CachedArchives } from '../../src-main/server/store/postgres/archive-cache.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import type { Archives } from '../../src-main/server/store/port.js'
@@ -134,5 +134,25 @@ describe('the archive cache of a PostgreSQL replica', () => {
     expect(await readdir(dir)).toEqual([sha256])
     expect(await bytesOf(again.read(sha256))).toBe(hashOf(bytes))
     expect(innerReads()).toBe(1)
+  })
+
+  it('takes no copy a previous run left on its name: one changed on disk is removed, and the archive read from the database', async () => {
+    const { cache, counted, dir, put, innerReads } = await setup()
+    const bytes = randomBytes(MB)
+    const sha256 = await put(bytes)
+    await bytesOf(cache.read(sha256))
+    expect(innerReads()).toBe(1)
+    // Someone with write access to the cache's folder plants other bytes under the archive's name.
+    await writeFile(join(dir, sha256), randomBytes(MB))
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      const again = await CachedArchives.open(counted, dir, 64 * MB)
+      expect(await bytesOf(again.read(sha256))).toBe(hashOf(bytes))
+      expect(innerReads()).toBe(2)
+      expect(errors.mock.calls.join()).toContain(`copy of ${sha256} is not that archive`)
+      expect(await readdir(dir)).toEqual([])
+    } finally {
+      errors.mockRestore()
+    }
   })
 })

@@ -189,6 +189,11 @@ export function serveOptionsFrom(values: Record<string, string | boolean | Array
   if (Boolean(parsed.tlsCert) !== Boolean(parsed.tlsKey)) throw new UsageError('--tls-cert and --tls-key go together.')
   // A certificate of one's own means HTTPS.
   if (parsed.tlsCert) parsed.tls = true
+  if (!isLoopback(parsed.host) && !parsed.baseUrl && parsed.allowedHosts.length === 0) {
+    throw new UsageError(
+      `Listening on ${parsed.host}, where other machines reach it, Homeport would build its links (upload links among them) and the OCI token realm from whatever Host header a client sends. Give --base-url <the URL clients use> or --allowed-hosts <the names they use> (HOMEPORT_BASE_URL, HOMEPORT_ALLOWED_HOSTS).`
+    )
+  }
   return parsed
 }
 

@@ -37,6 +37,7 @@ import { VersionFiles } from '../domain/modules/version-files.js'
 import { TerraformLogin } from '../domain/login/terraform-login.js'
 import { TeamService } from '../domain/organizations/teams.js'
 import { UploadService } from '../domain/modules/uploads.js'
+import { FirstDownloads } from '../domain/modules/first-download.js'
 import { AuditTrailService } from '../domain/organizations/audit-trail.js'
 import type { Store } from '../store/port.js'
 import type { Services } from '../domain/services.js'
@@ -102,7 +103,8 @@ export function createServices(store: Store, background: Background, options: Se
 
   const gpgKeys = new GpgKeyService(store, audit)
   const providers = new ProviderService(store, organizations, archives, publicCurationOn, audit)
-  const registry = new RegistryService(store, moduleSharing, docs, downloads)
+  const firstDownloads = new FirstDownloads(store)
+  const registry = new RegistryService(store, moduleSharing, docs, downloads, firstDownloads)
   const providerUploads = new ProviderUploadService(store, gpgKeys, archives, audit)
   const providerRegistry = new ProviderRegistryService(store, gpgKeys)
   const bundles = new BundleService(
@@ -135,7 +137,7 @@ export function createServices(store: Store, background: Background, options: Se
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition, audit),
     modules,
-    uploads: new UploadService(store, archives, events, audit, maxArchiveBytes),
+    uploads: new UploadService(store, archives, events, audit, firstDownloads, maxArchiveBytes),
     ingest,
     registry,
     publicMirrors,
@@ -151,7 +153,7 @@ export function createServices(store: Store, background: Background, options: Se
     bundles,
     moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname),
     providerCatalog: new ProviderCatalog(store, publicMirrors, options.registryHostname),
-    versionFiles: new VersionFiles(store, modules),
+    versionFiles: new VersionFiles(store, modules, firstDownloads),
     oci: new OciRegistry(store, providerRegistry, publicMirrors, registry, downloads, options.registryHostname),
     auditTrail: audit,
     /** Brings the store back to a consistent state after a crash (run once, at start). */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { UsageError } from '../boot/options.js'
 import { command, DATA_DIR_OPTIONS } from './command.js'
@@ -6,15 +7,19 @@ import { requireRunning } from './lib/running.js'
 
 export const mcp = command({
   name: 'mcp',
-  synopsis: '[--url <url> --token <token>] [--data-dir <path>]',
+  synopsis: '[--url <url> (--token-file <file> | --token <token>)] [--data-dir <path>]',
   description: `serves Homeport's MCP tools over stdio, for desktop assistants: it relays each message to
-  the /mcp endpoint of the Homeport at --url (or HOMEPORT_URL) with --token (or HOMEPORT_TOKEN), or,
+  the /mcp endpoint of the Homeport at --url (or HOMEPORT_URL) with the token in HOMEPORT_TOKEN (or
+  --token-file, or --token, which other users of the machine see in ps for as long as it runs), or,
   with neither, of the one running on the data directory, with its admin token.`,
-  options: { ...DATA_DIR_OPTIONS, url: { type: 'string' } },
+  options: { ...DATA_DIR_OPTIONS, url: { type: 'string' }, 'token-file': { type: 'string' } },
   async run({ values, positionals }) {
     if (positionals.length > 0) throw new UsageError('homeport mcp takes no arguments.')
     const url = values.url ?? process.env.HOMEPORT_URL
-    const token = values.token ?? process.env.HOMEPORT_TOKEN
+    if (values.token !== undefined && values['token-file'] !== undefined) throw new UsageError('Give the token one way: --token-file or --token.')
+    // On stderr: stdout carries the protocol.
+    if (values.token !== undefined) console.error('homeport mcp: the token is on the command line, where other users of this machine see it (ps) while the assistant runs: prefer HOMEPORT_TOKEN or --token-file.')
+    const token = values.token ?? (values['token-file'] === undefined ? undefined : await readTokenFile(values['token-file'])) ?? process.env.HOMEPORT_TOKEN
     let client: HomeportClient
     if (url) {
       if (!token) throw new UsageError('Give the token the assistant acts with: --token, or HOMEPORT_TOKEN (a team token sees what that team sees).')
@@ -23,6 +28,16 @@ export const mcp = command({
     await relay(client)
   }
 })
+
+/** The token a file holds (its first line, trimmed), as `--token-file` names it. */
+async function readTokenFile(path: string): Promise<string> {
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--token-file ${path} cannot be read (${error.code ?? error.message}).`)
+  })
+  const token = text.split(/\r?\n/)[0]!.trim()
+  if (!token) throw new UsageError(`--token-file ${path} holds no token.`)
+  return token
+}
 
 /**
  * Relays MCP between stdio and the Homeport's Streamable HTTP endpoint, message for message: the

@@ -14,7 +14,30 @@ export const serve = command({
     const options = serveOptionsFrom(values, process.env)
     // The built GUI sits beside the CLI's folder: out/main/cli.js → out/renderer.
     const rendererDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer')
-    const server = await startServer({ ...options, rendererDir })
+    // Set before anything starts: a stop at any moment after spawn is orderly. One that comes while
+    // the server starts (it may already answer requests) closes it as soon as the start is done.
+    let stopping = false
+    // Known once the start is done.
+    const running: { server?: Awaited<ReturnType<typeof startServer>> } = {}
+    const closeAndExit = (running: { close(): Promise<void> }) =>
+      running.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`homeport: could not stop cleanly: ${(error as Error).message}`)
+          process.exit(1)
+        }
+      )
+    const stop = (signal: string) => {
+      if (stopping) return
+      stopping = true
+      console.log(`${signal}: ${running.server ? 'finishing requests in flight…' : 'stopping once the start is done…'}`)
+      if (running.server) void closeAndExit(running.server)
+    }
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
+
+    const server = (running.server = await startServer({ ...options, rendererDir }))
+    if (stopping) return void closeAndExit(server)
     const { source } = server.adminToken
     console.log(`Data directory: ${options.dataDir}`)
     console.log(
@@ -36,22 +59,6 @@ export const serve = command({
       )
     }
     console.log(`Homeport listening on ${server.url}`)
-
-    let stopping = false
-    const stop = (signal: string) => {
-      if (stopping) return
-      stopping = true
-      console.log(`${signal}: finishing requests in flight…`)
-      server.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error(`homeport: could not stop cleanly: ${(error as Error).message}`)
-          process.exit(1)
-        }
-      )
-    }
-    process.on('SIGINT', () => stop('SIGINT'))
-    process.on('SIGTERM', () => stop('SIGTERM'))
   }
 })
 

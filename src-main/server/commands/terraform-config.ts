@@ -5,7 +5,7 @@ import { readAdminTokenFile } from '../data-dir/admin-token.js'
 import { resolveDataDir } from '../data-dir/default-dir.js'
 import { makeFolder, writeInside } from '../files/folder-writes.js'
 import {
-  isRegistryHostname,
+  configurationProblem,
   DEFAULT_REGISTRY_HOSTNAME,
   OPENTOFU_INSTALLS,
   openTofuCliConfig,
@@ -41,9 +41,9 @@ export const terraformConfig = command({
     // The URL defaults to where `homeport serve` listens with the same environment.
     const tls = ['1', 'true', 'on'].includes((env.HOMEPORT_TLS ?? '').toLowerCase())
     const url = values.url ?? `${tls ? 'https' : 'http'}://${env.HOMEPORT_HOST ?? DEFAULT_HOST}:${env.HOMEPORT_PORT ?? DEFAULT_PORT}`
-    if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('--url is the server URL, like http://127.0.0.1:4780.')
     const hostname = (values.hostname ?? env.HOMEPORT_REGISTRY_HOSTNAME ?? DEFAULT_REGISTRY_HOSTNAME).toLowerCase()
-    if (!isRegistryHostname(hostname)) throw new UsageError('--hostname must contain a dot (Terraform requires it), like homeport.localhost.')
+    const invalid = configurationProblem({ hostname, serverUrl: url })
+    if (invalid) throw new UsageError(`${invalid} (--url or HOMEPORT_HOST and HOMEPORT_PORT, --hostname or HOMEPORT_REGISTRY_HOSTNAME)`)
     const publicHosts = values['air-gapped'] ? PUBLIC_REGISTRY_HOSTS : []
     const install = openTofuInstall(values.opentofu ?? false, values.install)
     if (install && values.login) throw new UsageError('--login is for terraform login; for OpenTofu, pass --token (OCI registries take no other credentials).')
@@ -57,6 +57,8 @@ export const terraformConfig = command({
     if (!token) {
       throw new UsageError(`No token: pass --token (a team token is best), use --login to sign in with terraform login, or start Homeport once so ${dataDir} has its admin token.`)
     }
+    const badToken = configurationProblem({ hostname, serverUrl: url, token })
+    if (badToken) throw new UsageError(`${badToken} (--token, HOMEPORT_TOKEN or HOMEPORT_ADMIN_TOKEN)`)
     const text = install
       ? openTofuCliConfig({ hostname, serverUrl: url, token, install, airGapped: values['air-gapped'] ?? false })
       : terraformCliConfig({ hostname, serverUrl: url, token, publicHosts })

@@ -14,11 +14,11 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1', '[::1]']
  * The hosts a server listening on `host` answers to: on loopback only loopback names (a web page
  * that rebinds its own DNS name to 127.0.0.1 is refused), plus the base URL's, the registry
  * hostname (which the generated certificate covers, so that discovery over HTTPS works by that
- * name) and any listed.
+ * name) and any listed. Never any host at all: off loopback, `serve` refuses to start without a base
+ * URL or names to answer to (options.ts), since links are built from the Host header.
  */
-export function allowedHosts(host: string, baseUrl: string | undefined, extra: string[], registryHostname?: string): ReadonlySet<string> | 'any' {
+export function allowedHosts(host: string, baseUrl: string | undefined, extra: string[], registryHostname?: string): ReadonlySet<string> {
   const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.')
-  if (!loopback && extra.length === 0) return 'any'
   const names = new Set([...(loopback ? LOOPBACK_NAMES : []), ...extra.map((name) => name.toLowerCase())])
   if (registryHostname) names.add(registryHostname.split(':')[0]!.toLowerCase())
   if (!loopback) names.add(host.toLowerCase())

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa'
-import { isStorableText, unstorableTextIn } from '../domain/core/stored-text.js'
+import { isStorableText, jsonProblemIn, MAX_JSON_DEPTH } from '../domain/core/stored-text.js'
 import { HttpError } from './errors.js'
+import { decodedSegment } from './decode.js'
 
 const refusal = (where: string) =>
   new HttpError(400, 'bad request', `${where} holds a NUL character or a lone UTF-16 surrogate, which Homeport does not take in text.`)
@@ -10,12 +11,8 @@ const refusal = (where: string) =>
  * is refused with a 400, in the format of the route it was meant for.
  */
 export async function refuseUnstorablePath(ctx: Context, next: Next): Promise<void> {
-  let path = ctx.path
-  try {
-    path = decodeURIComponent(ctx.path)
-  } catch {
-    // Not percent-decodable: the routes answer that as they always have.
-  }
+  // Not percent-decodable: the routes answer that as they always have.
+  const path = decodedSegment(ctx.path) ?? ctx.path
   if (!isStorableText(path)) throw refusal('The request path')
   for (const [name, value] of Object.entries(ctx.query)) {
     for (const text of [name, ...(Array.isArray(value) ? value : [value ?? ''])]) {
@@ -25,11 +22,15 @@ export async function refuseUnstorablePath(ctx: Context, next: Next): Promise<vo
   await next()
 }
 
-/** After a body parser: a parsed body with text no store keeps is refused, pointing at the first such value. */
+/**
+ * After a body parser: a parsed body with text no store keeps is refused (422), pointing at the
+ * first such value; so is one nested deeper than any document Homeport reads (400).
+ */
 export async function refuseUnstorableBody(ctx: Context, next: Next): Promise<void> {
-  const pointer = unstorableTextIn(ctx.request.body)
-  if (pointer !== undefined) {
-    throw new HttpError(422, 'invalid attribute', 'This value holds a NUL character or a lone UTF-16 surrogate, which Homeport does not take in text.', { pointer })
+  const found = jsonProblemIn(ctx.request.body)
+  if (found?.problem === 'unstorable-text') {
+    throw new HttpError(422, 'invalid attribute', 'This value holds a NUL character or a lone UTF-16 surrogate, which Homeport does not take in text.', { pointer: found.pointer })
   }
+  if (found?.problem === 'too-deep') throw new HttpError(400, 'bad request', `The request body nests deeper than ${MAX_JSON_DEPTH} levels; no document Homeport reads does.`)
   await next()
 }

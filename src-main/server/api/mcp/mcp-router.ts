@@ -25,13 +25,15 @@ const importMcp = () =>
 
 /** How many sessions are kept, and for how long unused. */
 export interface SessionLimits {
-  /** Sessions kept at once; past it, the one idle longest is closed to make room. */
+  /** Sessions kept at once, for every caller together; past it, a caller's new session replaces its own idle longest, and one with none is refused (503) until one ends: nobody's session is closed for another's. */
   max: number
+  /** Sessions one caller (one token) keeps at once; past it, that caller's own session idle longest is closed to make room. */
+  perCaller: number
   /** A session unused this long is closed (its client starts another, as the protocol says). */
   idleMs: number
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 64, idleMs: 30 * 60 * 1000 }
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 256, perCaller: 16, idleMs: 30 * 60 * 1000 }
 
 interface Session {
   transport: StreamableHTTPServerTransport
@@ -70,7 +72,10 @@ export class McpSessions {
   /** A new session's transport, for `owner`; its id is given to the client by the initialize answer. */
   async open(owner: string): Promise<StreamableHTTPServerTransport> {
     if (this.closed) throw new HttpError(503, 'unavailable', 'Homeport is stopping: open the session again in a moment.')
-    await this.sweep()
+    await this.sweep(owner)
+    if (this.sessions.size >= this.limits.max) {
+      throw new HttpError(503, 'unavailable', `Homeport keeps ${this.limits.max} MCP sessions at once, and all are in use: open the session again in a moment.`, undefined, { 'Retry-After': '60' })
+    }
     const { StreamableHTTPServerTransport, createAssistantServer } = await loadMcp()
     const server = createAssistantServer(this.context, HOMEPORT_VERSION)
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -96,13 +101,19 @@ export class McpSessions {
     this.sessions.clear()
   }
 
-  /** Closes the sessions idle too long, and the one idle longest while there is no room for another. */
-  private async sweep(): Promise<void> {
+  /**
+   * Closes every session idle too long, and, while there is no room for another of `owner`'s (its
+   * own bound, or everyone's), the owner's own session idle longest: one caller never ends another's
+   * sessions, however many it opens.
+   */
+  private async sweep(owner: string): Promise<void> {
     const now = this.clock()
     const idle = [...this.sessions.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt)
-    for (const [index, [id, session]] of idle.entries()) {
-      const over = this.sessions.size >= this.limits.max && index === 0
-      if (now - session.usedAt < this.limits.idleMs && !over) continue
+    let owned = idle.filter(([, session]) => session.owner === owner).length
+    for (const [id, session] of idle) {
+      const makesRoom = session.owner === owner && (owned >= this.limits.perCaller || this.sessions.size >= this.limits.max)
+      if (now - session.usedAt < this.limits.idleMs && !makesRoom) continue
+      if (session.owner === owner) owned--
       this.sessions.delete(id)
       await session.server.close().catch(() => undefined)
     }

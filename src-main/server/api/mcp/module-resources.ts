@@ -2,6 +2,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { CatalogEntry } from '../../domain/assistant/module-catalog.js'
 import { NotFoundError } from '../../domain/core/errors.js'
 import type { ModulePart } from '../../domain/ingest/terraform-docs.js'
+import { decodedSegment } from '../../http/decode.js'
 import { callerOf, type AssistantContext } from './assistant-context.js'
 
 /**
@@ -20,7 +21,7 @@ export function readmeUri(entry: CatalogEntry, version: string, part = ''): stri
 export function registerModuleResources(server: McpServer, context: AssistantContext): void {
   const { modules } = context
   const resolve = async (variables: Record<string, string | string[]>, extra: Parameters<typeof callerOf>[0]) => {
-    const value = (name: string) => decodeURIComponent(String(variables[name] ?? ''))
+    const value = (name: string) => decodedOrUnknown(String(variables[name] ?? ''))
     const registry = value('registry')
     if (registry !== 'private' && registry !== 'public') throw new NotFoundError(`No registry ${registry}: private or public`, false)
     const entry = await modules.find(callerOf(extra), { namespace: value('namespace'), name: value('name'), provider: value('provider'), registry, part: '' })
@@ -58,7 +59,7 @@ export function registerModuleResources(server: McpServer, context: AssistantCon
     },
     async (uri, variables, extra) => {
       const { entry, version, docs } = await resolve(variables, extra)
-      const path = decodeURIComponent(String(variables.part ?? ''))
+      const path = decodedOrUnknown(String(variables.part ?? ''))
       const part = [...docs.submodules, ...docs.examples].find((candidate) => candidate.path === path)
       if (!part) throw new NotFoundError(`${entry.address} ${version.version} has no ${path}`, false)
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: partMarkdown(`${entry.address}//${path} ${version.version}`, part) }] }
@@ -90,4 +91,11 @@ function partMarkdown(title: string, part: ModulePart): string {
     '',
     ...part.resources.map((resource) => `- ${resource.type}.${resource.name}`)
   ].join('\n')
+}
+
+/** A resource URI's variable, decoded; one that is not valid percent-encoding names nothing here. */
+function decodedOrUnknown(text: string): string {
+  const decoded = decodedSegment(text)
+  if (decoded === undefined) throw new NotFoundError(`"${text}" is not percent-encoded text`, false)
+  return decoded
 }

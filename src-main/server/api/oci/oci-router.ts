@@ -6,6 +6,7 @@ import { InvalidInputError, NotFoundError } from '../../domain/core/errors.js'
 import type { BaseUrl } from '../../http/base-url.js'
 import { sendFile } from '../../http/signed-files.js'
 import { queryString } from '../../http/query.js'
+import { decodedSegment } from '../../http/decode.js'
 import { OCI_PREFIX, TOKEN_PATH, ociCaller, tokenEndpoint } from './oci-auth.js'
 import { ociError } from './oci-errors.js'
 
@@ -49,8 +50,8 @@ export function ociRouter(services: Services, rateLimit: Middleware, baseUrl: Ba
     const { oci } = services
     if (route[2] === 'tags/list') return sendTags(ctx, name, await known(oci.tags(caller, repository)))
     if (route[3] !== undefined) {
-      const reference = decodeURIComponent(route[3])
-      if (!TAG.test(reference) && !DIGEST.test(reference)) throw ociError(404, 'MANIFEST_UNKNOWN', `"${reference}" is neither a tag nor a sha256 digest.`)
+      const reference = decodedSegment(route[3])
+      if (reference === undefined || (!TAG.test(reference) && !DIGEST.test(reference))) throw ociError(404, 'MANIFEST_UNKNOWN', `"${reference ?? route[3]}" is neither a tag nor a sha256 digest.`)
       const manifest = await known(oci.manifest(caller, repository, reference))
       if (!manifest) throw ociError(404, 'MANIFEST_UNKNOWN', `${name} has no manifest ${reference}.`)
       ctx.set('Docker-Content-Digest', manifest.digest)
@@ -61,7 +62,7 @@ export function ociRouter(services: Services, rateLimit: Middleware, baseUrl: Ba
       if (ctx.method === 'GET') ctx.body = manifest.bytes
       return
     }
-    const digest = decodeURIComponent(route[4]!)
+    const digest = decodedSegment(route[4]!) ?? route[4]!
     const blob = DIGEST.test(digest) ? await known(oci.blob(caller, repository, digest, { countDownload: ctx.method === 'GET' && !ctx.get('range') })) : undefined
     if (!blob) throw ociError(404, 'BLOB_UNKNOWN', `${name} has no blob ${digest}.`)
     ctx.set('Docker-Content-Digest', digest)

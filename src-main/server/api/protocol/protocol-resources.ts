@@ -3,6 +3,7 @@ import { namespaceOf } from '../../domain/modules/module-rules.js'
 import { repositoryUrl } from '../management/serializers/module-resources.js'
 import type { Detail, Published } from '../../domain/modules/protocol-reads.js'
 import type { VersionRecord } from '../../store/records.js'
+import { terminalSafe } from '../../domain/core/notice.js'
 import type { ProtocolDeprecation, ProtocolModule, ProtocolModuleDetail, ProtocolPart, ProtocolRequirements, ProtocolVersion } from '../../../shared/wire/modules.js'
 
 /** A module at a version, as the protocol lists it. */
@@ -27,7 +28,8 @@ export function moduleObject(entry: Published, downloads: number): ProtocolModul
 
 /** HCP's `deprecation` of a version in protocol answers: its reason and link, or null. */
 function deprecationObject(version: VersionRecord): ProtocolDeprecation | null {
-  return version.deprecation ? { reason: version.deprecation.reason, link: version.deprecation.link } : null
+  // terminalSafe: a reason kept before control characters were refused is still printed to a terminal.
+  return version.deprecation ? { reason: terminalSafe(version.deprecation.reason), link: version.deprecation.link } : null
 }
 
 function partObject(part: ModulePart): ProtocolPart {

@@ -1,6 +1,6 @@
 import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
 import { InvalidInputError } from '../core/errors.js'
-import { unstorableTextIn } from '../core/stored-text.js'
+import { describeJsonProblem, jsonProblemIn } from '../core/stored-text.js'
 
 /**
  * A Homeport bundle: an uncompressed tar (its modules and provider zips are compressed already)
@@ -35,8 +35,8 @@ export function checkManifest(value: unknown): BundleManifest {
   const invalid = (reason: string) => new InvalidInputError(`This is not a Homeport bundle it can read: ${reason}.`, 'bundle')
   const manifest = value as Partial<BundleManifest> | null
   if (!manifest || manifest.format !== BUNDLE_FORMAT) throw invalid('manifest.json does not say "homeport-bundle"')
-  const unstorable = unstorableTextIn(manifest)
-  if (unstorable !== undefined) throw invalid(`manifest.json holds a NUL character or a lone surrogate at ${unstorable}`)
+  const problem = jsonProblemIn(manifest)
+  if (problem !== undefined) throw invalid(`manifest.json ${describeJsonProblem(problem)}`)
   if (manifest.formatVersion !== BUNDLE_FORMAT_VERSION) {
     throw invalid(`it is format ${String(manifest.formatVersion)}, written by ${String(manifest.writtenBy)}; this Homeport reads format ${BUNDLE_FORMAT_VERSION}`)
   }

@@ -11,7 +11,7 @@ import { NotFoundError } from '../core/errors.js'
 import type { ModuleDocs } from '../ingest/terraform-docs.js'
 import type { ModuleSharingService } from './module-sharing.js'
 import { findVersion, type ModuleView } from './module-rules.js'
-import { markDownloaded } from './first-download.js'
+import type { FirstDownloads } from './first-download.js'
 import { offered, offeredTo, revokedReason } from './versions/lifecycle.js'
 
 /** A module at one of its published versions: one entry of the protocol's module lists. */
@@ -47,7 +47,8 @@ export class RegistryService {
     private readonly store: Store,
     private readonly sharing: ModuleSharingService,
     private readonly docs: DocsCache,
-    private readonly downloads: DownloadCounter
+    private readonly downloads: DownloadCounter,
+    private readonly firstDownloads: FirstDownloads
   ) {}
 
   async list(caller: Caller, filter: ListFilter = {}): Promise<Published[]> {
@@ -141,7 +142,7 @@ export class RegistryService {
     const view = await this.module(caller, namespace, name, provider)
     const offered = this.offeredVersion(caller, view, version)
     if (!offered) throw new NotFoundError(`module ${namespace}/${name}/${provider} has no published version ${version}`)
-    const target = await markDownloaded(this.store, view, offered)
+    const target = await this.firstDownloads.mark(view, offered)
     this.downloads.count(view.module.id)
     if (caller.kind !== 'site-admin') this.downloads.consumed(view.module.id, target.id, callerKey(caller))
     return { view, version: target }

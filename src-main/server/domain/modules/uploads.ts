@@ -10,6 +10,7 @@ import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { DomainEvents } from '../core/events.js'
 import { acceptsUpload, versionResource, type ModuleView } from './module-rules.js'
 import type { AuditChange, AuditTrailService } from '../organizations/audit-trail.js'
+import type { FirstDownloads } from './first-download.js'
 import { linkState, parseObjectId, type LinkState } from './upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
@@ -30,6 +31,7 @@ export class UploadService {
     private readonly archives: ArchiveKeeper,
     private readonly events: DomainEvents,
     private readonly audit: AuditTrailService,
+    private readonly firstDownloads: FirstDownloads,
     private readonly maxArchiveBytes = DEFAULT_MAX_ARCHIVE_BYTES
   ) {}
 
@@ -70,17 +72,18 @@ export class UploadService {
       const org = await this.store.organizations.get(found.organizationId)
       if (!org) throw new RecordMissingError(found.organizationId)
       const change: AuditChange = { author: { kind: 'link', link: 'upload link' }, permission: 'publish module', org, action: 'upload', resource: versionResource({ org, module: found }, version) }
-      if (version.firstDownloadedAt !== undefined) {
+      const downloadedAt = this.firstDownloads.downloadedAt(version)
+      if (downloadedAt !== undefined) {
         // The same bytes again change nothing; other bytes are refused, and the owners see the attempt.
         if (version.archive?.sha256 === archive.sha256) return { view: { org, module: found }, version }
-        throw await this.audit.refused(change, frozen(version))
+        throw await this.audit.refused(change, frozen(version, downloadedAt))
       }
       const { record } = await this.store.modules.update(found.id, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === version.id)
         if (!target) throw new RecordMissingError(version.id)
         // Checked again at the write: the version may have been published, or downloaded, while the archive came in.
         checkTakesArchive(target, 'usable')
-        if (target.firstDownloadedAt !== undefined) throw frozen(target)
+        if (target.firstDownloadedAt !== undefined) throw frozen(target, target.firstDownloadedAt)
         superseded = versionArchives(target)
         target.archive = archive
         // Made again from the new archive at its ingest.
@@ -124,9 +127,10 @@ function checkTakesArchive(version: VersionRecord, link: LinkState): void {
   if (link === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
 }
 
-function frozen(version: VersionRecord): ConflictError {
+function frozen(version: VersionRecord, downloadedAt: string): ConflictError {
+  const when = /^\d{4}-\d\d-\d\d/.test(downloadedAt) ? `on ${downloadedAt.slice(0, 10)}` : downloadedAt
   return new ConflictError(
-    `Version ${version.version} was downloaded on ${version.firstDownloadedAt!.slice(0, 10)}: its archive can no longer change, so that everyone who installs it gets the same module. Publish a new version instead.`,
+    `Version ${version.version} was downloaded ${when}: its archive can no longer change, so that everyone who installs it gets the same module. Publish a new version instead.`,
     'version-frozen'
   )
 }

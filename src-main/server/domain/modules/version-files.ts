@@ -4,7 +4,7 @@ import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { DEFAULT_ARCHIVE_LIMITS, formatBytes, readModuleArchive, type ArchiveLimits } from '../ingest/archive-reader.js'
 import type { ModuleAddress } from './module-rules.js'
-import { markDownloaded } from './first-download.js'
+import type { FirstDownloads } from './first-download.js'
 import type { ModuleService } from './modules.js'
 
 /** A file of a version's archive, as the Files tab lists it. */
@@ -26,6 +26,7 @@ export class VersionFiles {
   constructor(
     private readonly store: Store,
     private readonly modules: ModuleService,
+    private readonly firstDownloads: FirstDownloads,
     private readonly limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS
   ) {}
 
@@ -55,8 +56,8 @@ export class VersionFiles {
   /** The version's archive as it was published, to download (a person reading it, not an install: it is not counted). */
   async archive(caller: Caller, address: ModuleAddress, version: string): Promise<ArchiveFile> {
     const { view, version: found } = await this.published(caller, address, version)
-    // Whoever takes the archive away has it: it is frozen like an install's (first-download.ts).
-    return archiveFile(this.store.archives, (await markDownloaded(this.store, view, found)).archive!)
+    // Whoever takes the archive away has it: it is frozen as an install's is (first-download.ts).
+    return archiveFile(this.store.archives, (await this.firstDownloads.mark(view, found)).archive!)
   }
 
   private async archiveOf(caller: Caller, address: ModuleAddress, version: string) {

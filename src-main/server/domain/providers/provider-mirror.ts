@@ -16,6 +16,7 @@ import { MAX_PROVIDER_ZIP_BYTES } from './provider-uploads.js'
 import { binaryToken, packageHashes, packageTokens, type ListedProviderVersion, type ProviderPackage, type ProviderRelease, type ProviderVersionList, type StoredVersionZips } from './provider-registry.js'
 import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
+import { terminalSafe } from '../core/notice.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -143,7 +144,7 @@ export class ProviderMirror {
         // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
         versions: (body.versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null),
         // The upstream's own notices (a provider moved, archived), as it said them.
-        warnings: Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string') : []
+        warnings: Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string').map(terminalSafe) : []
       }
     }
     return { versions: await this.localVersions(namespace, type), warnings: [] }

@@ -6,6 +6,7 @@ import { authorize } from '../core/authorize.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import { NotFoundError } from '../core/errors.js'
 import type { GpgKeyService } from './gpg-keys.js'
+import { terminalSafe } from '../core/notice.js'
 import { findProviderVersion, isPublished } from './providers.js'
 
 /** A version as the protocol lists it. */
@@ -84,7 +85,8 @@ export class ProviderRegistryService {
         platforms: version.platforms.filter((platform) => platform.binary).map(({ os, arch }) => ({ os, arch }))
       })),
       warnings: published.flatMap(({ version, deprecation }) =>
-        deprecation ? [`${namespace}/${type} ${version} is deprecated: ${deprecation.reason}${deprecation.link ? ` (${deprecation.link})` : ''}`] : []
+        // terminalSafe: a notice kept before control characters were refused is still printed to a terminal.
+        deprecation ? [terminalSafe(`${namespace}/${type} ${version} is deprecated: ${deprecation.reason}${deprecation.link ? ` (${deprecation.link})` : ''}`)] : []
       )
     }
   }

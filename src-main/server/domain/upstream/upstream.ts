@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import type { Store } from '../../store/port.js'
 import { BadGatewayError, UnavailableError } from '../core/errors.js'
 import { resolveUnder, type UpstreamPath } from './upstream-path.js'
-import { unstorableTextIn } from '../core/stored-text.js'
+import { Breaker } from './breaker.js'
+import { describeJsonProblem, jsonProblemIn } from '../core/stored-text.js'
 
 /** The public registry is out of reach and nothing was cached for this question. */
 export class UpstreamUnavailableError extends UnavailableError {}
@@ -33,8 +34,9 @@ export const DEFAULT_UPSTREAM = 'https://registry.terraform.io'
 export const DEFAULT_OPENTOFU_UPSTREAM = 'https://registry.opentofu.org'
 const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
 /**
- * After the upstream could not be reached, how long Homeport answers from what it has without asking
- * again: offline, every answer comes at once, and the upstream is tried again at most this often.
+ * Once the upstream has failed FAILURES_TO_OPEN times in a row (breaker.ts), how long Homeport answers
+ * from what it has without asking again: offline, every answer comes at once, and one request probes
+ * the upstream at most this often.
  */
 export const OFFLINE_RETRY_MS = 30_000
 /**
@@ -56,13 +58,15 @@ export type UpstreamService = 'modules.v1' | 'providers.v1'
 
 export class UpstreamRegistry {
   private readonly bases = new Map<UpstreamService, Promise<URL>>()
-  /** The last time the upstream was asked, and whether it answered: undefined until it is first asked. */
-  private contact: { reached: boolean; at: number } | undefined
+  /** Whether the upstream answers, and whether to ask it now. */
+  private readonly breaker: Breaker
 
   constructor(
     private readonly store: Store,
     private readonly options: UpstreamOptions
-  ) {}
+  ) {
+    this.breaker = new Breaker(OFFLINE_RETRY_MS, () => this.now())
+  }
 
   get address(): string {
     return this.options.url
@@ -83,7 +87,7 @@ export class UpstreamRegistry {
     const cached = await this.store.upstreamCache.get(id)
     const at = this.now()
     const maxAge = this.options.maxAgeMs ?? DEFAULT_MAX_AGE_MS
-    if (cached && !live && this.contact?.reached && at - Date.parse(cached.fetchedAt) < maxAge) {
+    if (cached && !live && this.breaker.reachable && at - Date.parse(cached.fetchedAt) < maxAge) {
       return { status: cached.status, body: cached.body, stale: false, fetchedAt: cached.fetchedAt }
     }
     const unreachable = (reason: string) => {
@@ -93,7 +97,7 @@ export class UpstreamRegistry {
         `The public registry at ${this.options.url} cannot be reached (${reason}), and Homeport has no earlier answer for this ${what}. It is offline: try again when connected, or mirror the ${what} while online.`
       )
     }
-    if (this.contact && !this.contact.reached && at - this.contact.at < OFFLINE_RETRY_MS) return unreachable('it did not answer moments ago')
+    if (!this.breaker.admits()) return unreachable('it did not answer several times in a row moments ago')
     let fresh: { status: number; body: unknown }
     try {
       fresh = await this.request(await this.urlOf(path, service))
@@ -192,7 +196,8 @@ export class UpstreamRegistry {
       throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} is not JSON.`)
     }
     // Kept in the answer cache: text a store cannot keep is refused here, not when it is written.
-    if (unstorableTextIn(body) !== undefined) throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} holds a NUL character or a lone surrogate.`)
+    const problem = jsonProblemIn(body)
+    if (problem !== undefined) throw new BadGatewayError(`The upstream registry's answer for ${url.pathname} ${describeJsonProblem(problem)}.`)
     return { status: response.status, body }
   }
 
@@ -208,10 +213,10 @@ export class UpstreamRegistry {
     const { stopping } = this.options
     try {
       const response = await fetch(url, { headers, redirect: 'follow', signal: stopping ? AbortSignal.any([timeout, stopping]) : timeout })
-      if (registry) this.contact = { reached: response.status < 500, at: this.now() }
+      if (registry) this.breaker.settle(response.status < 500)
       return response
     } catch (error) {
-      if (registry) this.contact = { reached: false, at: this.now() }
+      if (registry) this.breaker.settle(false)
       throw error
     }
   }

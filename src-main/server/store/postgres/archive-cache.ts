@@ -21,7 +21,9 @@ const SHA256 = /^[0-9a-f]{64}$/
  * renamed, so a crash leaves a `.partial` file, never a torn copy). A read that stops midway, a
  * range read, or a second read while one fills it, copies nothing. Past `maxBytes` the least
  * recently read copies go. A copy of an archive the database has since deleted is harmless: its
- * bytes are what that hash names, and nothing asks for it unless a record names it again.
+ * bytes are what that hash names, and nothing asks for it unless a record names it again. A copy a
+ * previous run left is not taken on its name: its first read hashes it before serving a byte, and
+ * one that is not what its name says (changed on disk meanwhile) is removed and read from the database.
  */
 export class CachedArchives implements Archives {
   /** Copies on disk, by hash, with their sizes, in the order they were last read: least recent first. */
@@ -30,6 +32,8 @@ export class CachedArchives implements Archives {
   private readonly filling = new Set<string>()
   /** Archives deleted while a read filled their copy: the copy goes as soon as it is written. */
   private readonly deletedWhileFilling = new Set<string>()
+  /** Copies a previous run left, not yet hashed since this one started. */
+  private readonly unverified = new Set<string>()
 
   private constructor(
     private readonly inner: Archives,
@@ -50,7 +54,10 @@ export class CachedArchives implements Archives {
         found.push({ sha256: name, size: stats.size, usedAt: stats.mtimeMs })
       }
     }
-    for (const copy of found.sort((a, b) => a.usedAt - b.usedAt)) cache.remember(copy.sha256, copy.size)
+    for (const copy of found.sort((a, b) => a.usedAt - b.usedAt)) {
+      cache.remember(copy.sha256, copy.size)
+      cache.unverified.add(copy.sha256)
+    }
     await cache.evict()
     return cache
   }
@@ -62,11 +69,34 @@ export class CachedArchives implements Archives {
   read(sha256: string, range?: { start: number; end: number }): Readable {
     if (this.copies.has(sha256)) {
       this.touch(sha256)
+      if (this.unverified.has(sha256)) return Readable.from(this.verified(sha256, range), { objectMode: false })
       return createReadStream(pathInside(this.dir, sha256), range)
     }
     const source = this.inner.read(sha256, range)
     if (range || this.filling.has(sha256) || !SHA256.test(sha256)) return source
     return Readable.from(this.fill(sha256, source), { objectMode: false })
+  }
+
+  /** A copy from a previous run, hashed whole before any of it is served; read from the database instead when it is not the archive. */
+  private async *verified(sha256: string, range?: { start: number; end: number }): AsyncGenerator<Buffer> {
+    const hash = createHash('sha256')
+    const path = pathInside(this.dir, sha256)
+    let matches = false
+    try {
+      for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+      matches = hash.digest('hex') === sha256
+    } catch {
+      // Gone or unreadable: the database has it.
+    }
+    if (matches) {
+      this.unverified.delete(sha256)
+      yield* createReadStream(path, range) as AsyncIterable<Buffer>
+      return
+    }
+    console.error(`homeport: the archive cache's copy of ${sha256} is not that archive (changed on disk?): removed, and read from the database`)
+    this.unverified.delete(sha256)
+    await this.drop(sha256)
+    yield* this.inner.read(sha256, range) as AsyncIterable<Buffer>
   }
 
   /** Passes the archive's bytes on while writing them to a copy, which is kept only if whole and its hash is `sha256`. */
@@ -151,6 +181,7 @@ export class CachedArchives implements Archives {
     const size = this.copies.get(sha256)
     if (size === undefined) return
     this.copies.delete(sha256)
+    this.unverified.delete(sha256)
     this.bytes -= size
     // A read already open on it keeps its bytes (the file is unlinked, not truncated).
     await rm(pathInside(this.dir, sha256), { force: true })
