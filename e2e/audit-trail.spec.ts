@@ -6,24 +6,33 @@ import { signIn, teamToken } from './support/session'
 test.describe('the audit trail', () => {
   test('shows an organization’s owners every change, filtered, at 800 and 1920 px, light and dark', async ({ page }, testInfo) => {
     await signIn(page)
-    await teamToken(page, 'audited', 'readers')
+    const reader = await teamToken(page, 'audited', 'readers')
+    // A read-only team's attempt to publish is refused, and shown as such.
+    const attempt = await page.request.post('/api/v2/organizations/audited/registry-modules', {
+      headers: { Authorization: `Bearer ${reader}`, 'Content-Type': 'application/vnd.api+json' },
+      data: { data: { type: 'registry-modules', attributes: { name: 'planted', provider: 'aws' } } }
+    })
+    expect(attempt.status()).toBe(404)
     for (const name of ['network', 'storage', 'compute']) {
       await adminPost(page, '/organizations/audited/registry-modules', { data: { type: 'registry-modules', attributes: { name, provider: 'aws' } } })
     }
     await page.goto('/orgs/audited/audit')
     const events = page.getByRole('region', { name: 'Audit events' })
-    await expect(events.getByRole('row')).toHaveCount(1 + 6)
-    await expect(events.getByRole('row').nth(1)).toContainText('registry-modules')
-    await expect(events).toContainText('the site admin')
+    await expect(events.getByRole('row')).toHaveCount(1 + 7)
+    await expect(events.getByRole('row').nth(1)).toContainText('audited/compute/aws')
+    await expect(events.getByRole('row').nth(1)).toContainText('registry-module')
+    await expect(events).toContainText('site-admin')
+    await expect(events.getByRole('row').filter({ hasText: 'audited/planted/aws' })).toContainText('refused')
+    await expect(events.getByRole('row').filter({ hasText: 'audited/planted/aws' })).toContainText('api-team_readers')
     await expect(page).toHaveTitle('audited · Audit trail · Homeport')
 
-    await page.getByLabel('Kind of resource').fill('teams')
+    await page.getByLabel('Kind of resource').fill('team')
     await expect(events.getByRole('row')).toHaveCount(1 + 1)
-    await expect(page).toHaveURL(/\/orgs\/audited\/audit\?type=teams$/)
+    await expect(page).toHaveURL(/\/orgs\/audited\/audit\?type=team$/)
     await page.getByLabel('Action').selectOption('destroy')
     await expect(page.getByText('No change matches these filters')).toBeVisible()
     await page.getByRole('button', { name: 'Clear the filters' }).click()
-    await expect(events.getByRole('row')).toHaveCount(1 + 6)
+    await expect(events.getByRole('row')).toHaveCount(1 + 7)
 
     for (const width of [800, 1920]) {
       await page.setViewportSize({ width, height: 900 })

@@ -10,6 +10,7 @@ import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease,
 import { createOrganization, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
 import { TerraformClient } from '../helpers/terraform-client.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM, initPublicProvider } from '../helpers/terraform-binary.js'
+import type { AuditTrailEvent } from '../../src-main/shared/wire/audit-trail.js'
 import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const run = promisify(execFile)
@@ -250,6 +251,16 @@ describe('homeport bundle and homeport import', () => {
       expect(stdout).toContain(`Added: provider ${PUBLIC}/hashicorp/null 3.2.3 (linux_amd64, darwin_arm64)`)
       offline = await startTestServer({ dataDir: offlineDir(), upstream: UNREACHABLE, upstreamMaxAgeMs: 0 })
     }, 120_000)
+
+    it('records that import in the installation’s audit trail, though no server ran: the command line’s, with no request', async () => {
+      const events = (await offline.api('GET', '/admin/audit-trail?filter[type]=bundle')).body.data as AuditTrailEvent[]
+      expect(events).toHaveLength(1)
+      expect(events[0]).toMatchObject({ auth: { credential: 'site-admin' }, request: null, resource: { type: 'bundle', meta: { permission: 'import bundle', outcome: 'done' } } })
+      expect(events[0]!.resource.meta.name).toMatch(/^a bundle: \d+ added, curated by demo$/)
+      // And each provider it mirrored, as the same import.
+      const providers = (await offline.api('GET', '/admin/audit-trail?filter[type]=mirrored-provider')).body.data as AuditTrailEvent[]
+      expect(providers.map((event) => event.resource.meta.name)).toContain(`${PUBLIC}/hashicorp/null 3.2.3 SHA256SUMS`)
+    })
 
     it('imports again into the running Homeport, changing nothing', async () => {
       const { stdout, code } = await homeport('import', bundle(), '--data-dir', offlineDir())

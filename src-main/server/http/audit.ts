@@ -6,7 +6,7 @@ import { HttpError } from './errors.js'
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 /** Routes that take a POST and write nothing: what they answer is computed, not kept (MCP's tools only read). */
-const READS_BY_POST = [/\/compare$/, /^\/mcp$/]
+const READS_BY_POST = [/\/compare\/?$/, /^\/mcp$/]
 
 /**
  * In front of every route. Each request runs as the origin of whatever the domain records in the
