@@ -10,16 +10,24 @@ import { findPostgres, NO_POSTGRES } from './tests/helpers/postgres.js'
  */
 const shared = { environment: 'node' as const, testTimeout: 30_000, hookTimeout: 30_000, isolate: false }
 /**
- * The fast suites (`npm run test:unit`, seconds): the domain's rules on the memory store, the
- * authorization and jobs tables, the CLI reference. No server, no disk beyond temp files, no network.
+ * The domain suites that take seconds rather than milliseconds: ingest reads real archives through
+ * HashiCorp's parser and tree-sitter (5 s quiet, 29 s on a loaded machine), and a bundle's
+ * configuration is parsed the same way. They run with the slow suites.
+ */
+const HEAVY_DOMAIN = ['tests/domain/ingest.test.ts', 'tests/domain/bundle-configuration.test.ts']
+/**
+ * The fast suites (`npm run test:unit`, under 10 s on two cores): the domain's rules on the memory
+ * store, the authorization and jobs tables, the CLI reference. No server, no disk beyond temp files,
+ * no network.
  */
 const UNIT = ['tests/domain/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/boot/**/*.test.ts']
 /**
- * The slow suites (`npx vitest run --project slow`): servers killed mid-write, a replica killed while
+ * The slow suites (`npm run test:slow`): servers killed mid-write, a replica killed while
  * another takes its ingests over (waiting out its lease, on PostgreSQL), fuzzing, sustained load, HCL
- * that stresses the parser. A minute and a half of the run between them, half of it in one test.
+ * that stresses the parser, and the heavy domain suites. A minute and a half of the run between them,
+ * half of it in one test.
  */
-const SLOW = ['tests/store/crash.test.ts', 'tests/store/replica-crash.test.ts', 'tests/security/fuzz-*.test.ts', 'tests/security/load.test.ts', 'tests/security/hcl-stress.test.ts']
+const SLOW = ['tests/store/crash.test.ts', 'tests/store/replica-crash.test.ts', 'tests/security/fuzz-*.test.ts', 'tests/security/load.test.ts', 'tests/security/hcl-stress.test.ts', ...HEAVY_DOMAIN]
 
 /**
  * The unit suites, the slow ones, then two runs of the others: every suite on the file store (the default), and, where PostgreSQL is
@@ -40,7 +48,7 @@ export default defineConfig({
     // terraform about a third of the time, so one worker on a 2-core machine left a core idle.
     maxWorkers: availableParallelism(),
     projects: [
-      { test: { ...shared, name: 'unit', include: UNIT } },
+      { test: { ...shared, name: 'unit', include: UNIT, exclude: [...configDefaults.exclude, ...HEAVY_DOMAIN] } },
       { test: { ...shared, name: 'slow', include: SLOW, globalSetup: postgres ? ['tests/setup/postgres.ts'] : [] } },
       { test: { ...shared, name: 'files', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, ...UNIT, ...SLOW] } },
       ...(postgres

@@ -10,6 +10,7 @@ import { inject } from 'vitest'
 import { NETWORK_MODULE } from '../helpers/archives.js'
 import { postgresDatabases } from '../helpers/postgres.js'
 import { createModule, createOrganization, doc, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
+import { eventually } from '../helpers/eventually.js'
 import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const POSTGRES = process.env.HOMEPORT_TEST_STORE === 'postgres'
@@ -57,7 +58,7 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
     expect((await versions(second)).body.modules[0].versions.map((entry: { version: string }) => entry.version)).toEqual(['1.0.0'])
     await publish(first, 'shared', 'network', 'aws', '1.1.0', NETWORK_MODULE)
     // The second's cached answer is dropped when it hears of the write (NOTIFY): within moments.
-    await expect.poll(async () => (await versions(second)).body.modules[0].versions.length, { timeout: 2000 }).toBe(2)
+    await eventually(async () => expect((await versions(second)).body.modules[0].versions.length).toBe(2))
     // The archive uploaded through one downloads through the other.
     const download = await second.api('GET', '/api/registry/v1/modules/shared/network/aws/1.1.0/download')
     const archive = await second.fetch(new URL(download.headers.get('x-terraform-get')!, second.url))

@@ -11,6 +11,7 @@ import { CHUNK_BYTES } from '../../src-main/server/store/postgres/pg-archives.js
 import { openPostgresStore, type PostgresStore } from '../../src-main/server/store/postgres/pg-store.js'
 import type { GpgKeyRecord } from '../../src-main/server/store/records.js'
 import { BY_ORGANIZATION, GPG_KEY, type Store } from '../../src-main/server/store/port.js'
+import { eventually } from '../helpers/eventually.js'
 import { postgresDatabases } from '../helpers/postgres.js'
 
 /**
@@ -274,7 +275,7 @@ describe.skipIf(!POSTGRES)(`a replica’s group reads${POSTGRES ? '' : ' (skippe
     // What decides is the sequence, not the NOTIFY, which may come later: a record written as a
     // replica writes it, but with neither, is not read (what was kept answers), and is once the
     // sequence moves. The other replica's two NOTIFYs heard first, and the group read after them, kept.
-    await expect.poll(() => one.revision(), { timeout: 5000 }).toBe(before + 2)
+    await eventually(() => expect(one.revision()).toBe(before + 2))
     expect(await ids(one)).toEqual(['gpg-c'])
     const record = key('gpg-d', 'DDDD')
     await two.pool.query("INSERT INTO hp_gpg_keys (id, schema_version, record) VALUES ($1, 1, $2)", [record.id, record])
@@ -297,7 +298,7 @@ describe.skipIf(!POSTGRES)(`a replica’s own writes${POSTGRES ? '' : ' (skipped
     // The other replica's write, after: NOTIFYs arrive in the order their transactions committed, so
     // once this one is heard (the installation read again), this replica's own two have come back too.
     await two.updateInstallation((draft) => void (draft.costEstimationEnabled = false))
-    await expect.poll(() => one.installation().costEstimationEnabled, { timeout: 5000 }).toBe(false)
+    await eventually(() => expect(one.installation().costEstimationEnabled).toBe(false))
     expect(one.revision()).toBe(written + 1)
   })
 })

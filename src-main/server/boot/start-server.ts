@@ -62,6 +62,11 @@ export interface RunningServer {
   tls?: TlsMaterial
   /** Why the server serves reads only (it could not write its data directory at start), if it does. */
   writesRefused?: string
+  /**
+   * Resolves once no background task runs (ingests, builds, syncs, and what they start meanwhile):
+   * what a test awaits for work off the request path, instead of polling or waiting on the clock.
+   */
+  idle(): Promise<void>
   /** Stops accepting requests, lets those in flight finish, writes everything, releases the data dir. */
   close(): Promise<void>
 }
@@ -159,6 +164,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       services,
       tls,
       writesRefused: store.writesRefused?.message,
+      idle: () => background.idle(),
       close() {
         // The order in which Homeport stops, each step waiting for the one before.
         closing ??= stopInOrder(
