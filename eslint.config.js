@@ -31,6 +31,10 @@ const LAYERS = [
   { target: server('store/postgres'), from: [server('store/file'), server('store/memory')], message: PORT_ONLY },
   { target: server('http'), from: [server('boot'), server('commands')], message: 'HTTP is built by the boot, not the other way round.' },
   { target: server('api'), from: [server('boot'), server('commands')], message: 'The API is built by the boot, not the other way round.' },
+  { target: server('http'), from: server('api'), message: 'HTTP is the layer under the API: the app that mounts the API’s routers lives in api/app.ts.' },
+  { target: server('data-dir'), from: [server('domain'), server('http'), server('api'), server('boot'), server('commands')], message: 'The data directory’s layout knows nothing above it.' },
+  { target: server('domain/core'), from: [server('domain/organizations'), server('domain/modules'), server('domain/providers'), server('domain/login'), server('domain/archives'), server('domain/upstream'), server('domain/ingest'), server('domain/bundles'), server('domain/vcs'), server('domain/oci'), server('domain/assistant')], message: 'The domain’s core (errors, ids, access, authorization, tokens) knows none of the domain’s parts.' },
+  { target: './src-renderer/src/lib', from: ['./src-renderer/src/app', './src-renderer/src/features', './src-renderer/src/pages'], message: 'The GUI’s lib/ is what app, features and pages build on; it knows none of them.' },
   { target: './src-main/shared', from: ['./src-main/server', './src-main/desktop', './src-renderer'], message: 'Shared types import nothing of either side.' },
   { target: './src-renderer', from: './src-main', except: ['./shared'], message: 'The GUI reaches the main process only for the shared wire types.' }
 ]
@@ -109,5 +113,5 @@ export default defineConfig([
       ]
     }
   },
-  { files: ['**/*.js', '**/*.mjs'], extends: [tseslint.configs.disableTypeChecked], languageOptions: { globals: globals.node } }
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], extends: [tseslint.configs.disableTypeChecked], languageOptions: { globals: globals.node } }
 ])

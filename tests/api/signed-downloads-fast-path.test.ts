@@ -1,7 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signedLocations } from '../../src-main/server/http/app.js'
+import { signedLocations } from '../../src-main/server/api/app.js'
 import { RateLimiter } from '../../src-main/server/http/rate-limit.js'
 import { serveSignedFile, type SignedFastPathDeps } from '../../src-main/server/http/signed-files.js'
 import type { Caller } from '../../src-main/server/domain/core/access.js'

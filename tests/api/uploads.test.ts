@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { join, relative } from 'node:path'
-import type { ModuleDocs } from '../../src-main/server/domain/ingest/terraform-docs.js'
-import { objectIdFor } from '../../src-main/server/domain/modules/upload-links.js'
+import type { ModuleDocs } from '../../src-main/server/domain/archives/module-docs.js'
+import { objectIdFor } from '../../src-main/server/domain/archives/upload-links.js'
 import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
 import {
   createModule,

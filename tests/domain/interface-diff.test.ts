@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { diffInterfaces } from '../../src-main/server/domain/modules/versions/interface-diff.js'
-import type { ModuleDocs, ModuleInput, ModulePart } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import type { ModuleDocs, ModuleInput, ModulePart } from '../../src-main/server/domain/archives/module-docs.js'
 
 const input = (name: string, fields: Partial<ModuleInput> = {}): ModuleInput => ({ name, type: 'string', description: '', default: '', required: true, sensitive: false, ...fields })
 const part = (fields: Partial<ModulePart> = {}): ModulePart => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { docsSearchText, queryWords, rank, type SearchText } from '../../src-main/server/domain/assistant/module-search.js'
 import { NO_DOCS } from '../../src-main/server/domain/archives/docs-cache.js'
-import type { ModuleDocs } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import type { ModuleDocs } from '../../src-main/server/domain/archives/module-docs.js'
 
 const text = (fields: Partial<SearchText>): SearchText => ({ name: '', namespace: 'acme', provider: 'aws', description: '', inputs: '', outputs: '', resources: '', readme: '', ...fields })
 const modules = [

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { readModuleArchive } from '../../src-main/server/domain/ingest/archive-reader.js'
-import { PackageFetcher, splitSubdir } from '../../src-main/server/domain/archives/package-fetcher.js'
+import { PackageFetcher, splitSubdir } from '../../src-main/server/domain/upstream/package-fetcher.js'
 import { ArchiveStore } from '../../src-main/server/store/file/archive-store.js'
 
 const git = promisify(execFile)

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { DEFAULT_HOST, DEFAULT_PORT, UsageError } from '../boot/options.js'
-import { readAdminTokenFile } from '../data-dir/admin-token.js'
+import { readAdminTokenFile } from '../boot/admin-token.js'
 import { resolveDataDir } from '../data-dir/default-dir.js'
 import { makeFolder, writeInside } from '../files/folder-writes.js'
 import {

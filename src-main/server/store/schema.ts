@@ -1,4 +1,5 @@
-import type { Migration } from './engine/collection.js'
+/** Upgrades a record written by an older schema version to the current one. */
+export type Migration = (record: Record<string, unknown>) => Record<string, unknown>
 
 /**
  * Each collection's schema version and its migrations. To change a record's shape: bump the

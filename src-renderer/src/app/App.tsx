@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react'
 import { Outlet } from '@tanstack/react-router'
 import { useSession } from '../lib/session'
-import { AppLink } from './link'
+import { AppLink } from '../lib/link'
 import { ToastProvider } from '../lib/toast'
 import { GlobalSearch } from '../features/search/GlobalSearch'
-import { hrefOf, ORG_TAB_LABELS, useRoute, type Route } from './router'
+import { hrefOf, ORG_TAB_LABELS, useRoute, type Route } from '../lib/router'
 
 /** The window's title for a route: what is shown first, Homeport last. */
 function titleOf(route: Route): string {

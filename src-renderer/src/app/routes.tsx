@@ -11,7 +11,7 @@ import { SearchPage } from '../features/search/SearchPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { App } from './App'
-import { bindRouter, ORG_SEARCH, ORG_TABS, queryOf, type OrgTab } from './router'
+import { bindRouter, ORG_SEARCH, ORG_TABS, queryOf, type OrgTab } from '../lib/router'
 
 /** Search parameters kept as the strings they are (the router's default would read `1.0` as a number). */
 type Search = Record<string, string>
@@ -155,7 +155,7 @@ export const router = createRouter({
 })
 bindRouter(router)
 
-// Registered, so every route's params and search are typed, and so is every link (app/link.tsx).
+// Registered, so every route's params and search are typed, and so is every link (lib/link.tsx).
 declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { ApiError } from './api-client'
-import { AppLink } from '../app/link'
-import type { Route } from '../app/router'
+import { AppLink } from './link'
+import type { Route } from './router'
 
 /** How often the GUI looks again while Homeport does not answer. */
 const RECHECK_MS = 5_000

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { Route } from '../app/router'
+import type { Route } from '../lib/router'
 import { useSession } from '../lib/session'
 import { ErrorMessage, Loading, Tabs, type Tab } from '../lib/ui'
 import { ModuleList } from '../features/modules/ModuleList'
@@ -13,8 +13,8 @@ import { Teams } from '../features/organizations/Teams'
 import { GpgKeys } from '../features/providers/GpgKeys'
 import { ProvidersPage } from '../features/providers/ProvidersPage'
 import { serverInfoOptions } from '../features/terraform/api'
-import { AppLink } from '../app/link'
-import { ORG_TAB_LABELS } from '../app/router'
+import { AppLink } from '../lib/link'
+import { ORG_TAB_LABELS } from '../lib/router'
 import { AuditTrail } from '../features/audit/AuditTrail'
 
 type OrgTab = Extract<Route, { page: 'organization' }>['tab']

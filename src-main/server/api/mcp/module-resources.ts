@@ -1,7 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CatalogEntry } from '../../domain/assistant/module-catalog.js'
 import { NotFoundError } from '../../domain/core/errors.js'
-import type { ModulePart } from '../../domain/ingest/terraform-docs.js'
+import type { ModulePart } from '../../domain/archives/module-docs.js'
 import { decodedSegment } from '../../http/decode.js'
 import { callerOf, type AssistantContext } from './assistant-context.js'
 

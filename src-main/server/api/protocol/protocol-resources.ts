@@ -1,4 +1,4 @@
-import type { ModulePart } from '../../domain/ingest/terraform-docs.js'
+import type { ModulePart } from '../../domain/archives/module-docs.js'
 import { namespaceOf } from '../../domain/modules/module-rules.js'
 import { repositoryUrl } from '../management/serializers/module-resources.js'
 import type { Detail, Published } from '../../domain/modules/protocol-reads.js'

@@ -1,6 +1,6 @@
 import type { Archives } from '../../store/port.js'
 import { Lru } from '../../../shared/lru.js'
-import type { ModuleDocs } from '../ingest/terraform-docs.js'
+import type { ModuleDocs } from '../archives/module-docs.js'
 
 const EMPTY_PART = { path: '', readme: '', empty: true, inputs: [], outputs: [], resources: [], providers: [], dependencies: [], requiredCore: [] }
 

@@ -1,7 +1,7 @@
 import semver from 'semver'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
-import type { ModulePart } from '../ingest/terraform-docs.js'
+import type { ModulePart } from '../archives/module-docs.js'
 import { terraformConstraint } from '../modules/versions/constraints.js'
 import type { ModuleCatalog } from './module-catalog.js'
 

@@ -1,4 +1,4 @@
-import type { ModuleDocs } from '../ingest/terraform-docs.js'
+import type { ModuleDocs } from '../archives/module-docs.js'
 
 /** What a module is searched by, with how much a word found there counts. */
 const FIELDS = [

@@ -1,6 +1,6 @@
 import type { AuthenticationTokenRecord, OrganizationRecord } from '../../store/records.js'
 import { TOKEN_HASH, type Store } from '../../store/port.js'
-import { hasExpired, hashToken, hashesEqual } from '../login/tokens.js'
+import { hasExpired, hashToken, hashesEqual } from './tokens.js'
 
 /**
  * Who is making a request, as established from the bearer token: the site admin, a team, or an

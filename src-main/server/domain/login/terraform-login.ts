@@ -8,7 +8,7 @@ import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
-import { hashToken, newToken, tokenExpiry } from './tokens.js'
+import { hashToken, newToken, tokenExpiry } from '../core/tokens.js'
 
 /** The client id Terraform's `login.v1` sends, as Homeport's discovery names it. */
 export const TERRAFORM_CLIENT_ID = 'terraform-cli'

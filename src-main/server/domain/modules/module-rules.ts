@@ -123,3 +123,18 @@ export function moduleResource(view: ModuleView): AuditResource {
 export function versionResource(view: ModuleView, version: Pick<VersionRecord, 'id' | 'version'>): AuditResource {
   return { type: 'registry-module-version', id: version.id, name: `${moduleResource(view).name} ${version.version}` }
 }
+
+/** The `ok` versions, newest first (semantic version order; build metadata ignored). */
+export function published(module: ModuleRecord): VersionRecord[] {
+  return module.versions.filter((version) => version.status === 'ok').sort((a, b) => semver.rcompare(a.version, b.version))
+}
+
+/** The newest stable version, or the newest prerelease when there is no stable one. */
+export function latest(module: ModuleRecord): VersionRecord | undefined {
+  return latestOf(published(module))
+}
+
+/** Of versions newest first, the newest stable one, or the newest prerelease when none is stable. */
+export function latestOf<T extends Pick<VersionRecord, 'version'>>(versions: T[]): T | undefined {
+  return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
+}

@@ -11,10 +11,9 @@ import type { DownloadCounter } from './downloads.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { DomainEvents } from '../core/events.js'
-import { checkName, checkProvider, findVersion, label, moduleNotFound, moduleResource, namespaceOf, newVersion, normalizeVersion, offersUploadLink, versionResource, type ModuleAddress, type ModuleView } from './module-rules.js'
+import { checkName, checkProvider, findVersion, label, latest, type ModuleAddress, moduleNotFound, moduleResource, type ModuleView, namespaceOf, newVersion, normalizeVersion, offersUploadLink, versionResource } from './module-rules.js'
 import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
-import { uploadObjectId } from './upload-links.js'
-import { latest } from './protocol-reads.js'
+import { uploadObjectId } from '../archives/upload-links.js'
 
 export interface ModuleCreateInput {
   name?: string

@@ -1,4 +1,3 @@
-import semver from 'semver'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../store/records.js'
 import { BY_MODULE_NAME, BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, moduleNameKey, organizationNameKey, type Store } from '../../store/port.js'
 import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
@@ -8,9 +7,9 @@ import type { DocsCache } from '../archives/docs-cache.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
 import type { DownloadCounter, DownloadSummary } from './downloads.js'
 import { NotFoundError } from '../core/errors.js'
-import type { ModuleDocs } from '../ingest/terraform-docs.js'
+import type { ModuleDocs } from '../archives/module-docs.js'
 import type { ModuleSharingService } from './module-sharing.js'
-import { findVersion, type ModuleView } from './module-rules.js'
+import { findVersion, latest, latestOf, published, type ModuleView } from './module-rules.js'
 import type { FirstDownloads } from './first-download.js'
 import { offered, offeredTo, revokedReason } from './versions/lifecycle.js'
 
@@ -215,21 +214,6 @@ export class RegistryService {
     if (!org || !module || module.name !== name) throw new NotFoundError(`module ${namespace}/${name}/${provider} not found`)
     return { org, module }
   }
-}
-
-/** The `ok` versions, newest first (semantic version order; build metadata ignored). */
-export function published(module: ModuleRecord): VersionRecord[] {
-  return module.versions.filter((version) => version.status === 'ok').sort((a, b) => semver.rcompare(a.version, b.version))
-}
-
-/** The newest stable version, or the newest prerelease when there is no stable one. */
-export function latest(module: ModuleRecord): VersionRecord | undefined {
-  return latestOf(published(module))
-}
-
-/** Of versions newest first, the newest stable one, or the newest prerelease when none is stable. */
-export function latestOf<T extends Pick<VersionRecord, 'version'>>(versions: T[]): T | undefined {
-  return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
 }
 
 function publishedVersion(module: ModuleRecord, version: string): VersionRecord | undefined {

@@ -11,7 +11,7 @@ import type { DomainEvents } from '../core/events.js'
 import { acceptsUpload, versionResource, type ModuleView } from './module-rules.js'
 import type { AuditChange, AuditTrailService } from '../organizations/audit-trail.js'
 import type { FirstDownloads } from './first-download.js'
-import { linkState, parseObjectId, type LinkState } from './upload-links.js'
+import { linkState, parseObjectId, type LinkState } from '../archives/upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
 export const DEFAULT_MAX_ARCHIVE_BYTES = 100 * 1024 * 1024

@@ -6,9 +6,10 @@ import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import type { DownloadCounter } from '../modules/downloads.js'
-import { latestOf, type RegistryService } from '../modules/protocol-reads.js'
+import type { RegistryService } from '../modules/protocol-reads.js'
 import type { ProviderRegistryService, StoredVersionZips } from '../providers/provider-registry.js'
 import type { PublicMirrors } from '../upstream/public-mirrors.js'
+import { latestOf } from '../modules/module-rules.js'
 import { EMPTY_CONFIG, EMPTY_CONFIG_BYTES, moduleManifest, providerIndex, providerTargetManifest, versionTag, type OciDocument } from './oci-layout.js'
 
 /**

@@ -7,7 +7,7 @@ import { NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from './organizations.js'
 import type { AuditResource, AuditTrailService } from './audit-trail.js'
-import { hashToken, newToken, tokenExpiry } from '../login/tokens.js'
+import { hashToken, newToken, tokenExpiry } from '../core/tokens.js'
 
 /**
  * HCP's two organization token types (`?token=` on its endpoint): the organization token, for

@@ -7,7 +7,7 @@ import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from './organizations.js'
 import type { AuditResource, AuditTrailService } from './audit-trail.js'
-import { hashToken, newToken, tokenExpiry } from '../login/tokens.js'
+import { hashToken, newToken, tokenExpiry } from '../core/tokens.js'
 
 export interface TeamInput {
   name?: string

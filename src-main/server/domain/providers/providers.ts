@@ -10,7 +10,7 @@ import { newId, now } from '../core/ids.js'
 import { noticeLink, noticeText, type DeprecationChange } from '../core/notice.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
-import { uploadObjectId } from '../modules/upload-links.js'
+import { uploadObjectId } from '../archives/upload-links.js'
 
 /** Where a provider sits: the path segments of HCP's provider endpoints. */
 export interface ProviderAddress {

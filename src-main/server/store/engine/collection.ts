@@ -5,6 +5,7 @@ import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesR
 import type { RecordCheck } from './record-checks.js'
 import { savesIndexes, type RecordBackend, type RecordFile, type SavedIndexBackend, type SavedIndexes, type StoredDocument } from './record-backend.js'
 import { WriteQueue } from './write-queue.js'
+import type { Schema } from '../schema.js'
 import type { RecordStore } from '../port.js'
 
 export interface Identified {
@@ -17,16 +18,13 @@ export type KeyFunction<T> = (record: T) => string | readonly string[] | undefin
 /** Derives the groups a record belongs to (many records per key). */
 export type GroupFunction<T> = (record: T) => string | readonly string[]
 
-/** Upgrades a record written by an older schema version to the current one. */
-export type Migration = (record: Record<string, unknown>) => Record<string, unknown>
-
 export interface CollectionOptions<T> {
   /** Unique indexes: a write that would make two records share a key fails. */
   unique?: Record<string, KeyFunction<T>>
   /** Non-unique indexes for listing records by a key (for example, by organization). */
   groups?: Record<string, GroupFunction<T>>
   /** The version records are written with, and migrations[n] from version n to n + 1. */
-  schema: { version: number; migrations: Record<number, Migration> }
+  schema: Schema
   /** What a loaded record must satisfy (see record-checks.ts). */
   check?: RecordCheck<T>
   /** Set when the data directory cannot be written: loads change no file, and writes fail with it. */

@@ -6,8 +6,7 @@ import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { create } from 'tar'
 import { linkInside, writeInside } from '../../files/folder-writes.js'
-import type { FileStore } from './file-store.js'
-import { mirroredFiles, providerFiles } from '../port.js'
+import { mirroredFiles, providerFiles, type Store } from '../port.js'
 import { SCHEMAS } from '../schema.js'
 import { ADMIN_TOKEN_FILE, BACKUP_KEY_FILE, BACKUPS_DIR, CA_KEY_FILE, TLS_DIR } from '../../data-dir/layout.js'
 
@@ -29,7 +28,17 @@ export interface BackupManifest {
  * SHA-256. It is consistent while the server runs: the files are hard-linked into a staging
  * folder while writes wait (a moment), and packed after.
  */
-export async function writeBackup(store: FileStore, destination: Writable): Promise<BackupManifest> {
+/** What a backup reads of the file store: its folder, its records and archives, and a moment no record is written. */
+export interface BackupSource extends Pick<Store, 'modules' | 'providers' | 'providerMirror'> {
+  readonly dataDir: string
+  readonly archives: { pathOf(sha256: string): string }
+  /** The folders that hold records, relative to the data directory. */
+  readonly recordFolders: readonly string[]
+  /** Runs `task` while no record is being written: one consistent state of the folder. */
+  snapshot<R>(task: () => Promise<R>): Promise<R>
+}
+
+export async function writeBackup(store: BackupSource, destination: Writable): Promise<BackupManifest> {
   const staging = join(store.dataDir, BACKUPS_DIR, `.staging-${randomBytes(6).toString('hex')}`)
   const data = join(staging, 'data')
   try {

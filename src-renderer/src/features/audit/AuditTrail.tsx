@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { queryOf, replaceAddress } from '../../app/router'
+import { queryOf, replaceAddress } from '../../lib/router'
 import { formatDateTime } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ClearFilters, Empty, ErrorMessage, Loading } from '../../lib/ui'

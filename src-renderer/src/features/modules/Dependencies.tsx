@@ -3,7 +3,7 @@ import { resolvePath } from '../../lib/markdown'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
 import type { ProtocolPart } from './api'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 
 type Dependency = ProtocolPart['dependencies'][number]
 

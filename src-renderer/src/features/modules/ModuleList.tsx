@@ -1,13 +1,13 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
-import { queryOf, replaceAddress } from '../../app/router'
+import { queryOf, replaceAddress } from '../../lib/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ClearFilters, Empty, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleListOptions, type ModuleFilters } from './api'
 import { newest } from './newest'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 import { InlineMarkdown } from '../../lib/inline-markdown'
 
 const ROW_HEIGHT = 76

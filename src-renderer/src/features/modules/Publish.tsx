@@ -12,7 +12,7 @@ import { createVersionToUpload, moduleKeys, moduleOptions, previewInterface, ver
 import { newest } from './newest'
 import { InterfaceChanges } from './InterfaceChanges'
 import { WarningList } from './WarningList'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 import { organizationOptions } from '../organizations/api'
 import { PROVIDER_PATTERN, patternProps } from '../../lib/name-pattern'
 import { useToast } from '../../lib/toast'

@@ -6,7 +6,7 @@ import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
 import { docsOptions, moduleOptions, partsOf, type ModuleAddress } from './api'
 import { newest } from './newest'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 
 /**
  * How to use the module (or the part shown) at a version: a `module` block with its required

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { navigate } from '../../app/router'
+import { navigate } from '../../lib/router'
 import { useSession } from '../../lib/session'
 import { ApiError } from '../../lib/api-client'
 import { useCreateOrganization } from './api'

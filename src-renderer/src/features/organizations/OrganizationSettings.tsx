@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { navigate } from '../../app/router'
+import { navigate } from '../../lib/router'
 import { ApiError } from '../../lib/api-client'
 import type { Resource } from '@shared/wire/jsonapi'
 import { useSession } from '../../lib/session'

@@ -6,7 +6,7 @@ import { ErrorMessage } from '../../lib/ui'
 import { accountOptions, organizationListOptions } from './api'
 import { CreateOrganizationForm } from './CreateOrganizationForm'
 import { SampleModule } from './SampleModule'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 
 /** The first screen: every organization the signed-in token can see. */
 export function OrganizationsPage() {

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import { navigate } from '../../app/router'
+import { navigate } from '../../lib/router'
 import { ApiError } from '../../lib/api-client'
 import { useSession } from '../../lib/session'
 import { packTarGz } from '../../lib/tar'

@@ -1,6 +1,6 @@
 import semver from 'semver'
 import { useQuery } from '@tanstack/react-query'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { Empty, ErrorMessage, Loading } from '../../lib/ui'

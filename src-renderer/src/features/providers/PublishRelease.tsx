@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 import { FilesDrop } from '../../lib/folder-drop'
 import { useSession } from '../../lib/session'
 import { upload } from '../../lib/upload'

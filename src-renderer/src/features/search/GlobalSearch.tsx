@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { navigate } from '../../app/router'
+import { navigate } from '../../lib/router'
 
 /**
  * The top bar's search over everything the caller may read (organizations, modules by their names,

@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { navigate } from '../../app/router'
+import { navigate } from '../../lib/router'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { connectionOf, connectionsOptions, repositoriesOptions, useCreateConnection, useDeleteConnection, usePublishFromGit, type Connection } from './api'
-import { AppLink } from '../../app/link'
+import { AppLink } from '../../lib/link'
 
 /** Git connections, and publishing a module from a repository under one. */
 export function VcsPage({ org }: { org: string }) {

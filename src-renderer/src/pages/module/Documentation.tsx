@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { navigate, queryOf } from '../../app/router'
+import { navigate, queryOf } from '../../lib/router'
 import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 import { docsOptions, partsOf, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'

@@ -1,5 +1,5 @@
-import { AppLink } from '../../app/link'
-import { navigate } from '../../app/router'
+import { AppLink } from '../../lib/link'
+import { navigate } from '../../lib/router'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, StatusBadge } from '../../lib/ui'

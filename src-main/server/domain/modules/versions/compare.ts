@@ -9,11 +9,10 @@ import type { DocsCache } from '../../archives/docs-cache.js'
 import { InvalidInputError, LimitExceededError, NotFoundError } from '../../core/errors.js'
 import { formatBytes, InvalidArchiveError } from '../../ingest/archive-reader.js'
 import type { IngestQueue } from '../../ingest/ingest-queue.js'
-import type { ModuleDocs } from '../../ingest/terraform-docs.js'
+import type { ModuleDocs } from '../../archives/module-docs.js'
 import { diffInterfaces, type InterfaceDiff } from './interface-diff.js'
-import { findVersion, label, normalizeVersion, type ModuleAddress } from '../module-rules.js'
+import { findVersion, label, type ModuleAddress, normalizeVersion, published } from '../module-rules.js'
 import type { ModuleService } from '../modules.js'
-import { published } from '../protocol-reads.js'
 
 /** A comparison; `from` is null for a module's first version, which has nothing before it. */
 export type Comparison = Omit<InterfaceDiff, 'from'> & { from: string | null; warnings?: string[] }

@@ -1,6 +1,6 @@
 import semver from 'semver'
 import type { Impact, InterfaceChange, Step } from '../../../../shared/wire/modules.js'
-import type { ModuleDocs, ModuleInput, ModuleOutput, ModulePart } from '../../ingest/terraform-docs.js'
+import type { ModuleDocs, ModuleInput, ModuleOutput, ModulePart } from '../../archives/module-docs.js'
 
 export interface InterfaceDiff {
   from: string

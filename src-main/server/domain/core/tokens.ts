@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { InvalidInputError } from '../core/errors.js'
-import { newSecret } from '../core/ids.js'
+import { InvalidInputError } from './errors.js'
+import { newSecret } from './ids.js'
 
 /** A new API token; only its hash is ever stored. */
 export function newToken(): string {

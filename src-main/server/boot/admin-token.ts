@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeInside } from '../files/folder-writes.js'
-import { newToken } from '../domain/login/tokens.js'
-import { ADMIN_TOKEN_FILE } from './layout.js'
+import { newToken } from '../domain/core/tokens.js'
+import { ADMIN_TOKEN_FILE } from '../data-dir/layout.js'
 
 export interface AdminToken {
   token: string
