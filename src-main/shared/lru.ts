@@ -2,8 +2,8 @@
  * A map that keeps the most recently used entries within a budget: each entry weighs something
  * (its bytes, or 1 to bound a count), and the least recently used go first when a new one does not
  * fit. The one eviction rule of Homeport's in-memory caches: documentation, search texts, the
- * protocol's answers, small stored files, the parser's readings, a PostgreSQL replica's group reads
- * (shared, so that the store, which imports nothing of the domain, has it too).
+ * protocol's answers, small stored files, the parser's readings, a PostgreSQL replica's group reads and
+ * its archive cache on disk (shared, so that the store, which imports nothing of the domain, has it too).
  */
 export class Lru<K, V> {
   private readonly entries = new Map<K, Entry<K, V>>()
@@ -16,7 +16,11 @@ export class Lru<K, V> {
   private newest: Entry<K, V> | undefined
   private total = 0
 
-  constructor(private readonly budget: number) {}
+  constructor(
+    private readonly budget: number,
+    /** Told of each entry let go to make room (not of those deleted): a cache on disk removes its file. */
+    private readonly eviction?: Eviction<K, V>
+  ) {}
 
   get size(): number {
     return this.entries.size
@@ -42,7 +46,11 @@ export class Lru<K, V> {
   set(key: K, value: V, weight = 1): void {
     this.delete(key)
     if (weight > this.budget) return
-    while (this.total + weight > this.budget && this.oldest) this.delete(this.oldest.key)
+    while (this.total + weight > this.budget && this.oldest) {
+      const { key: oldest, value: old } = this.oldest
+      this.delete(oldest)
+      this.eviction?.evicted(oldest, old)
+    }
     const entry: Entry<K, V> = { key, value, weight, newer: undefined, older: undefined, gone: false }
     this.entries.set(key, entry)
     this.append(entry)
@@ -91,6 +99,11 @@ export class Lru<K, V> {
     if (entry.newer) entry.newer.older = entry.older
     else this.newest = entry.older
   }
+}
+
+/** A method, not a function property, so that an Lru of records is still read as an Lru of what they extend. */
+interface Eviction<K, V> {
+  evicted(key: K, value: V): void
 }
 
 interface Entry<K, V> {

@@ -58,4 +58,18 @@ describe('the caches’ eviction (Lru)', () => {
     lru.set(6, 6, 9) // the least recently used go until it fits: 4, 5, 1
     expect([...lru].map(([key]) => key)).toEqual([0, 6])
   })
+
+  it('tells of each entry it lets go to make room, and of none deleted by hand', () => {
+    const evicted: Array<[string, number]> = []
+    const lru = new Lru<string, number>(10, { evicted: (key, value) => evicted.push([key, value]) })
+    lru.set('a', 1, 4)
+    lru.set('b', 2, 4)
+    lru.delete('b')
+    lru.set('b', 2, 4)
+    lru.get('a')
+    lru.set('c', 3, 5)
+    expect(evicted).toEqual([['b', 2]])
+    lru.set('d', 4, 11)
+    expect(evicted).toEqual([['b', 2]])
+  })
 })

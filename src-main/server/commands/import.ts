@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises'
 import { parseServeOptions, UsageError } from '../boot/options.js'
 import { startServer } from '../boot/start-server.js'
 import { resolveDataDir } from '../data-dir/default-dir.js'
-import type { ImportReport } from '../domain/bundles/bundle-import.js'
+import { importAttributes } from '../api/management/bundles.js'
+import type { BundleImportAttributes } from '../../shared/wire/bundles.js'
 import { command, DATA_DIR_OPTIONS } from './command.js'
 import { HomeportClient } from './lib/client.js'
 
@@ -31,19 +32,17 @@ async function importFile(dataDir: string, token: string | undefined, file: stri
     throw new UsageError(`${file} cannot be read.`)
   })
   const running = await HomeportClient.running(dataDir, token)
-  let report: ImportReport
-  if (running) {
-    const { id, attributes } = (await running.importBundle(createReadStream(file), organization)).data
-    report = { id, organization: attributes.organization, createdOrganizations: attributes['created-organizations'], modules: attributes.modules, providers: attributes.providers, notes: attributes.notes }
-  } else {
+  let report: BundleImportAttributes
+  if (running) report = (await running.importBundle(createReadStream(file), organization)).data.attributes
+  else {
     const server = await startServer({ ...parseServeOptions([], process.env), dataDir, port: 0, host: '127.0.0.1' })
     try {
-      report = await server.services.bundles.import({ kind: 'site-admin' }, createReadStream(file), { organization })
+      report = importAttributes(await server.services.bundles.import({ kind: 'site-admin' }, createReadStream(file), { organization }))
     } finally {
       await server.close()
     }
   }
-  for (const name of report.createdOrganizations) console.log(`Created organization ${name}.`)
+  for (const name of report['created-organizations']) console.log(`Created organization ${name}.`)
   for (const module of report.modules) console.log(`${module.outcome === 'added' ? 'Added' : 'Already here'}: module ${module.source} ${module.version}`)
   for (const provider of report.providers) console.log(`${provider.outcome === 'added' ? 'Added' : 'Already here'}: provider ${provider.source} ${provider.version} (${provider.platforms.join(', ')})`)
   for (const note of report.notes) console.log(`Note: ${note}`)

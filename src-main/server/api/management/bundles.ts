@@ -99,18 +99,13 @@ export function bundleRoutes(router: Router, services: Services): void {
   })
 }
 
+/** An import's report, as the API sends it and `homeport import` prints it, whether a server ran or not. */
+export function importAttributes(report: ImportReport): BundleImportAttributes {
+  return { organization: report.organization, 'created-organizations': report.createdOrganizations, modules: report.modules, providers: report.providers, notes: report.notes }
+}
+
 function importResource(report: ImportReport): Resource<BundleImportAttributes, 'bundle-imports'> {
-  return {
-    type: 'bundle-imports',
-    id: report.id,
-    attributes: {
-      organization: report.organization,
-      'created-organizations': report.createdOrganizations,
-      modules: report.modules,
-      providers: report.providers,
-      notes: report.notes
-    }
-  }
+  return { type: 'bundle-imports', id: report.id, attributes: importAttributes(report) }
 }
 
 /**

@@ -2,7 +2,6 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { DeprecationChange } from '../../domain/core/notice.js'
 import type { ProviderAddress } from '../../domain/providers/providers.js'
-import { signDownload } from '../../domain/archives/download-links.js'
 import { deprecationOf } from './deprecation-attribute.js'
 import type { Services } from '../../domain/services.js'
 import { callerOf } from '../../http/auth.js'
@@ -22,8 +21,7 @@ export function registryProviderRoutes(router: Router, services: Services, baseU
     caller: callerOf(ctx),
     providers,
     baseUrl: baseUrl(ctx),
-    download: (target, sha256, name) =>
-      `${baseUrl(ctx)}${PROVIDER_FILES_PREFIX}/${signDownload(services.store.installation().signingKey, target, sha256)}/${encodeURIComponent(name)}`
+    download: (targetId, file, stored, name) => `${baseUrl(ctx)}${PROVIDER_FILES_PREFIX}/${providers.downloadToken(targetId, file, stored)}/${encodeURIComponent(name)}`
   })
   const address = (ctx: Context): ProviderAddress => {
     const { org, registry, namespace, name } = pathParams(ctx, 'org', 'registry', 'namespace', 'name')

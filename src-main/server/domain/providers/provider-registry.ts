@@ -7,7 +7,7 @@ import { signDownload, verifyDownload, type DownloadToken } from '../archives/do
 import { NotFoundError } from '../core/errors.js'
 import type { GpgKeyService } from './gpg-keys.js'
 import { terminalSafe } from '../core/notice.js'
-import { findProviderVersion, isPublished } from './providers.js'
+import { findProviderVersion, isPublished, providerFileId } from './providers.js'
 
 /** A version as the protocol lists it. */
 export interface ListedProviderVersion {
@@ -186,14 +186,14 @@ export function packageTokens(
 ): ProviderPackage['tokens'] {
   return {
     binary: binaryToken(signingKey, platform),
-    shasums: signDownload(signingKey, `${version.id}+shasums`, version.shasums.sha256),
-    signature: signDownload(signingKey, `${version.id}+shasums-sig`, version.shasumsSig.sha256)
+    shasums: signDownload(signingKey, providerFileId(version.id, 'shasums'), version.shasums.sha256),
+    signature: signDownload(signingKey, providerFileId(version.id, 'shasums-sig'), version.shasumsSig.sha256)
   }
 }
 
 /** The signed location of a package's zip alone (the network mirror's archives). */
 export function binaryToken(signingKey: string, platform: { id: string; binary: StoredFile }): string {
-  return signDownload(signingKey, `${platform.id}+binary`, platform.binary.sha256)
+  return signDownload(signingKey, providerFileId(platform.id, 'binary'), platform.binary.sha256)
 }
 
 function storedFile(provider: ProviderRecord, id: string, file: string | undefined): StoredFile | null | undefined {

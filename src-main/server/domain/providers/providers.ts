@@ -1,5 +1,5 @@
 import semver from 'semver'
-import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, RegistryName } from '../../store/records.js'
+import type { OrganizationRecord, ProviderPlatformRecord, ProviderRecord, ProviderVersionRecord, RegistryName, StoredFile } from '../../store/records.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
 import { BY_ORGANIZATION, PROVIDER_KEY, providerFiles, providerKey, type Store } from '../../store/port.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
@@ -10,6 +10,7 @@ import { newId, now } from '../core/ids.js'
 import { noticeLink, noticeText, type DeprecationChange } from '../core/notice.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
+import { signDownload } from '../archives/download-links.js'
 import { uploadObjectId } from '../archives/upload-links.js'
 
 /** Where a provider sits: the path segments of HCP's provider endpoints. */
@@ -46,6 +47,11 @@ export interface PlatformInput {
 
 /** The files of a provider release a link uploads. */
 export type ProviderFile = 'shasums' | 'shasums-sig' | 'binary'
+
+/** A provider file's id in upload and download links: its version's (sums, signature) or platform's (zip) id, and which file. */
+export function providerFileId(targetId: string, file: ProviderFile): string {
+  return `${targetId}+${file}`
+}
 
 const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/
 /** What Terraform accepts as a provider namespace: letters, digits and single dashes (no `_`). */
@@ -289,7 +295,12 @@ export class ProviderService {
   /** The upload link's object id of a file not yet uploaded, for a caller who may publish; undefined otherwise. */
   uploadObjectId(caller: Caller, view: ProviderView, targetId: string, file: ProviderFile, uploaded: boolean): string | undefined {
     if (uploaded || !authorize(caller, 'publish provider', view.org)) return undefined
-    return uploadObjectId(this.store.installation().signingKey, `${targetId}+${file}`)
+    return uploadObjectId(this.store.installation().signingKey, providerFileId(targetId, file))
+  }
+
+  /** The signed download location of a stored file (download-links.ts): the management API's links, as the protocol's. */
+  downloadToken(targetId: string, file: ProviderFile, stored: StoredFile): string {
+    return signDownload(this.store.installation().signingKey, providerFileId(targetId, file), stored.sha256)
   }
 
   /** Whether the caller may deprecate the provider's versions (a `permissions` entry of Homeport's own). */

@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream'
 import { once } from 'node:events'
 import { makeFolder, pathInside, TEMP_SUFFIX, writeInside } from '../../files/folder-writes.js'
 import type { ArchiveRef } from '../records.js'
+import { Lru } from '../../../shared/lru.js'
 import type { Archives } from '../port.js'
 
 const SHA256 = /^[0-9a-f]{64}$/
@@ -26,9 +27,10 @@ const SHA256 = /^[0-9a-f]{64}$/
  * one that is not what its name says (changed on disk meanwhile) is removed and read from the database.
  */
 export class CachedArchives implements Archives {
-  /** Copies on disk, by hash, with their sizes, in the order they were last read: least recent first. */
-  private readonly copies = new Map<string, number>()
-  private bytes = 0
+  /** Copies on disk, by hash, weighing their sizes: past `maxBytes` the least recently read go (their files with them). */
+  private readonly copies: Lru<string, number>
+  /** The files of copies let go to make room, being removed: `remember` waits for them. */
+  private readonly removals: Array<Promise<void>> = []
   private readonly filling = new Set<string>()
   /** Archives deleted while a read filled their copy: the copy goes as soon as it is written. */
   private readonly deletedWhileFilling = new Set<string>()
@@ -38,8 +40,10 @@ export class CachedArchives implements Archives {
   private constructor(
     private readonly inner: Archives,
     private readonly dir: string,
-    private readonly maxBytes: number
-  ) {}
+    maxBytes: number
+  ) {
+    this.copies = new Lru<string, number>(maxBytes, { evicted: (sha256) => void this.removals.push(this.removeFile(sha256)) })
+  }
 
   /** The cache in `dir` (made if missing), with the copies a previous run left there, oldest read first. */
   static async open(inner: Archives, dir: string, maxBytes: number): Promise<CachedArchives> {
@@ -55,10 +59,9 @@ export class CachedArchives implements Archives {
       }
     }
     for (const copy of found.sort((a, b) => a.usedAt - b.usedAt)) {
-      cache.remember(copy.sha256, copy.size)
       cache.unverified.add(copy.sha256)
+      await cache.remember(copy.sha256, copy.size)
     }
-    await cache.evict()
     return cache
   }
 
@@ -67,7 +70,7 @@ export class CachedArchives implements Archives {
   }
 
   read(sha256: string, range?: { start: number; end: number }): Readable {
-    if (this.copies.has(sha256)) {
+    if (this.copies.get(sha256) !== undefined) {
       this.touch(sha256)
       if (this.unverified.has(sha256)) return Readable.from(this.verified(sha256, range), { objectMode: false })
       return createReadStream(pathInside(this.dir, sha256), range)
@@ -131,10 +134,7 @@ export class CachedArchives implements Archives {
           () => false
         )
         if (kept && this.deletedWhileFilling.has(sha256)) await rm(pathInside(this.dir, sha256), { force: true })
-        else if (kept) {
-          this.remember(sha256, size)
-          await this.evict()
-        }
+        else if (kept) await this.remember(sha256, size)
       } else {
         toFile.destroy(new Error('not kept: the read stopped, or the bytes are not the archive'))
         await written.catch(() => undefined)
@@ -162,35 +162,28 @@ export class CachedArchives implements Archives {
     return this.inner.list()
   }
 
-  private remember(sha256: string, size: number): void {
-    this.bytes += size - (this.copies.get(sha256) ?? 0)
-    this.copies.delete(sha256)
-    this.copies.set(sha256, size)
+  /** Keeps a copy in the reckoning, once the copies it makes room for are gone; one larger than the whole budget is not kept, and its file goes. */
+  private async remember(sha256: string, size: number): Promise<void> {
+    this.copies.set(sha256, size, size)
+    if (this.copies.get(sha256) === undefined) this.removals.push(this.removeFile(sha256))
+    await Promise.all(this.removals.splice(0))
   }
 
-  /** Marks a copy as just read: last to go. Its file's time says so to the next run. */
+  /** Marks a copy as just read (the reckoning's get did): its file's time says so to the next run. */
   private touch(sha256: string): void {
-    const size = this.copies.get(sha256)!
-    this.copies.delete(sha256)
-    this.copies.set(sha256, size)
     const now = new Date()
     void utimes(pathInside(this.dir, sha256), now, now).catch(() => undefined)
   }
 
   private async drop(sha256: string): Promise<void> {
-    const size = this.copies.get(sha256)
-    if (size === undefined) return
+    if (this.copies.get(sha256) === undefined) return
     this.copies.delete(sha256)
-    this.unverified.delete(sha256)
-    this.bytes -= size
-    // A read already open on it keeps its bytes (the file is unlinked, not truncated).
-    await rm(pathInside(this.dir, sha256), { force: true })
+    await this.removeFile(sha256)
   }
 
-  private async evict(): Promise<void> {
-    for (const sha256 of this.copies.keys()) {
-      if (this.bytes <= this.maxBytes) return
-      await this.drop(sha256)
-    }
+  /** A read already open on the file keeps its bytes (the file is unlinked, not truncated). */
+  private async removeFile(sha256: string): Promise<void> {
+    this.unverified.delete(sha256)
+    await rm(pathInside(this.dir, sha256), { force: true })
   }
 }

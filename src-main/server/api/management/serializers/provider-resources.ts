@@ -1,7 +1,7 @@
 import type { Caller } from '../../../domain/core/access.js'
 import type { GpgKeyView } from '../../../domain/providers/gpg-keys.js'
-import { providerNamespace, type ProviderService, type ProviderView } from '../../../domain/providers/providers.js'
-import type { MirroredProviderRecord, ProviderPlatformRecord, ProviderVersionRecord } from '../../../store/records.js'
+import { providerNamespace, type ProviderFile, type ProviderService, type ProviderView } from '../../../domain/providers/providers.js'
+import type { MirroredProviderRecord, ProviderPlatformRecord, ProviderVersionRecord, StoredFile } from '../../../store/records.js'
 import { deprecationAttributes } from './deprecation.js'
 import { organizationPath } from './organization-resources.js'
 import type { Resource } from '../../../../shared/wire/jsonapi.js'
@@ -12,8 +12,8 @@ export interface ProviderLinks {
   caller: Caller
   providers: ProviderService
   baseUrl: string
-  /** A signed download location for a stored file, by its target (`provver-…+shasums`…). */
-  download: (target: string, sha256: string, name: string) => string
+  /** A signed download location for a stored file: its version's or platform's id, which file, and the name to save it as. */
+  download: (targetId: string, file: ProviderFile, stored: StoredFile, name: string) => string
 }
 
 export function providerPath(view: ProviderView): string {
@@ -54,9 +54,9 @@ export function providerVersionResource(view: ProviderView, version: ProviderVer
   }
   const name = `terraform-provider-${view.provider.name}_${version.version}_SHA256SUMS`
   const fileLinks: Record<string, string> = {}
-  if (version.shasums) fileLinks['shasums-download'] = links.download(`${version.id}+shasums`, version.shasums.sha256, name)
+  if (version.shasums) fileLinks['shasums-download'] = links.download(version.id, 'shasums', version.shasums, name)
   else if (manage) fileLinks['shasums-upload'] = upload('shasums', false)!
-  if (version.shasumsSig) fileLinks['shasums-sig-download'] = links.download(`${version.id}+shasums-sig`, version.shasumsSig.sha256, `${name}.sig`)
+  if (version.shasumsSig) fileLinks['shasums-sig-download'] = links.download(version.id, 'shasums-sig', version.shasumsSig, `${name}.sig`)
   else if (manage) fileLinks['shasums-sig-upload'] = upload('shasums-sig', false)!
   return {
     id: version.id,
@@ -104,7 +104,7 @@ export function providerPlatformResource(
     },
     relationships: { 'registry-provider-version': { data: versionIdentifier(version) } },
     links: platform.binary
-      ? { 'provider-binary-download': links.download(`${platform.id}+binary`, platform.binary.sha256, platform.filename) }
+      ? { 'provider-binary-download': links.download(platform.id, 'binary', platform.binary, platform.filename) }
       : objectId
         ? { 'provider-binary-upload': `${links.baseUrl}/archivist/v1/object/${objectId}` }
         : {}
