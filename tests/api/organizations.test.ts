@@ -45,7 +45,7 @@ describe('authentication', () => {
   })
 })
 
-describe('create an organization (endpoint 11)', () => {
+describe('create an organization', () => {
   it('applies every default and includes the entitlement set', async () => {
     const response = await test.api('POST', '/organizations', {
       body: doc('organizations', { name: 'defaults', email: 'admin@defaults.example' })
@@ -271,7 +271,7 @@ describe('create an organization (endpoint 11)', () => {
   })
 })
 
-describe('list organizations (endpoint 9)', () => {
+describe('list organizations', () => {
   beforeAll(async () => {
     await createOrganization(test, 'list-alpha', { email: 'ops@alpha.example' })
     await createOrganization(test, 'list-beta', { email: 'ops@beta.example' })
@@ -347,7 +347,7 @@ describe('list organizations (endpoint 9)', () => {
   })
 })
 
-describe('show, update and destroy (endpoints 10, 12, 13)', () => {
+describe('show, update and destroy', () => {
   it('shows an organization, and 404 for an unknown one', async () => {
     const created = await createOrganization(test, 'show-me')
     const response = await test.api('GET', '/organizations/show-me')
@@ -464,7 +464,7 @@ describe('show, update and destroy (endpoints 10, 12, 13)', () => {
   })
 })
 
-describe('entitlement set (endpoint 14)', () => {
+describe('entitlement set', () => {
   it('shows the whole set at both of its addresses', async () => {
     const created = await createOrganization(test, 'entitled')
     const response = await test.api('GET', '/organizations/entitled/entitlement-set')

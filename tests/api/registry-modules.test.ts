@@ -28,7 +28,7 @@ afterAll(async () => {
 
 const base = '/organizations/acme/registry-modules'
 
-describe('create a module without VCS (endpoint 3)', () => {
+describe('create a module without VCS', () => {
   it('creates a private module with its organization as namespace', async () => {
     const response = await test.api('POST', base, { body: doc('registry-modules', { name: 'vpc', provider: 'aws' }) })
     expect(response.status).toBe(201)
@@ -105,7 +105,7 @@ describe('create a module without VCS (endpoint 3)', () => {
   })
 })
 
-describe('list modules (endpoint 1)', () => {
+describe('list modules', () => {
   beforeAll(async () => {
     for (const [name, provider] of [
       ['list-alpha', 'aws'],
@@ -182,7 +182,7 @@ describe('list modules (endpoint 1)', () => {
   })
 })
 
-describe('versions (endpoint 4)', () => {
+describe('versions', () => {
   beforeAll(async () => {
     await createModule(test, 'acme', 'versioned', 'aws')
   })
@@ -305,7 +305,7 @@ describe('versions (endpoint 4)', () => {
   })
 })
 
-describe('get a module (endpoint 6)', () => {
+describe('get a module', () => {
   it('reads by address, by the deprecated address and by id', async () => {
     const created = await createModule(test, 'acme', 'readable', 'aws')
     const byAddress = await test.api('GET', '/organizations/acme/registry-modules/private/acme/readable/aws')
@@ -333,7 +333,7 @@ describe('get a module (endpoint 6)', () => {
   })
 })
 
-describe('update a module (endpoint 7)', () => {
+describe('update a module', () => {
   it('enables tests and sets no-code, keeping the rest', async () => {
     await createModule(test, 'acme', 'tested', 'aws')
     const path = '/organizations/acme/registry-modules/private/acme/tested/aws/'
@@ -366,7 +366,7 @@ describe('update a module (endpoint 7)', () => {
   })
 })
 
-describe('delete (endpoint 8)', () => {
+describe('delete', () => {
   it('never leaves a module with no version when its last two versions are deleted at once', async () => {
     for (let round = 0; round < 5; round++) {
       const name = `racing-${round}`

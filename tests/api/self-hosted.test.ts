@@ -64,7 +64,7 @@ describe('organizations in the self-hosted edition', () => {
   })
 })
 
-describe('module producers (endpoint 15)', () => {
+describe('module producers', () => {
   it('lists the organizations that share their modules with this one', async () => {
     const empty = await test.api('GET', '/organizations/consumer/relationships/module-producers')
     expect(empty.status).toBe(200)
@@ -116,7 +116,7 @@ describe('module producers (endpoint 15)', () => {
   })
 })
 
-describe('data retention policy (endpoint 16)', () => {
+describe('data retention policy', () => {
   it('returns the installation default until a policy is set, and again after it is deleted', async () => {
     const initial = await test.api('GET', '/organizations/consumer/relationships/data-retention-policy')
     expect(initial.status).toBe(200)

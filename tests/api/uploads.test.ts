@@ -98,7 +98,7 @@ async function uploadWithoutEnd(link: string, framing: 'declared' | 'chunked'): 
   return { answer, failure, closedByServer: await closed }
 }
 
-describe('uploading an archive (endpoint 5)', () => {
+describe('uploading an archive', () => {
   it('stores the archive, answers at once, and ingests it into a documented version', async () => {
     await createModule(test, 'acme', 'network', 'aws')
     const version = await createVersion(test, 'acme', 'network', 'aws', '1.0.0')

@@ -245,7 +245,7 @@ describe('who may point Homeport at a repository', () => {
   })
 })
 
-describe('tag-based publishing (endpoint 2)', () => {
+describe('tag-based publishing', () => {
   let published: { id: string; attributes: Record<string, unknown> }
 
   it('creates the module, named after the repository, with every vcs-repo field', async () => {
@@ -322,7 +322,7 @@ describe('tag-based publishing (endpoint 2)', () => {
     expect((await test.api('POST', `${modulePath('network')}/actions/resync`, { token: (await createTeamWithToken(test, 'acme', 'resync-readers')).token })).status).toBe(404)
   })
 
-  it('refuses versions through endpoint 4 for a tag-based module', async () => {
+  it('refuses versions through HCP’s create a module version (`POST …/versions`) for a tag-based module', async () => {
     const response = await test.api('POST', `${modulePath('network')}/versions`, { body: doc('registry-module-versions', { version: '9.0.0' }) })
     expect(response.status).toBe(422)
     expect(response.body.errors[0].detail).toMatch(/push a tag/)
@@ -418,7 +418,7 @@ describe('branch-based publishing', () => {
   let storage: Repo
   let first: string
 
-  it('builds versions created through endpoint 4 from their commit', async () => {
+  it('builds versions created through HCP’s create a module version (`POST …/versions`) from their commit', async () => {
     storage = await Repo.create(repos, 'acme', 'terraform-aws-storage', { 'main.tf': 'output "generation" {\n  value = 1\n}\n' })
     first = await storage.git('rev-parse', 'HEAD')
     await storage.commit({ 'main.tf': 'output "generation" {\n  value = 2\n}\n\noutput "second" {\n  value = true\n}\n' }, 'second')
@@ -451,7 +451,7 @@ describe('branch-based publishing', () => {
     expect(response.body.errors[0].detail).toMatch(/no commit/)
   })
 
-  it('switches between branch and tags (endpoint 7), for owners only', async () => {
+  it('switches between branch and tags (HCP’s update a module), for owners only', async () => {
     const path = modulePath('storage')
     const both = await test.api('PATCH', path, { body: doc('registry-modules', { 'vcs-repo': { branch: 'main', tags: true } }) })
     expect(both.status).toBe(422)

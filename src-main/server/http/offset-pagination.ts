@@ -17,7 +17,7 @@ export const PROTOCOL_LIMITS: OffsetLimits = { defaultLimit: 15, maxLimit: 100 }
 
 /**
  * `offset` and `limit` of a protocol request, with SQL-like meaning: a limit above the maximum
- * is reduced to it, silently, as the spec says.
+ * is reduced to it, silently, as HCP’s API documentation says.
  */
 export function offsetPage(ctx: Context, limits: OffsetLimits = PROTOCOL_LIMITS): OffsetPage {
   const read = (name: string, minimum: number): number | undefined => {

@@ -7,7 +7,7 @@ const refusal = (where: string) =>
   new HttpError(400, 'bad request', `${where} holds a NUL character or a lone UTF-16 surrogate, which Homeport does not take in text.`)
 
 /**
- * In front of every route: a path or query whose decoded text no store keeps (domain/stored-text.ts)
+ * In front of every route: a path or query whose decoded text no store keeps (domain/core/stored-text.ts)
  * is refused with a 400, in the format of the route it was meant for.
  */
 export async function refuseUnstorablePath(ctx: Context, next: Next): Promise<void> {

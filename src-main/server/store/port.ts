@@ -63,8 +63,8 @@ export interface Leases {
 /**
  * The storage port the domain services use: records with indexes, read-check-write updates,
  * archives as streams by content hash, and a backup. It says nothing about where or how things
- * are kept: the file store (store/file-store.ts) keeps them in a data directory, the memory store
- * (store/memory-store.ts) in memory for fast domain tests, and a PostgreSQL store could keep them
+ * are kept: the file store (store/file/file-store.ts) keeps them in a data directory, the memory store
+ * (store/memory/memory-store.ts) in memory for fast domain tests, and the PostgreSQL store (store/postgres/) keeps them
  * in tables. Reads return records frozen against change: a caller that wants to change one
  * does so through `update`.
  */
@@ -82,7 +82,7 @@ export interface Store {
   readonly gpgKeys: RecordStore<GpgKeyRecord>
   /** Public providers mirrored from the upstream registry, installation-wide. */
   readonly providerMirror: RecordStore<MirroredProviderRecord>
-  /** Every write, append-only (domain/audit-trail.ts). */
+  /** Every write, append-only (domain/organizations/audit-trail.ts). */
   readonly auditTrail: RecordStore<AuditEventRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives

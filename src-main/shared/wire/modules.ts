@@ -67,7 +67,7 @@ export interface ModuleAttributes {
   downloads?: number
   permissions: { 'can-delete': boolean; 'can-resync': boolean; 'can-retry': boolean }
   'publishing-mechanism'?: 'git_tag' | 'branch'
-  /** Modules published from git, in single documents (list entries omit it, as the spec says). */
+  /** Modules published from git, in single documents (list entries omit it, as HCP’s API documentation says). */
   'vcs-repo'?: VcsRepoAttributes
   'test-config'?: { id: string; 'tests-enabled': boolean }
 }

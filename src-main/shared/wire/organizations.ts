@@ -47,7 +47,7 @@ export interface OrganizationAttributes {
   'plan-expires-at': string | null
   'plan-is-trial': boolean
   'plan-is-enterprise': boolean
-  /** List entries only, as the spec has it. */
+  /** List entries only, as HCP’s API documentation has it. */
   'plan-identifier'?: string
   /** Homeport's own, on list entries: how many registry modules the organization has. */
   'module-count'?: number

@@ -12,7 +12,7 @@ import type { AuditTrailEvent, AuditTrailPage } from '../../../shared/wire/audit
 const HCP_PAGE_SIZE = 1000
 
 /**
- * The audit trail (domain/audit-trail.ts): HCP's endpoint for an organization's tokens, an
+ * The audit trail (domain/organizations/audit-trail.ts): HCP's endpoint for an organization's tokens, an
  * organization's events for its owners and the GUI (with filters), the installation's for the
  * site admin, and the retention setting.
  */

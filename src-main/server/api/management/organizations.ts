@@ -13,7 +13,7 @@ import type { BaseUrl } from '../../http/base-url.js'
 
 const INCLUDABLE = ['entitlement_set']
 
-/** Endpoints 9–14 of the spec: list, show, create, update, destroy, entitlement set. */
+/** HCP’s organizations API: list, show, create, update, destroy, entitlement set. */
 export function organizationRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
   const view = (ctx: Context): View => ({ caller: callerOf(ctx), edition: services.edition })
   const included = (ctx: Context, orgs: OrganizationRecord[]) =>
@@ -81,7 +81,7 @@ export function organizationRoutes(router: Router, services: Services, baseUrl: 
   })
 }
 
-/** The attributes of endpoints 11 and 12, type-checked; the service applies the rules. */
+/** The attributes HCP’s create and update an organization take, type-checked; the service applies the rules. */
 function organizationInput(ctx: Context): OrganizationInput {
   const document = readResource(ctx, 'organizations')
   const a: Attributes = document.attributes

@@ -23,7 +23,7 @@ import type { InterfaceDiffAttributes, ModuleAttributes, ModuleFileAttributes, M
 
 const MODULE = '/organizations/:org/registry-modules/:registry/:namespace/:name/:provider'
 
-/** Endpoints 1 and 3–8 of the spec, with the deprecated forms of 4, 6 and 8. */
+/** HCP’s registry modules API (list, create, versions, read, update, delete), with the deprecated forms of creating a version, reading a module and deleting one. */
 export function registryModuleRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
   const { modules } = services
   const sendVersion = (ctx: Context, status: number, view: ModuleView, version: VersionRecord) => {
@@ -59,7 +59,7 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
     const view = await services.vcsPublisher.publish(callerOf(ctx), pathParams(ctx, 'org').org, vcsPublishInput(ctx))
     sendDocument(ctx, 201, { data: moduleResource(view, callerOf(ctx), { baseUrl: baseUrl(ctx) }) })
   })
-  // Deprecated form of endpoint 2: the connection's token decides the organization.
+  // Deprecated form of HCP’s publish a module from a VCS repository: the connection's token decides the organization.
   router.post('/registry-modules', async (ctx) => {
     const input = vcsPublishInput(ctx)
     const connection = input.oauthTokenId ? await services.vcsConnections.readByToken(callerOf(ctx), input.oauthTokenId).catch(() => undefined) : undefined
@@ -236,7 +236,7 @@ function privateAddress(ctx: Context): ModuleAddress {
   return { organization: org, registryName: 'private', namespace: org, name, provider }
 }
 
-/** Endpoint 2's body: `vcs-repo` (go-tfe's and the spec's spellings) and the attributes beside it. */
+/** The body of publishing from VCS: `vcs-repo` (go-tfe’s and HCP’s documented spellings) and the attributes beside it. */
 function vcsPublishInput(ctx: Context): VcsPublishInput {
   const attributes = readResource(ctx, 'registry-modules').attributes
   const vcsRepo = attributes.required('vcs-repo', 'vcs-repo names the repository to publish from.', 'object')
@@ -258,7 +258,7 @@ function vcsPublishInput(ctx: Context): VcsPublishInput {
   }
 }
 
-/** An `interface-diffs` resource (Homeport's own): see domain/interface-diff.ts. */
+/** An `interface-diffs` resource (Homeport's own): see domain/modules/versions/interface-diff.ts. */
 export function comparisonResource(comparison: Comparison): Resource<InterfaceDiffAttributes, 'interface-diffs'> {
   const { from, to, impact, step, verdict, changes, warnings } = comparison
   return {

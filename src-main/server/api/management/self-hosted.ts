@@ -17,7 +17,7 @@ const DONT_DELETE = 'data-retention-policy-dont-deletes'
  * The self-hosted edition's organization endpoints (15, 16). In the hosted edition the services
  * answer 404.
  *
- * Each relationship is served at `/relationships/<name>`, where the spec puts it, and at
+ * Each relationship is served at `/relationships/<name>`, where HCP’s API documentation puts it, and at
  * `/<name>`, where the organization's `links.related` points.
  */
 export function selfHostedRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {

@@ -65,7 +65,7 @@ export async function readModuleArchive(
   compressedSize: number,
   wanted: (path: string) => boolean,
   limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS,
-  /** Sees every file and link that passed the rules, in the archive's order (a repackager: domain/oci/module-zip.ts). */
+  /** Sees every file and link that passed the rules, in the archive's order (a repackager: domain/ingest/module-zip.ts). */
   visit?: (entry: CheckedEntry) => void
 ): Promise<ArchiveContents> {
   const files = new Map<string, string>()

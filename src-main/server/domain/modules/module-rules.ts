@@ -10,7 +10,7 @@ import type { AuditResource } from '../organizations/audit-trail.js'
  * share them.
  */
 
-/** Where a registry module sits: the path segments of endpoints 4–8. */
+/** Where a registry module sits: the path segments of HCP’s module endpoints (`/organizations/:org/registry-modules/:registry/:namespace/:name/:provider`). */
 export interface ModuleAddress {
   organization: string
   registryName: string

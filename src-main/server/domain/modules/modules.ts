@@ -21,7 +21,7 @@ export interface ModuleCreateInput {
   namespace?: string
   registryName?: string
   noCode?: boolean
-  /** For modules published from a repository (endpoint 2); the VCS publisher fills it in. */
+  /** For modules published from a repository (HCP’s publish a module from a VCS repository); the VCS publisher fills it in. */
   vcsRepo?: VcsRepoRecord
   testsEnabled?: boolean
 }
@@ -53,7 +53,7 @@ export interface VersionCreateInput {
 export interface ModuleUpdateInput {
   noCode?: boolean
   testsEnabled?: boolean
-  /** The VCS half of endpoint 7: only for modules published from a repository. */
+  /** The VCS half of HCP’s update a module: only for modules published from a repository. */
   vcsRepo?: { branch?: string; tags?: boolean; sourceDirectory?: string; tagPrefix?: string }
 }
 
@@ -86,7 +86,7 @@ const COMMIT_SHA = /^[0-9a-fA-F]{4,64}$/
 export const MAX_WAITING_VERSIONS = 100
 const REGISTRY_NAMES: readonly RegistryName[] = ['private', 'public']
 
-/** Registry modules and their versions: endpoints 1 and 3–8 of the spec. */
+/** Registry modules and their versions: HCP’s registry modules API (list, create, read, update, delete, versions). */
 export class ModuleService {
   constructor(
     private readonly store: Store,
@@ -265,7 +265,7 @@ export class ModuleService {
     return { org: view.org, module: record }
   }
 
-  /** Deletes every provider of the module `namespace/name` (endpoint 8, shortest form). */
+  /** Deletes every provider of the module `namespace/name` (HCP’s delete a module, its shortest form). */
   async deleteModule(caller: Caller, address: Omit<ModuleAddress, 'provider'>): Promise<void> {
     const org = await this.organizations.named(address.organization)
     if (!org) throw moduleNotFound(address)

@@ -10,7 +10,7 @@ import type { DomainEvents } from '../core/events.js'
 import type { Action } from '../core/authorize.js'
 import type { AuditResource, AuditTrailService } from './audit-trail.js'
 
-/** Attributes of endpoints 11 and 12; absent fields keep their default or previous value. */
+/** Attributes of HCP’s create and update an organization; absent fields keep their default or previous value. */
 export interface OrganizationInput {
   name?: string
   email?: string

@@ -28,7 +28,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 60_000
 /**
  * The git side of VCS modules: tag-based modules get a version for every tag that is a semantic
  * version (an optional `v`, and the module's tag prefix in a monorepo); branch-based modules get
- * one for each version created through endpoint 4, built from its commit. Archives are made with
+ * one for each version created through HCP’s create a module version (`POST …/versions`), built from its commit. Archives are made with
  * `git archive` from a bare mirror kept per module, announced as stored, and go through the
  * same ingest as uploads. New tags are found by a poll every `pollIntervalMs`, or at once through
  * the module's webhook. All of it runs in the background, under its owner.

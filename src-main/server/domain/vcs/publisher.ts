@@ -31,7 +31,7 @@ export interface VcsPublishInput {
 const CONVENTIONAL_NAME = /^terraform-([a-z0-9]+)-([A-Za-z0-9][A-Za-z0-9_-]*)$/
 
 /**
- * Publishing modules from git (endpoint 2, resync and retry): the requests. What they start,
+ * Publishing modules from git (publish a module from a VCS repository, resync and retry): the requests. What they start,
  * syncs and builds, the VCS builds (builds.ts) carry out in the background.
  */
 export class VcsPublisher {

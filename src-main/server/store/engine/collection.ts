@@ -40,7 +40,7 @@ const READ_BATCH = 50
 
 /**
  * A set of JSON documents, one per record (a lowdb file, or a document in memory: see
- * record-backends.ts), all held in memory for reads. One write costs in proportion to the record
+ * record-backend.ts), all held in memory for reads. One write costs in proportion to the record
  * it touches, whatever the size of the collection.
  *
  * Writes are serialized and copy-on-write: an update works on a clone, the clone is written

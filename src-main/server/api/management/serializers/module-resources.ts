@@ -8,7 +8,7 @@ import type { ModuleAttributes, ModuleVersionAttributes, VcsRepoAttributes } fro
 import { deprecationAttributes } from './deprecation.js'
 import { organizationPath } from './organization-resources.js'
 
-/** The path of a module (the spec's `links.self`). */
+/** The path of a module (HCP’s `links.self`). */
 export function modulePath(view: ModuleView): string {
   const { org, module } = view
   const segments = [module.registryName, namespaceOf(view), module.name, module.provider].map(encodeURIComponent)
@@ -18,7 +18,7 @@ export function modulePath(view: ModuleView): string {
 export interface ModuleResourceOptions {
   /** The server's public URL, for the webhook URL. */
   baseUrl: string
-  /** List entries omit `vcs-repo`, as the spec says. */
+  /** List entries omit `vcs-repo`, as HCP’s API documentation says. */
   listEntry?: boolean
   /** List entries carry Homeport's own `description`: the latest version's README's first paragraph. */
   description?: string

@@ -49,7 +49,7 @@ function permissions(org: OrganizationRecord, view: View): OrganizationPermissio
   }
 }
 
-/** An `organizations` resource; list entries also carry `plan-identifier`, as the spec has it. */
+/** An `organizations` resource; list entries also carry `plan-identifier`, as HCP’s API documentation has it. */
 export function organizationResource(org: OrganizationRecord, view: View, options: { listEntry?: boolean; moduleCount?: number } = {}): Resource<OrganizationAttributes, 'organizations'> {
   const path = organizationPath(org.name)
   const hosted = view.edition === 'hosted'
@@ -115,7 +115,7 @@ export function subscriptionResource(org: OrganizationRecord) {
 
 /**
  * The `entitlement-sets` resource. Embedded in an organization's creation response (`included`)
- * it lacks private-policy-agents and private-vcs, as the spec says.
+ * it lacks private-policy-agents and private-vcs, as HCP’s API documentation says.
  */
 export function entitlementSetResource(org: OrganizationRecord, edition: Edition, options: { embedded?: boolean } = {}): Resource<EntitlementSetAttributes, 'entitlement-sets'> {
   const { features, limits } = entitlementsFor(edition)
