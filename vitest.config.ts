@@ -47,6 +47,8 @@ export default defineConfig({
     // A worker per core, not Vitest's one fewer: the suites wait on servers, PostgreSQL, git and
     // terraform about a third of the time, so one worker on a 2-core machine left a core idle.
     maxWorkers: availableParallelism(),
+    // The ten slowest files, after Vitest's own summary.
+    reporters: ['default', './tests/setup/slowest-files.ts'],
     projects: [
       { test: { ...shared, name: 'unit', include: UNIT, exclude: [...configDefaults.exclude, ...HEAVY_DOMAIN] } },
       { test: { ...shared, name: 'slow', include: SLOW, globalSetup: postgres ? ['tests/setup/postgres.ts'] : [] } },
