@@ -97,6 +97,19 @@ describe('the audit trail', () => {
     expect(installation[0]).toMatchObject({ auth: { credential: 'anonymous' }, resource: { type: 'request', action: 'write', meta: { outcome: 'refused', permission: 'authenticate', name: 'POST /api/v2/organizations/:org/registry-modules' } } })
   })
 
+  it('records writes with no valid token once a minute for each address and route, so that nobody fills the trail', async () => {
+    const anonymous = async () => (await test.api('GET', '/admin/audit-trail?filter[type]=request')).body.pagination.total_count as number
+    time += 120_000
+    const before = await anonymous()
+    for (let attempt = 0; attempt < 20; attempt++) {
+      expect((await test.api('DELETE', '/organizations/acme', { token: `made-up-${attempt}` })).status).toBe(401)
+    }
+    expect(await anonymous()).toBe(before + 1)
+    time += 61_000
+    expect((await test.api('DELETE', '/organizations/acme', { token: 'made-up' })).status).toBe(401)
+    expect(await anonymous()).toBe(before + 2)
+  })
+
   it('is read by the organization’s audit-trails token as on HCP, paginated and since a time, which does not replace its organization token', async () => {
     const organization = await test.api('POST', '/organizations/acme/authentication-token')
     const auditTrails = await test.api('POST', '/organizations/acme/authentication-token?token=audit-trails')

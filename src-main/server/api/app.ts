@@ -115,7 +115,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(refuseUnstorablePath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
   app.use(identify(services.authenticator))
-  app.use(recordOrigins(services.auditTrail))
+  app.use(recordOrigins(services.auditTrail, options.clock))
 
   const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
   const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)

@@ -44,8 +44,8 @@ export class FirstDownloads {
     }
   }
 
-  /** When the version was first downloaded, if it was: by its record, or in this process while the store could not say so. */
-  downloadedAt(version: VersionRecord): string | undefined {
-    return version.firstDownloadedAt ?? (this.unwritten.has(version.id) ? 'while the data directory could not be written' : undefined)
+  /** Whether anyone has downloaded the version: its record says so, or this process saw it while the store could not be written. */
+  downloaded(version: VersionRecord): boolean {
+    return version.firstDownloadedAt !== undefined || this.unwritten.has(version.id)
   }
 }

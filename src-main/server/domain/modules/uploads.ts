@@ -72,18 +72,17 @@ export class UploadService {
       const org = await this.store.organizations.get(found.organizationId)
       if (!org) throw new RecordMissingError(found.organizationId)
       const change: AuditChange = { author: { kind: 'link', link: 'upload link' }, permission: 'publish module', org, action: 'upload', resource: versionResource({ org, module: found }, version) }
-      const downloadedAt = this.firstDownloads.downloadedAt(version)
-      if (downloadedAt !== undefined) {
+      if (this.firstDownloads.downloaded(version)) {
         // The same bytes again change nothing; other bytes are refused, and the owners see the attempt.
         if (version.archive?.sha256 === archive.sha256) return { view: { org, module: found }, version }
-        throw await this.audit.refused(change, frozen(version, downloadedAt))
+        throw await this.audit.refused(change, frozen(version))
       }
       const { record } = await this.store.modules.update(found.id, (draft) => {
         const target = draft.versions.find((candidate) => candidate.id === version.id)
         if (!target) throw new RecordMissingError(version.id)
         // Checked again at the write: the version may have been published, or downloaded, while the archive came in.
         checkTakesArchive(target, 'usable')
-        if (target.firstDownloadedAt !== undefined) throw frozen(target, target.firstDownloadedAt)
+        if (target.firstDownloadedAt !== undefined) throw frozen(target)
         superseded = versionArchives(target)
         target.archive = archive
         // Made again from the new archive at its ingest.
@@ -127,8 +126,8 @@ function checkTakesArchive(version: VersionRecord, link: LinkState): void {
   if (link === 'expired') throw new ExpiredError('This upload link has expired. Read the version again for a fresh link.')
 }
 
-function frozen(version: VersionRecord, downloadedAt: string): ConflictError {
-  const when = /^\d{4}-\d\d-\d\d/.test(downloadedAt) ? `on ${downloadedAt.slice(0, 10)}` : downloadedAt
+function frozen(version: VersionRecord): ConflictError {
+  const when = version.firstDownloadedAt === undefined ? 'already' : `on ${version.firstDownloadedAt.slice(0, 10)}`
   return new ConflictError(
     `Version ${version.version} was downloaded ${when}: its archive can no longer change, so that everyone who installs it gets the same module. Publish a new version instead.`,
     'version-frozen'
