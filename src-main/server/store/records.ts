@@ -398,7 +398,7 @@ export interface MirroredProviderPlatform {
 
 /** Who made a write the audit trail records. */
 export interface AuditActor {
-  /** The kind of credential: the site admin's token, a team's (or a token terraform login obtained for it), an organization's or its audit-trails token, a capability link (an upload link, a webhook, a terraform login code), nobody (a refused request with no valid token), or Homeport itself (the command line on the data directory). */
+  /** The kind of credential: the site admin's token, a team's (or a token terraform login obtained for it), an organization's or its audit-trails token, a capability link (an upload link, a webhook, a terraform login code), or nobody (a refused request with no valid token); `system`, Homeport itself, is kept for events recorded before the domain recorded them. */
   kind: 'site-admin' | 'team' | 'organization-token' | 'link' | 'anonymous' | 'system'
   /** HCP's `auth.accessor_id`: the id `GET /api/v2/account/details` answers for the same token (`user-team…`), or the kind where there is no token. */
   id: string

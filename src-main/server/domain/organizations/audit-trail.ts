@@ -7,11 +7,11 @@ import { newId } from '../core/ids.js'
 import { currentOrigin } from '../core/origin.js'
 
 /**
- * Who made a change: a caller with a token; a capability link, whose path is the credential (an
- * upload link, a webhook, a terraform login code); nobody (a write refused for want of a valid
- * token); or Homeport's own command line, working on the data directory.
+ * Who made a change: a caller with a token (the command line acts as the site admin, on the data
+ * directory); a capability link, whose path is the credential (an upload link, a webhook, a
+ * terraform login code); or nobody (a write refused for want of a valid token).
  */
-export type Author = Caller | { kind: 'link'; link: keyof typeof LINKS } | { kind: 'anonymous' } | { kind: 'system'; command: string }
+export type Author = Caller | { kind: 'link'; link: keyof typeof LINKS } | { kind: 'anonymous' }
 
 const LINKS = { 'upload link': 'an upload link', webhook: 'a webhook', 'terraform login code': 'a terraform login code' } as const
 
@@ -57,9 +57,9 @@ export interface AuditFilter {
   /** Only events after this time (HCP's `since`). */
   since?: string
   action?: string
-  /** Only events on resources of this kind (`registry-modules`, `teams`…). */
+  /** Only events on resources of this kind (`registry-module`, `team`…). */
   type?: string
-  /** Text that the actor's description or the resource's id contains. */
+  /** Text that the actor's description, or the resource's id or name, contains. */
   search?: string
 }
 
@@ -147,7 +147,6 @@ export class AuditTrailService {
   private async actorOf(author: Author, org: OrganizationRecord | undefined): Promise<AuditActor> {
     if (author.kind === 'link') return { kind: 'link', id: 'link', description: LINKS[author.link] }
     if (author.kind === 'anonymous') return { kind: 'anonymous', id: 'anonymous', description: 'no valid token' }
-    if (author.kind === 'system') return { kind: 'system', id: 'system', description: `homeport ${author.command} (the command line)` }
     const own = author.kind === 'site-admin' ? undefined : org?.id === author.organizationId ? org : await this.store.organizations.get(author.organizationId)
     const account = accountOf(author, own)
     const kind = author.kind === 'site-admin' ? 'site-admin' : author.kind === 'team' ? 'team' : 'organization-token'
@@ -183,15 +182,15 @@ export class AuditTrailService {
 
   /** Sets how long events are kept (null: forever), for the site admin. */
   async setRetention(caller: Caller, days: number | null): Promise<number | null> {
-    const change: AuditChange = { author: caller, permission: 'manage site settings', org: undefined, action: 'update', resource: { type: 'site-setting', id: 'audit-trail-retention', name: 'the audit trail’s retention' } }
-    if (!authorize(caller, 'manage site settings')) throw await this.refused(change, new NotFoundError('no such setting', false))
+    const change = { permission: 'manage site settings', org: undefined, action: 'update', resource: { type: 'site-setting', id: 'audit-trail-retention', name: 'the audit trail’s retention' } } as const
+    await this.check(caller, change, () => new NotFoundError('no such setting', false))
     if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)) {
       throw new InvalidInputError(`The audit trail's retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null to keep every event.`, 'auditTrailRetentionDays')
     }
     await this.store.updateInstallation((draft) => {
       draft.auditRetentionDays = days
     })
-    await this.done(change)
+    await this.done({ ...change, author: caller })
     return days
   }
 
