@@ -28,31 +28,27 @@ async function serve() {
   return { child, dataDir, output: () => output }
 }
 
+/** Starts `serve`, waits until `ready` says the moment has come, sends SIGTERM, and checks the stop was orderly and said `said`. */
+async function stopsInOrder(ready: (dataDir: string, output: string) => boolean, said: string): Promise<void> {
+  const { child, dataDir, output } = await serve()
+  try {
+    await eventually(() => expect(ready(dataDir, output())).toBe(true))
+    child.kill('SIGTERM')
+    expect(await exited(child)).toBe(0)
+    expect(output()).toContain(said)
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false)
+  } finally {
+    child.kill('SIGKILL')
+  }
+}
+
 describe('homeport serve, stopped', () => {
   it('stops in order on a SIGTERM that comes while it starts', async () => {
-    const { child, dataDir, output } = await serve()
-    try {
-      // The lock is the start's first step: from then on the server may answer before it says it listens.
-      await eventually(() => expect(existsSync(join(dataDir, LOCK_FILE))).toBe(true))
-      child.kill('SIGTERM')
-      expect(await exited(child)).toBe(0)
-      expect(output()).toContain('SIGTERM: ')
-      expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false)
-    } finally {
-      child.kill('SIGKILL')
-    }
+    // The lock is the start's first step: from then on the server may answer before it says it listens.
+    await stopsInOrder((dataDir) => existsSync(join(dataDir, LOCK_FILE)), 'SIGTERM: ')
   })
 
   it('stops in order on a SIGTERM once it listens', async () => {
-    const { child, dataDir, output } = await serve()
-    try {
-      await eventually(() => expect(output()).toContain('Homeport listening on'))
-      child.kill('SIGTERM')
-      expect(await exited(child)).toBe(0)
-      expect(output()).toContain('SIGTERM: finishing requests in flight…')
-      expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false)
-    } finally {
-      child.kill('SIGKILL')
-    }
+    await stopsInOrder((_dataDir, output) => output.includes('Homeport listening on'), 'SIGTERM: finishing requests in flight…')
   })
 })
