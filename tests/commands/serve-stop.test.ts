@@ -46,9 +46,9 @@ describe('homeport serve, stopped', () => {
   it('stops in order on a SIGTERM that comes while it starts', async () => {
     // The lock is the start's first step: from then on the server may answer before it says it listens.
     await stopsInOrder((dataDir) => existsSync(join(dataDir, LOCK_FILE)), 'SIGTERM: ')
-  })
+  }, 60_000)
 
   it('stops in order on a SIGTERM once it listens', async () => {
     await stopsInOrder((_dataDir, output) => output.includes('Homeport listening on'), 'SIGTERM: finishing requests in flight…')
-  })
+  }, 60_000)
 })

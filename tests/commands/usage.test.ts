@@ -28,16 +28,22 @@ describe('homeport terraform-config', () => {
       [['--token', 'ok', '--url', 'http://user:secret@127.0.0.1:4780'], {}, /is not the server's URL/],
       [['--token', 'ok', '--opentofu', '--install', 'oci', '--url', 'https://127.0.0.1:4780/"x'], {}, /is not the server's URL/]
     ]
-    for (const [args, env, message] of attempts) {
-      const failed = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport', ...args], { cwd: ROOT, env: { ...process.env, ...env } }).then(
-        () => undefined,
-        (error: { code: number; stdout: string; stderr: string }) => error
+    // At once, as the --help test below: one process after another takes half a minute on a loaded machine.
+    const answers = await Promise.all(
+      attempts.map(([args, env]) =>
+        run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport', ...args], { cwd: ROOT, env: { ...process.env, ...env } }).then(
+          () => undefined,
+          (error: { code: number; stdout: string; stderr: string }) => error
+        )
       )
+    )
+    for (const [index, [args, , message]] of attempts.entries()) {
+      const failed = answers[index]
       expect(failed, args.join(' ')).toBeDefined()
       expect(failed!.stdout).not.toContain('provider_installation')
       expect(failed!.stderr).toMatch(message)
     }
-  })
+  }, 60_000)
 
   it('writes every value as an HCL string', async () => {
     const { stdout } = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport', '--token', 'abc.atlasv1.def+/=', '--url', 'https://registry.example.com:8443/'], { cwd: ROOT })
