@@ -30,10 +30,27 @@ const UNIT = ['tests/domain/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/boot
 const SLOW = ['tests/store/crash.test.ts', 'tests/store/replica-crash.test.ts', 'tests/security/fuzz-*.test.ts', 'tests/security/load.test.ts', 'tests/security/hcl-stress.test.ts', ...HEAVY_DOMAIN]
 
 /**
- * The unit suites, the slow ones, then two runs of the others: every suite on the file store (the default), and, where PostgreSQL is
- * installed, the suites that go through the store port (the API, Terraform's clients, git
- * publishing, concurrency, the port's own contract) again on PostgreSQL, each test server on a
- * database of its own in a server the run starts (tests/setup/postgres.ts; the slow project starts
+ * What runs again on PostgreSQL: what differs by store. The port's own contract, replicas, the API
+ * and Terraform's clients (their queries, archives in chunks, leases, the group reads), concurrency,
+ * the MCP tools and the OCI face. Not the suites whose PostgreSQL run only repeats the file store's
+ * (each the slowest of its kind, and store-blind beyond the port): those that answer without the
+ * store (the GUI's files, methods, the graceful close, the signed downloads' fast path, git's
+ * cancellation), git publishing (its records and leases are the port's, tested by the contract) and
+ * the provider import (a client of the API, whose archives the API suites store in chunks already).
+ */
+const POSTGRES_ONLY_REPEATS_FILES = [
+  'tests/api/gui-serving.test.ts',
+  'tests/api/methods.test.ts',
+  'tests/api/graceful-close.test.ts',
+  'tests/api/signed-downloads-fast-path.test.ts',
+  'tests/vcs/**/*.test.ts',
+  'tests/terraform/provider-import.test.ts'
+]
+
+/**
+ * The unit suites, the slow ones, then two runs of the others: every suite on the file store (the
+ * default), and, where PostgreSQL is installed, those above again on PostgreSQL, each test server on
+ * a database of its own in a server the run starts (tests/setup/postgres.ts; the slow project starts
  * one of its own for the replica kill test).
  */
 const postgres = findPostgres()
@@ -59,7 +76,8 @@ export default defineConfig({
               test: {
                 ...shared,
                 name: 'postgres',
-                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/vcs/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts', 'tests/mcp/assistant-tools.test.ts', 'tests/oci/oci-face.test.ts', 'tests/oci/oci-mirrors.test.ts'],
+                include: ['tests/api/**/*.test.ts', 'tests/terraform/**/*.test.ts', 'tests/security/concurrency.test.ts', 'tests/store/store-port.test.ts', 'tests/store/replicas.test.ts', 'tests/mcp/assistant-tools.test.ts', 'tests/oci/oci-face.test.ts', 'tests/oci/oci-mirrors.test.ts'],
+                exclude: [...configDefaults.exclude, ...POSTGRES_ONLY_REPEATS_FILES],
                 env: { HOMEPORT_TEST_STORE: 'postgres' },
                 globalSetup: ['tests/setup/postgres.ts']
               }
