@@ -7,7 +7,7 @@ import { HttpError, errorsByPath } from '../http/errors.js'
 import { guardDoors } from '../http/doors.js'
 import { unmatched } from '../http/unmatched.js'
 import { refuseUnstorableBody, refuseUnstorablePath } from '../http/text-guard.js'
-import { recordOrigins } from '../http/audit.js'
+import { recordRefusedWrites } from '../http/audit.js'
 import { auditTrailRoutes } from './management/audit-trail.js'
 import { searchRoutes } from './management/search.js'
 import { serveGui } from '../http/gui.js'
@@ -115,7 +115,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(refuseUnstorablePath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
   app.use(identify(services.authenticator))
-  app.use(recordOrigins(services.auditTrail, options.clock))
+  app.use(recordRefusedWrites(services.auditTrail, options.clock))
 
   const rateLimit = (options.rateLimiter ?? new RateLimiter(DEFAULT_RATE_LIMIT_PER_MINUTE)).middleware()
   const api = jsonApiRouter('/api/v2', services, rateLimit, options.jsonLimit)

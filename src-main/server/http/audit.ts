@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import type { AuditTrailService } from '../domain/organizations/audit-trail.js'
-import { runFrom } from '../domain/core/origin.js'
+import { originOf } from './auth.js'
 import { HttpError } from './errors.js'
 import { Lru } from '../../shared/lru.js'
 
@@ -17,27 +16,26 @@ const ANONYMOUS_KEPT = 4096
 const READS_BY_POST = [/\/compare\/?$/, /^\/mcp$/]
 
 /**
- * In front of every route. Each request runs as the origin of whatever the domain records in the
- * audit trail (its id and the client's address): the services record their own changes, and the
- * refusals they decide, where they are made (domain/organizations/audit-trail.ts), so this reads
- * no URL to work out what a write was. It records the one refusal the domain never sees: a write
- * (POST, PUT, PATCH, DELETE) refused for want of a valid token (401), in the installation's trail,
- * named by the route's template, never its path (an upload link's path is a credential).
+ * In front of every route, after identify: the one refusal the domain never sees. The services
+ * record their own changes, and the refusals they decide, where they are made (with the request as
+ * the caller's origin: auth.ts, domain/organizations/audit-trail.ts), so nothing here reads a URL to
+ * work out what a write was. What is left is a write (POST, PUT, PATCH, DELETE) refused for want of
+ * a valid token (401), recorded in the installation's trail, named by the route's template, never
+ * its path (an upload link's path is a credential).
  */
-export function recordOrigins(audit: AuditTrailService, clock: () => number = Date.now) {
+export function recordRefusedWrites(audit: AuditTrailService, clock: () => number = Date.now) {
   /** When each address's refused writes to each route were last recorded. */
   const recorded = new Lru<string, number>(ANONYMOUS_KEPT)
   const refused = (ctx: Context) => refusedForToken(ctx, audit, recorded, clock())
-  return (ctx: Context, next: Next): Promise<void> =>
-    runFrom({ requestId: randomUUID(), ip: ctx.ip }, async () => {
-      try {
-        await next()
-      } catch (error) {
-        if (error instanceof HttpError && error.status === 401) await refused(ctx)
-        throw error
-      }
-      if (ctx.status === 401) await refused(ctx)
-    })
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next()
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) await refused(ctx)
+      throw error
+    }
+    if (ctx.status === 401) await refused(ctx)
+  }
 }
 
 async function refusedForToken(ctx: Context, audit: AuditTrailService, recorded: Lru<string, number>, now: number): Promise<void> {
@@ -51,5 +49,5 @@ async function refusedForToken(ctx: Context, audit: AuditTrailService, recorded:
   const last = recorded.get(key)
   if (last !== undefined && now - last < ANONYMOUS_EVERY_MS) return
   recorded.set(key, now)
-  await audit.refusal({ author: { kind: 'anonymous' }, permission: 'authenticate', org: undefined, action: 'write', resource: { type: 'request', id: name, name } })
+  await audit.refusal({ author: { kind: 'anonymous', origin: originOf(ctx) }, permission: 'authenticate', org: undefined, action: 'write', resource: { type: 'request', id: name, name } })
 }

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import type { Authenticator, Caller } from '../domain/core/access.js'
+import type { Origin } from '../domain/core/origin.js'
 import { HttpError } from './errors.js'
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
@@ -12,22 +14,32 @@ export function bearerToken(header: string | undefined): string | undefined {
 interface Identity {
   /** Whether the request presented a bearer token at all. */
   presented: boolean
-  /** Who that token belongs to; undefined when it is unknown (or there was none). */
+  /** Who that token belongs to, with the request as its origin; undefined when it is unknown (or there was none). */
   caller?: Caller
+  /** The request, as the audit trail records where a change came from. */
+  origin: Origin
 }
 
 /**
  * Establishes who is asking, once, before anything is decided per client (the rate limit keys on
- * it): the caller a bearer token names, if any. A bad or missing token is not refused here;
+ * it): the caller a bearer token names, if any, carrying this request as its origin (whatever it
+ * changes, the domain records as coming from here). A bad or missing token is not refused here;
  * requireBearer does that where a token is needed.
  */
 export function identify(authenticator: Authenticator) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const token = bearerToken(ctx.get('authorization') || undefined)
-    const identity: Identity = { presented: token !== undefined, caller: token === undefined ? undefined : await authenticator.authenticate(token) }
+    const origin: Origin = { requestId: randomUUID(), ip: ctx.ip }
+    const caller = token === undefined ? undefined : await authenticator.authenticate(token)
+    const identity: Identity = { presented: token !== undefined, caller: caller && { ...caller, origin }, origin }
     ;(ctx.state as { identity?: Identity }).identity = identity
     await next()
   }
+}
+
+/** The request as the audit trail records it: for the services a capability link reaches (an upload, a webhook, a login code), which have no caller. */
+export function originOf(ctx: Context): Origin | undefined {
+  return (ctx.state as { identity?: Identity }).identity?.origin
 }
 
 /** The caller identify established, or undefined for an anonymous or unknown one. */

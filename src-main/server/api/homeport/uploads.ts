@@ -4,6 +4,7 @@ import type { Services } from '../../domain/services.js'
 import { closeUnreadBodies } from '../../http/unread-bodies.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { versionResource } from '../management/serializers/module-resources.js'
+import { originOf } from '../../http/auth.js'
 import { ProviderUploadService } from '../../domain/providers/provider-uploads.js'
 
 /**
@@ -20,12 +21,12 @@ export function uploadRoutes(services: Services, rateLimit: Middleware): Router 
     const objectId = ctx.params.objectId!
     // A provider release's file (HCP's archivist serves both): stored once checked, no document back.
     if (ProviderUploadService.handles(objectId)) {
-      await services.providerUploads.receive(objectId, ctx.req, declared)
+      await services.providerUploads.receive(objectId, ctx.req, declared, originOf(ctx))
       ctx.status = 200
       ctx.body = ''
       return
     }
-    const { view, version } = await services.uploads.receive(objectId, ctx.req, declared)
+    const { view, version } = await services.uploads.receive(objectId, ctx.req, declared, originOf(ctx))
     sendDocument(ctx, 200, { data: versionResource(view, version, undefined) })
   })
   return router

@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Services } from '../../domain/services.js'
 import { HttpError } from '../../http/errors.js'
+import { originOf } from '../../http/auth.js'
 import { pathParams } from '../../http/query.js'
 
 /**
@@ -13,7 +14,7 @@ export function webhookRouter(services: Services, rateLimit: Middleware): Router
   const router = new Router({ prefix: '/webhooks/vcs' })
   router.use(rateLimit)
   router.post('/:id', async (ctx) => {
-    if (!(await services.vcsBuilds.webhook(pathParams(ctx, 'id').id))) {
+    if (!(await services.vcsBuilds.webhook(pathParams(ctx, 'id').id, originOf(ctx)))) {
       throw new HttpError(404, 'not found', 'No module has this webhook.')
     }
     ctx.status = 202

@@ -5,7 +5,7 @@ import { OAuthError, type TerraformLogin } from '../../domain/login/terraform-lo
 import { isStorableText } from '../../domain/core/stored-text.js'
 import type { CliTokenRecord, OrganizationRecord } from '../../store/records.js'
 import type { Services } from '../../domain/services.js'
-import { callerOf } from '../../http/auth.js'
+import { callerOf, originOf } from '../../http/auth.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { pathParams } from '../../http/query.js'
 import { organizationPath } from './serializers/organization-resources.js'
@@ -38,7 +38,7 @@ export function loginRouter(login: TerraformLogin, rateLimit: Middleware): Route
   router.post(TOKEN_PATH, rateLimit, bodyParser({ enableTypes: ['form'], formLimit: '16kb' }), async (ctx) => {
     ctx.set('Cache-Control', 'no-store')
     try {
-      ctx.body = { access_token: await login.exchange(singleValues(ctx.request.body)), token_type: 'bearer' }
+      ctx.body = { access_token: await login.exchange(singleValues(ctx.request.body), originOf(ctx)), token_type: 'bearer' }
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error
       ctx.status = 400

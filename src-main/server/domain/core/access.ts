@@ -1,18 +1,23 @@
 import type { AuthenticationTokenRecord, OrganizationRecord } from '../../store/records.js'
 import { TOKEN_HASH, type Store } from '../../store/port.js'
 import { hasExpired, hashToken, hashesEqual } from './tokens.js'
+import type { Origin } from './origin.js'
 
 /**
  * Who is making a request, as established from the bearer token: the site admin, a team, or an
  * organization's own token (a pipeline that publishes); what each may do is in authorize.ts. `expiresAt` (ms) is
  * when the token stops working, for whoever remembers a caller past the request (the protocol cache).
  */
-export type Caller =
+export type Caller = (
   | { kind: 'site-admin' }
   | { kind: 'team'; organizationId: string; teamId: string; expiresAt?: number }
   | { kind: 'organization'; organizationId: string; expiresAt?: number }
   /** HCP's audit-trails token: it reads its organization's audit trail, and nothing else. */
   | { kind: 'audit-trails'; organizationId: string; expiresAt?: number }
+) & {
+  /** The request the caller makes, for the audit trail (origin.ts); none off the request path. */
+  origin?: Origin
+}
 
 const SITE_ADMIN: Caller = { kind: 'site-admin' }
 

@@ -1,23 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
-
-/** Where a change comes from: the request that asked for it (its id, and the client's address). */
+/**
+ * Where a change comes from: the request that asked for it (its id, and the client's address), as
+ * the audit trail records it. The HTTP layer gives it to the caller it identifies (access.ts), and to
+ * the capability links' services (an upload, a webhook, a login code's exchange); the command line has none.
+ * It travels with them rather than in an AsyncLocalStorage, which on Node 20 turns on async hooks for
+ * the whole process and cost the protocol's answers about 9 % (docs/operations/performance.md).
+ */
 export interface Origin {
   requestId: string
   ip: string
-}
-
-const current = new AsyncLocalStorage<Origin>()
-
-/**
- * Runs `work` as asked by `origin`, so that whatever the domain records while it runs (the audit
- * trail) says which request it was, without every service passing the request along. The HTTP
- * layer sets it once per request; the command line sets none.
- */
-export function runFrom<T>(origin: Origin, work: () => Promise<T>): Promise<T> {
-  return current.run(origin, work)
-}
-
-/** The request the running work was asked by, if any. */
-export function currentOrigin(): Origin | undefined {
-  return current.getStore()
 }

@@ -8,6 +8,7 @@ import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { OrganizationService } from '../organizations/organizations.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
+import type { Origin } from '../core/origin.js'
 import { hashToken, newToken, tokenExpiry } from '../core/tokens.js'
 
 /** The client id Terraform's `login.v1` sends, as Homeport's discovery names it. */
@@ -86,7 +87,7 @@ export class TerraformLogin {
   }
 
   /** The token endpoint: a code, once, for the client that asked for it and proves it with the PKCE verifier. */
-  async exchange(form: Record<string, string | undefined>): Promise<string> {
+  async exchange(form: Record<string, string | undefined>, origin?: Origin): Promise<string> {
     if (form.grant_type !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported.')
     if (form.client_id !== TERRAFORM_CLIENT_ID) throw new OAuthError('invalid_client', `Unknown client "${form.client_id ?? ''}".`)
     const codeHash = form.code ? hashToken(form.code) : undefined
@@ -126,7 +127,7 @@ export class TerraformLogin {
     }
     const team = org.teams.find((candidate) => candidate.id === teamId)
     const resource = { type: 'authentication-token', id: tokenId, name: `a terraform login token of team ${org.name}/${team?.name ?? teamId}` } as const
-    await this.audit.done({ author: { kind: 'link', link: 'terraform login code' }, permission: 'approve terraform login', org, action: 'create', resource })
+    await this.audit.done({ author: { kind: 'link', link: 'terraform login code', origin }, permission: 'approve terraform login', org, action: 'create', resource })
     return token
   }
 

@@ -11,6 +11,7 @@ import type { DomainEvents } from '../core/events.js'
 import { acceptsUpload, versionResource, type ModuleView } from './module-rules.js'
 import type { AuditChange, AuditTrailService } from '../organizations/audit-trail.js'
 import type { FirstDownloads } from './first-download.js'
+import type { Origin } from '../core/origin.js'
 import { linkState, parseObjectId, type LinkState } from '../archives/upload-links.js'
 
 /** Largest archive accepted by default: 100 MB, far above any real module. */
@@ -35,7 +36,7 @@ export class UploadService {
     private readonly maxArchiveBytes = DEFAULT_MAX_ARCHIVE_BYTES
   ) {}
 
-  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<{ view: ModuleView; version: VersionRecord }> {
+  async receive(objectId: string, body: Readable, declaredLength: number | undefined, origin?: Origin): Promise<{ view: ModuleView; version: VersionRecord }> {
     const key = this.store.installation().signingKey
     const link = parseObjectId(objectId)
     const found = link && (await this.store.modules.findBy(VERSION_ID, link.versionId))
@@ -71,7 +72,7 @@ export class UploadService {
     try {
       const org = await this.store.organizations.get(found.organizationId)
       if (!org) throw new RecordMissingError(found.organizationId)
-      const change: AuditChange = { author: { kind: 'link', link: 'upload link' }, permission: 'publish module', org, action: 'upload', resource: versionResource({ org, module: found }, version) }
+      const change: AuditChange = { author: { kind: 'link', link: 'upload link', origin }, permission: 'publish module', org, action: 'upload', resource: versionResource({ org, module: found }, version) }
       if (this.firstDownloads.downloaded(version)) {
         // The same bytes again change nothing; other bytes are refused, and the owners see the attempt.
         if (version.archive?.sha256 === archive.sha256) return { view: { org, module: found }, version }

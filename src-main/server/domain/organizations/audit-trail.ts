@@ -4,14 +4,14 @@ import { accountOf, type Caller } from '../core/access.js'
 import { authorize, type Action } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId } from '../core/ids.js'
-import { currentOrigin } from '../core/origin.js'
+import type { Origin } from '../core/origin.js'
 
 /**
  * Who made a change: a caller with a token (the command line acts as the site admin, on the data
  * directory); a capability link, whose path is the credential (an upload link, a webhook, a
  * terraform login code); or nobody (a write refused for want of a valid token).
  */
-export type Author = Caller | { kind: 'link'; link: keyof typeof LINKS } | { kind: 'anonymous' }
+export type Author = Caller | { kind: 'link'; link: keyof typeof LINKS; origin?: Origin } | { kind: 'anonymous'; origin?: Origin }
 
 const LINKS = { 'upload link': 'an upload link', webhook: 'a webhook', 'terraform login code': 'a terraform login code' } as const
 
@@ -126,7 +126,7 @@ export class AuditTrailService {
       // Ids sort as the events happened: the time, then this process's count, then randomness for other replicas.
       const order = `${time.toString(36).padStart(9, '0')}${(this.sequence++ % 36 ** 4).toString(36).padStart(4, '0')}`
       const random = newId('audit').slice('audit-'.length)
-      const origin = currentOrigin()
+      const { origin } = author
       await this.store.auditTrail.create({
         id: `audit-${order}${random}`,
         timestamp: new Date(time).toISOString(),

@@ -11,6 +11,7 @@ import { linkState, parseObjectId } from '../archives/upload-links.js'
 import type { GpgKeyService } from './gpg-keys.js'
 import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import type { ProviderFile } from './providers.js'
+import type { Origin } from '../core/origin.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
 
 /** The largest provider zip accepted: real ones reach a few hundred MB. */
@@ -40,7 +41,7 @@ export class ProviderUploadService {
   }
 
   /** Takes a file through its upload link, and records it in the provider's organization's audit trail. */
-  async receive(objectId: string, body: Readable, declaredLength: number | undefined): Promise<void> {
+  async receive(objectId: string, body: Readable, declaredLength: number | undefined, origin?: Origin): Promise<void> {
     const link = parseObjectId(objectId)
     const [targetId, file] = (link?.versionId ?? '').split('+') as [string, ProviderFile | undefined]
     const provider =
@@ -57,7 +58,7 @@ export class ProviderUploadService {
       else await this.receiveSignature(provider, targetId, bytes)
     }
     const org = await this.store.organizations.get(provider.organizationId)
-    await this.audit.done({ author: { kind: 'link', link: 'upload link' }, permission: 'publish provider', org, action: 'upload', resource: uploadedFile(provider, org?.name, targetId, file) })
+    await this.audit.done({ author: { kind: 'link', link: 'upload link', origin }, permission: 'publish provider', org, action: 'upload', resource: uploadedFile(provider, org?.name, targetId, file) })
   }
 
   private async receiveShasums(provider: ProviderRecord, versionId: string, bytes: Buffer): Promise<void> {

@@ -13,6 +13,7 @@ import type { VcsBuilder } from '../modules/modules.js'
 import type { VcsConnectionService } from './connections.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { moduleResource } from '../modules/module-rules.js'
+import type { Origin } from '../core/origin.js'
 import { archive, GitError, hasFolder, listRemote, resolveCommit, syncMirror, type Tag } from './git.js'
 
 export interface BuildOptions {
@@ -56,13 +57,13 @@ export class VcsBuilds implements VcsBuilder {
 
 
   /** A push notification on a module's webhook: read its repository now. */
-  async webhook(webhookId: string): Promise<boolean> {
+  async webhook(webhookId: string, origin?: Origin): Promise<boolean> {
     const module = await this.store.modules.findBy(WEBHOOK_ID, webhookId)
     if (!module?.vcsRepo || module.vcsRepo.webhookId !== webhookId) return false
     if (module.vcsRepo.branch !== '') return true
     this.resync(module.id)
     const org = await this.store.organizations.get(module.organizationId)
-    if (org) await this.audit.done({ author: { kind: 'link', link: 'webhook' }, permission: 'publish module', org, action: 'resync', resource: moduleResource({ org, module }) })
+    if (org) await this.audit.done({ author: { kind: 'link', link: 'webhook', origin }, permission: 'publish module', org, action: 'resync', resource: moduleResource({ org, module }) })
     return true
   }
 
