@@ -59,6 +59,10 @@ describe('the audit trail', () => {
     const account = (await test.api('GET', '/account/details', { token: publisher.token })).body.data
     const published = events.find((event) => event.resource.type === 'registry-module')!
     expect(published.auth).toMatchObject({ accessor_id: account.id, description: account.attributes.username, credential: 'team' })
+    // A change through a capability link comes from its request too, as one a caller makes.
+    const uploaded = events.find((event) => event.resource.action === 'upload')!
+    expect(uploaded.request!.ip).toMatch(/127\.0\.0\.1$/)
+    expect(uploaded.request!.id).not.toBe(events[0]!.request!.id)
   })
 
   it('never records a capability’s path, sent with a token or without one', async () => {
