@@ -24,6 +24,9 @@ const EXPECTED: Record<Action, Who[]> = {
   'share modules between organizations': SITE_ADMIN,
   'mirror public providers': SITE_ADMIN,
   'import bundle': SITE_ADMIN,
+  'manage installation gate': SITE_ADMIN,
+  // Every list a caller reads shows its effect: anyone with a token may read why.
+  'read installation gate': ['site admin', 'owners', 'manage modules team', 'plain team', 'organization token', 'audit-trails token', 'other organization’s owners'],
   'connect any repository': SITE_ADMIN,
   'read organization': EVERYONE_OF_IT,
   'manage organization': OWNERS,
@@ -40,6 +43,8 @@ const EXPECTED: Record<Action, Who[]> = {
   'curate public module': MODULE_MANAGERS,
   'manage module': OWNERS,
   'make bundle': MODULE_MANAGERS,
+  'read gate': EVERYONE_OF_IT,
+  'manage gate': OWNERS,
   'read provider': EVERYONE_OF_IT,
   'download provider': EVERYONE_OF_IT,
   'publish provider': MODULE_MANAGERS,
@@ -84,7 +89,8 @@ describe('who may do what', () => {
 
   it('gives nothing in an organization to a team whose record is gone', () => {
     const removed: Caller = { kind: 'team', organizationId: 'org-a', teamId: 'team-deleted' }
-    for (const action of ACTIONS) expect(authorize(removed, action, org)).toBe(false)
+    // Reading the installation's gate is anyone's, in no organization.
+    for (const action of ACTIONS.filter((name) => name !== 'read installation gate')) expect(authorize(removed, action, org)).toBe(false)
   })
 
   it('gives a terraform login token exactly what its team may do', async () => {

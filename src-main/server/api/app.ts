@@ -23,6 +23,7 @@ import { loginRouter, loginRoutes } from './management/login.js'
 import { uploadRoutes } from './homeport/uploads.js'
 import { archiveDownloads, registryProtocolRouter } from './protocol/modules-v1.js'
 import { discoveryRouter } from './protocol/discovery.js'
+import { gateRoutes } from './management/gate.js'
 import { publicRegistryRouter } from './protocol/public-registry.js'
 import { serverInfoRouter } from './homeport/server-info.js'
 import { DEFAULT_REGISTRY_HOSTNAME, PUBLIC_MIRROR_PREFIXES } from '../../shared/terraform-config.js'
@@ -128,6 +129,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   selfHostedRoutes(api, services, baseUrl)
   adminRoutes(api, services, baseUrl)
   auditTrailRoutes(api, services)
+  gateRoutes(api, services)
   searchRoutes(api, services)
   api.all('/{*rest}', unmatched(api, 'There is no such API endpoint.'))
   // HCP's GPG keys live beside the registry protocol, in the management API's conventions.

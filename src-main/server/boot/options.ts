@@ -5,6 +5,7 @@ import { resolveDataDir } from '../data-dir/default-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from '../domain/modules/uploads.js'
 import { DEFAULT_OPENTOFU_UPSTREAM, DEFAULT_UPSTREAM } from '../domain/upstream/upstream.js'
 import { DEFAULT_POLL_INTERVAL_MS } from '../domain/vcs/builds.js'
+import { parseDuration } from '../domain/gate/duration.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js'
 import { DEFAULT_REGISTRY_HOSTNAME, isRegistryHostname } from '../../shared/terraform-config.js'
 
@@ -34,6 +35,8 @@ export interface ServeOptions {
   /** OpenTofu's public registry, mirrored beside `upstream` (the same address: one mirror answers for both names). */
   openTofuUpstream: string
   openTofuUpstreamToken: string | undefined
+  /** Versions from the public registries younger than this (seconds) are held back (domain/gate/); 0: none. */
+  cooldownSeconds: number
   vcsPollIntervalMs: number
   allowedHosts: string[]
   /** Folders under which organization owners may connect repositories (the site admin may connect any). */
@@ -135,6 +138,14 @@ export const SETTINGS: readonly Setting[] = [
   setting({ key: 'openTofuUpstream', flag: 'opentofu-upstream', env: 'HOMEPORT_OPENTOFU_UPSTREAM', takes: '<url>', shown: DEFAULT_OPENTOFU_UPSTREAM, help: 'the public registry mirrored for registry.opentofu.org',
     parse: (text) => registryAddress('--opentofu-upstream', text ?? DEFAULT_OPENTOFU_UPSTREAM) }),
   setting({ key: 'openTofuUpstreamToken', flag: 'opentofu-upstream-token', env: 'HOMEPORT_OPENTOFU_UPSTREAM_TOKEN', takes: '<token>', shown: 'none', help: 'a token for that registry, if it wants one', parse: (text) => text || undefined }),
+  setting({ key: 'cooldownSeconds', flag: 'cooldown', env: 'HOMEPORT_COOLDOWN', takes: '<duration>', shown: '0 (off; 7d recommended)', help: 'hold versions from the public registries until this old (7d, 36h, 90m)',
+    parse(text) {
+      try {
+        return parseDuration(text ?? '0')
+      } catch (error) {
+        throw new UsageError(`--cooldown: ${(error as Error).message}`)
+      }
+    } }),
   setting({ key: 'vcsPollIntervalMs', flag: 'vcs-poll-interval', env: 'HOMEPORT_VCS_POLL_INTERVAL', takes: '<s>', shown: String(DEFAULT_POLL_INTERVAL_MS / 1000), help: 'seconds between checks for new tags',
     parse(text) {
       const seconds = Number(text ?? DEFAULT_POLL_INTERVAL_MS / 1000)

@@ -39,12 +39,16 @@ import { TeamService } from '../domain/organizations/teams.js'
 import { UploadService } from '../domain/modules/uploads.js'
 import { FirstDownloads } from '../domain/modules/first-download.js'
 import { AuditTrailService } from '../domain/organizations/audit-trail.js'
+import { Gate } from '../domain/gate/gate.js'
+import { GatePolicyService } from '../domain/gate/gate-policies.js'
+import { ReleaseDates } from '../domain/gate/release-dates.js'
 import type { Store } from '../store/port.js'
 import type { Services } from '../domain/services.js'
 
 
 /** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
 export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> &
+  Partial<Pick<ServeOptions, 'cooldownSeconds'>> &
   Partial<Pick<ServeOptions, 'openTofuUpstream' | 'openTofuUpstreamToken'>> & {
   adminToken: string
   /** A local folder for git mirrors of VCS modules (a cache). */
@@ -53,7 +57,7 @@ export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | '
   bundlesDir: string
   /** How long an upstream answer is served without asking again (default five minutes). */
   upstreamMaxAgeMs?: number
-  /** The time, for time-based rules (the audit trail's retention). */
+  /** The time, for time-based rules (the audit trail's retention, the gate's cooldown). */
   clock?: () => number
 }
 
@@ -84,13 +88,17 @@ export function createServices(store: Store, background: Background, options: Se
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition, audit)
   const docs = new DocsCache(store.archives)
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
+  // The gate over what comes in from the public registries: every mirror asks it.
+  const clock = options.clock ?? Date.now
+  const releaseDates = new ReleaseDates(store, clock)
+  const gate = new Gate(store, releaseDates, audit, { cooldownSeconds: options.cooldownSeconds ?? 0, clock })
   // One mirror per public registry; the same address for both (another Homeport, say) is one mirror answering for both names.
   const mirrorOf = (url: string, token: string | undefined, names: string[]): PublicMirror => {
     const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
-      providers: new ProviderMirror(store, upstream, archives, names, audit),
-      modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn)
+      providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates),
+      modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn, gate, releaseDates, names[0]!)
     }
   }
   const openTofuUpstream = options.openTofuUpstream ?? DEFAULT_OPENTOFU_UPSTREAM
@@ -151,11 +159,13 @@ export function createServices(store: Store, background: Background, options: Se
     providerUploads,
     providerRegistry,
     bundles,
-    moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname),
+    moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname, gate),
     providerCatalog: new ProviderCatalog(store, publicMirrors, options.registryHostname),
     versionFiles: new VersionFiles(store, modules, firstDownloads),
     oci: new OciRegistry(store, providerRegistry, publicMirrors, registry, downloads, options.registryHostname),
     auditTrail: audit,
+    gate,
+    gatePolicies: new GatePolicyService(store, organizations, gate, releaseDates, audit, clock),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),
     async sweepArchives() {

@@ -28,6 +28,8 @@ import type { ModuleCatalog } from './assistant/module-catalog.js'
 import type { ProviderCatalog } from './assistant/provider-catalog.js'
 import type { OciRegistry } from './oci/oci-registry.js'
 import type { VersionFiles } from './modules/version-files.js'
+import type { Gate } from './gate/gate.js'
+import type { GatePolicyService } from './gate/gate-policies.js'
 import type { Store } from '../store/port.js'
 
 /**
@@ -63,6 +65,10 @@ export interface Services {
   providerRegistry: ProviderRegistryService
   bundles: BundleService
   auditTrail: AuditTrailService
+  /** The gate over what comes in from the public registries: the decision every face asks (domain/gate/). */
+  gate: Gate
+  /** The gate's policies and approval queue, as people change them. */
+  gatePolicies: GatePolicyService
   /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */
   moduleCatalog: ModuleCatalog
   providerCatalog: ProviderCatalog

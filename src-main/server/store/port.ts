@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, AuditEventRecord, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
+import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, ReleaseSightingRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -84,6 +84,12 @@ export interface Store {
   readonly providerMirror: RecordStore<MirroredProviderRecord>
   /** Every write, append-only (domain/organizations/audit-trail.ts). */
   readonly auditTrail: RecordStore<AuditEventRecord>
+  /** The gate's policies: the installation's and each organization's (domain/gate/). */
+  readonly gatePolicies: RecordStore<GatePolicyRecord>
+  /** When each upstream version was first seen and published, and the digest first fetched. */
+  readonly releaseSightings: RecordStore<ReleaseSightingRecord>
+  /** Versions waiting for a person's approval, and the decisions made. */
+  readonly gateRequests: RecordStore<GateRequestRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
   readonly leases: Leases
@@ -138,6 +144,10 @@ export const INSTALLATION_SCOPE = 'installation'
 export const MIRRORED_PROVIDER = 'mirrored-provider'
 export const MIRRORED_FILE_ID = 'mirrored-file-id'
 export const VCS_MODULES = 'vcs'
+/** The gate's requests: one per scope, package and version (unique); each scope's, and each package's (groups). */
+export const GATE_REQUEST = 'gate-request'
+export const GATE_SCOPE = 'gate-scope'
+export const GATE_PACKAGE = 'gate-package'
 /** Every module with a version whose ingest has not finished, for taking over a dead replica's. */
 export const INGESTING = 'ingesting'
 /** Every module with a version that lacks what ingest now keeps (see lacksBackfill), for the start-up backfill. */

@@ -427,3 +427,81 @@ export interface AuditEventRecord {
   /** The request that made it (its id and where it came from), or null for the command line. Never a path: some paths are credentials. */
   request: { id: string; ip: string } | null
 }
+
+/**
+ * One scope's gate over what comes in from the public registries (domain/gate/): the installation's
+ * (the site admin's) or an organization's (its owners'). An organization's applies on top of the
+ * installation's, so it can only hold back more.
+ */
+export interface GatePolicyRecord {
+  /** `gate-installation`, or `gate-org…` (the organization's id without its dash). */
+  id: string
+  /** null for the installation's policy. */
+  organizationId: string | null
+  /** Versions younger than this (seconds, from the upstream's publish time) are held; 0 for none. */
+  cooldownSeconds: number
+  /** Only what an `allow` rule names comes in. */
+  allowOnly: boolean
+  /** A new version waits for an owner's approval. */
+  approvals: boolean
+  /** Report only: what the policy would hold is recorded, and everything is offered. */
+  reportOnly: boolean
+  rules: GateRuleRecord[]
+  updatedAt: string
+}
+
+/** One rule of a gate policy: which addresses and versions it names, and what it does to them. */
+export interface GateRuleRecord {
+  /** `gaterule-…` */
+  id: string
+  /** block: never offered; allow: may come in (allow-only mode); exempt: past the cooldown and approvals. */
+  effect: 'block' | 'allow' | 'exempt'
+  /** An address pattern: `hashicorp/*`, `registry.opentofu.org/*\/*`, `terraform-aws-modules/vpc/aws`. */
+  pattern: string
+  /** A version constraint (`>= 6.0.0, < 6.2.0`, or `= 6.1.2` for one version); empty for every version. */
+  versions: string
+  reason: string
+  createdBy: string
+  createdAt: string
+}
+
+/**
+ * When Homeport first saw each version of one upstream package, when the upstream says it was
+ * published, and the digest of the content it first fetched (which stays canonical).
+ */
+export interface ReleaseSightingRecord {
+  /** `sight-<hash of the key>` */
+  id: string
+  /** `provider:registry.terraform.io/hashicorp/aws`, `module:registry.terraform.io/terraform-aws-modules/vpc/aws` */
+  key: string
+  versions: Record<string, ReleaseSighting>
+}
+
+export interface ReleaseSighting {
+  firstSeenAt: string
+  /** The upstream's publish time, when it gave a believable one. */
+  publishedAt: string | null
+  /** The SHA-256 of the content first fetched (a module's archive, a provider's SHA256SUMS). */
+  digest?: string
+  /** The digest of different content the upstream later served for the same version (refused). */
+  refusedDigest?: string
+}
+
+/** A version waiting for (or given) a person's decision under a gate policy with approvals. */
+export interface GateRequestRecord {
+  /** `gatereq-…` */
+  id: string
+  /** The scope whose policy asks for the approval (null: the installation's). */
+  organizationId: string | null
+  /** The package's key, as ReleaseSightingRecord's. */
+  key: string
+  version: string
+  status: 'pending' | 'approved' | 'denied'
+  /** Who tried to install it, most recent last (a few at most). */
+  requesters: Array<{ who: string; at: string }>
+  requestedAt: string
+  publishedAt: string | null
+  decidedBy: string | null
+  decidedAt: string | null
+  reason: string
+}

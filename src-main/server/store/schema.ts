@@ -78,6 +78,9 @@ export const SCHEMAS = {
   providers: UNCHANGED,
   gpgKeys: UNCHANGED,
   providerMirror: UNCHANGED,
+  gatePolicies: UNCHANGED,
+  releaseSightings: UNCHANGED,
+  gateRequests: UNCHANGED,
   auditTrail: {
     version: 2,
     migrations: {

@@ -104,8 +104,8 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     const mirror = services.publicMirrors.find(hostname)?.providers
     if (mirror) {
       return {
-        versions: (_caller, namespace, type) => mirror.localVersions(namespace, type, { unsigned: true }),
-        archive: (_caller, ...args) => mirror.archive(...args)
+        versions: (caller, namespace, type) => mirror.localVersions(caller, namespace, type, { unsigned: true }),
+        archive: (...args) => mirror.archive(...args)
       }
     }
     throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...services.publicMirrors.names].join(', ')}, not of ${hostname}.`)

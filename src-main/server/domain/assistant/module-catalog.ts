@@ -8,6 +8,8 @@ import type { ModuleDocs } from '../archives/module-docs.js'
 import { type ModuleView, latestOf, published } from '../modules/module-rules.js'
 import type { RegistryService } from '../modules/protocol-reads.js'
 import { offered } from '../modules/versions/lifecycle.js'
+import type { Gate } from '../gate/gate.js'
+import { publicPackage } from '../gate/packages.js'
 import { Lru } from '../../../shared/lru.js'
 import { docsSearchText, rank, searchText, type DocsSearchText, type Ranked } from './module-search.js'
 
@@ -68,7 +70,8 @@ export class ModuleCatalog {
     private readonly store: Store,
     private readonly registry: RegistryService,
     private readonly docs: DocsCache,
-    private readonly registryHostname: string
+    private readonly registryHostname: string,
+    private readonly gate: Gate
   ) {}
 
   /** Every module the caller reads with at least one version it is offered. */
@@ -76,10 +79,16 @@ export class ModuleCatalog {
     const found: CatalogEntry[] = []
     for (const org of await this.registry.readableOrganizations(caller)) {
       if (filter.organization !== undefined && org.name !== filter.organization) continue
+      // Mirrored public modules offer what the gate lets through (the policies read once per organization).
+      const policies = await this.gate.policies(org.id)
       for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) {
         if (filter.registry !== undefined && module.registryName !== filter.registry) continue
         if (filter.provider !== undefined && module.provider !== filter.provider) continue
-        const versions = offered(caller, published(module))
+        let versions = offered(caller, published(module))
+        if (module.registryName === 'public' && policies.length > 0) {
+          const target = publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider)
+          versions = (await this.gate.offered({ caller, organizationId: org.id }, target, versions, (version) => version.version, undefined, policies)).offered
+        }
         if (versions.length === 0) continue
         const namespace = module.registryName === 'private' ? org.name : (module.namespace ?? '')
         found.push({

@@ -56,7 +56,7 @@ export class ProviderCatalog {
         if (versions.length > 0) found.push(entryOf({ address: `${org.name}/${provider.name}`, hostname: this.registryHostname, registry: 'private', organization: org.name }, versions))
       }
     }
-    for (const { record: mirrored, publicName } of await this.mirrors.providers()) {
+    for (const { record: mirrored, publicName } of await this.mirrors.providers(caller)) {
       const versions = mirrored.versions
         .map((version) => ({ version: version.version, protocols: version.protocols, platforms: version.platforms.map((platform) => `${platform.os}_${platform.arch}`), deprecation: null }))
         .filter((version) => version.platforms.length > 0)

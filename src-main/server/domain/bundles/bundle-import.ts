@@ -258,7 +258,7 @@ export class BundleImporter {
   private async importMirrored({ provider, shasums, signature, key }: Verified, journal: ImportJournal): Promise<ImportOutcome> {
     const { hostname, namespace, type, version } = provider
     const mirror = this.services.publicMirrors.for(hostname).providers
-    const before = (await mirror.localVersions(namespace, type, { unsigned: true }).catch(missing))?.find((candidate) => candidate.version === version)
+    const before = (await mirror.keptVersions(namespace, type, { unsigned: true }).catch(missing))?.find((candidate) => candidate.version === version)
     const release = await mirror.importRelease(this.caller, {
       hostname,
       namespace,

@@ -46,6 +46,10 @@ const RULES = {
   'share modules between organizations': siteAdmin,
   'mirror public providers': siteAdmin,
   'import bundle': siteAdmin,
+  // The gate over what comes in from the public registries (domain/gate/): the installation's policy is the
+  // site admin's; anyone with a token may read it, since every list they get shows its effect.
+  'manage installation gate': siteAdmin,
+  'read installation gate': () => true,
   // An organization, its teams and its tokens.
   'read organization': member,
   'manage organization': owner,
@@ -62,6 +66,9 @@ const RULES = {
   'curate public module': manageModules,
   'manage module': owner,
   'make bundle': manageModules,
+  // An organization's own gate, on top of the installation's: its owners set it and decide its approvals.
+  'read gate': member,
+  'manage gate': owner,
   // Private providers and their signing keys.
   'read provider': member,
   'download provider': member,

@@ -22,13 +22,29 @@ export class DomainError extends Error {
  * `forCallers` is false where no caller is involved (an upload link), so there is nothing to hide.
  */
 export class NotFoundError extends DomainError {
-  static override readonly code = 'not-found'
+  static override readonly code: string = 'not-found'
 
   constructor(
     message: string,
     readonly forCallers = true
   ) {
     super(message)
+  }
+}
+
+/**
+ * A version the gate (domain/gate/) does not offer: held by a cooldown, blocked, not on the allow
+ * list, or waiting for approval. A 404 on every face, never 401/403 (which Terraform reads as bad
+ * credentials), with the rule in its words; `until` is when a cooldown ends.
+ */
+export class HeldByGateError extends NotFoundError {
+  static override readonly code = 'held-by-gate'
+
+  constructor(
+    message: string,
+    readonly until?: string
+  ) {
+    super(message, false)
   }
 }
 

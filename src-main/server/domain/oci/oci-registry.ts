@@ -106,7 +106,7 @@ export class OciRegistry {
   private async providerZips(caller: Caller, { hostname, namespace, type }: Extract<OciRepository, { kind: 'provider' }>): Promise<StoredVersionZips[]> {
     if (hostname === this.registryHostname.toLowerCase()) return this.providers.storedZips(caller, namespace, type)
     const mirror = this.mirrors.find(hostname)?.providers
-    if (mirror) return mirror.storedZips(namespace, type)
+    if (mirror) return mirror.storedZips(caller, namespace, type)
     throw new NotFoundError(`no provider ${hostname}/${namespace}/${type} here: Homeport serves ${[this.registryHostname, ...this.mirrors.names].join(', ')}`)
   }
 

@@ -33,6 +33,10 @@ export type AuditResourceType =
   | 'mirrored-provider'
   | 'bundle'
   | 'request'
+  | 'gate-policy'
+  | 'gate-rule'
+  | 'gate-request'
+  | 'upstream-version'
 
 /** What a change touched: its kind, its API id, and its name for people (`acme/network/aws 1.0.0`). */
 export interface AuditResource {
@@ -41,8 +45,11 @@ export interface AuditResource {
   name: string
 }
 
-/** The authorization table's actions, and `authenticate` for a write refused before any of them (no valid token). */
-export type AuditPermission = Action | 'authenticate'
+/**
+ * The authorization table's actions, `authenticate` for a write refused before any of them (no valid
+ * token), and `gate` for the gate's own decisions (a version held back, waived, or refused as re-tagged).
+ */
+export type AuditPermission = Action | 'authenticate' | 'gate'
 
 /** A change to record: who, under which permission, in which organization (none: the installation's), what was done and to what. */
 export interface AuditChange {

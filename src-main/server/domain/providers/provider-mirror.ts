@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import semver from 'semver'
 import type { MirroredProviderPlatform, MirroredProviderRecord, MirroredProviderVersion, StoredFile } from '../../store/records.js'
@@ -17,6 +18,10 @@ import { binaryToken, packageHashes, packageTokens, type ListedProviderVersion, 
 import { checkPlatformPart, checkProtocols, checkProviderFilename, isTerraformProviderPart } from './providers.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { terminalSafe } from '../core/notice.js'
+import { callerScope, type Gate } from '../gate/gate.js'
+import { KEPT_OUT } from '../gate/decide.js'
+import { packageKey, publicPackage, type PublicPackage } from '../gate/packages.js'
+import type { PublishTimes, ReleaseDates } from '../gate/release-dates.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -112,7 +117,9 @@ export class ProviderMirror {
     private readonly upstream: UpstreamRegistry,
     private readonly archives: ArchiveKeeper,
     readonly publicNames: readonly string[],
-    private readonly audit: AuditTrailService
+    private readonly audit: AuditTrailService,
+    private readonly gate: Gate,
+    private readonly dates: ReleaseDates
   ) {}
 
   /** The upstream's hostname, which the providers mirrored from it are kept under. */
@@ -131,7 +138,40 @@ export class ProviderMirror {
     return host === this.hostname || this.publicNames.includes(host)
   }
 
-  async versions(_caller: Caller, namespace: string, type: string): Promise<ProviderVersionList> {
+  /** The provider as the gate names it (under the public registry's name). */
+  private package(namespace: string, type: string): PublicPackage {
+    return publicPackage('provider', this.publicName, namespace, type)
+  }
+
+  /** The publish times of versions, from the upstream's v2 API (`published-at`), where it has one (registry.terraform.io does). */
+  private publishTimes(namespace: string, type: string): PublishTimes {
+    return async () => {
+      const times = new Map<string, string | undefined>()
+      const answer = await this.upstream.get(upstreamPath('providers', namespaceSegment(namespace), typeSegment(type)), 'v2', { include: 'provider-versions' })
+      if (answer.status !== 200) return times
+      const included = (answer.body as { included?: unknown }).included
+      for (const item of Array.isArray(included) ? (included as Array<{ type?: unknown; attributes?: Record<string, unknown> }>) : []) {
+        const version = item?.attributes?.version
+        const published = item?.attributes?.['published-at']
+        if (item?.type === 'provider-versions' && typeof version === 'string' && typeof published === 'string') times.set(version, published)
+      }
+      return times
+    }
+  }
+
+  /** The versions of `entries` the gate offers the caller, and its warnings for those it holds and for upstream's re-tags it refused. */
+  private async gated<T extends { version: string }>(caller: Caller, namespace: string, type: string, entries: readonly T[]): Promise<{ offered: T[]; warnings: string[] }> {
+    const target = this.package(namespace, type)
+    const { offered, held } = await this.gate.offered(callerScope(caller), target, entries, (entry) => entry.version, this.publishTimes(namespace, type))
+    return { offered, warnings: [...this.gate.warnings(target, held), ...(await this.gate.retagWarnings(target))] }
+  }
+
+  /** Refuses a version the gate does not offer the caller (HeldByGateError), before anything is fetched. */
+  private async admit(caller: Caller, namespace: string, type: string, version: string): Promise<void> {
+    await this.gate.check(callerScope(caller), this.package(namespace, type), version, this.publishTimes(namespace, type))
+  }
+
+  async versions(caller: Caller, namespace: string, type: string): Promise<ProviderVersionList> {
     const answer = await this.upstream.get(upstreamPath(namespaceSegment(namespace), typeSegment(type), 'versions'), 'providers.v1', { live: true }).catch((error: unknown) => {
       // Out of reach is answered from what is here; a bad name or a bad answer is said as it is.
       if (error instanceof InvalidInputError || error instanceof BadGatewayError) throw error
@@ -140,21 +180,30 @@ export class ProviderMirror {
     // Online, what upstream offers (a missing package is pulled through); offline, only what is here.
     if (answer && !answer.stale && answer.status === 200) {
       const body = answer.body as { versions?: ListedProviderVersion[]; warnings?: unknown }
+      // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
+      const listed = (body.versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null)
+      const { offered, warnings } = await this.gated(caller, namespace, type, listed)
       return {
-        // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
-        versions: (body.versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null),
-        // The upstream's own notices (a provider moved, archived), as it said them.
-        warnings: Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string').map(terminalSafe) : []
+        versions: offered,
+        // The upstream's own notices (a provider moved, archived), as it said them, then the gate's.
+        warnings: [...(Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string').map(terminalSafe) : []), ...warnings]
       }
     }
-    return { versions: await this.localVersions(namespace, type), warnings: [] }
+    const { offered, warnings } = await this.gated(caller, namespace, type, await this.keptVersions(namespace, type))
+    return { versions: offered, warnings }
   }
 
   /**
-   * The versions and platforms mirrored here, whatever the upstream has: those upstream signed, or
-   * with `unsigned`, also those imported without upstream's signature (for the network mirror).
+   * The versions and platforms mirrored here that the gate offers the caller, whatever the upstream
+   * has: those upstream signed, or with `unsigned`, also those imported without upstream's signature
+   * (for the network mirror).
    */
-  async localVersions(namespace: string, type: string, { unsigned = false } = {}): Promise<ListedProviderVersion[]> {
+  async localVersions(caller: Caller, namespace: string, type: string, { unsigned = false } = {}): Promise<ListedProviderVersion[]> {
+    return (await this.gated(caller, namespace, type, await this.keptVersions(namespace, type, { unsigned }))).offered
+  }
+
+  /** The versions and platforms mirrored here, as localVersions, whatever the gate decides (for an import's own bookkeeping). */
+  async keptVersions(namespace: string, type: string, { unsigned = false } = {}): Promise<ListedProviderVersion[]> {
     const mirrored = await this.mirrored(namespace, type)
     const versions = (mirrored?.versions ?? [])
       .map((version) => ({
@@ -170,22 +219,24 @@ export class ProviderMirror {
   }
 
   /** Every version mirrored here with its zips, signed by upstream or imported (OCI carries no signature: domain/oci/). */
-  async storedZips(namespace: string, type: string): Promise<StoredVersionZips[]> {
+  async storedZips(caller: Caller, namespace: string, type: string): Promise<StoredVersionZips[]> {
     const mirrored = await this.mirrored(namespace, type)
     if (!mirrored) throw new NotFoundError(`${this.publicName}/${namespace}/${type} is not mirrored here`, false)
-    return mirrored.versions.map((version) => ({
+    const { offered } = await this.gated(caller, namespace, type, mirrored.versions)
+    return offered.map((version) => ({
       version: version.version,
       zips: version.platforms.map(({ os, arch, filename, binary }) => ({ os, arch, filename, file: binary }))
     }))
   }
 
   async download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage> {
+    await this.admit(caller, namespace, type, version)
     let found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
     if (!found || found.platform.unsigned) {
       // An imported zip is served to the registry protocol once upstream's signature vouches for it;
       // failing that, it is still here (and the answer below says where to get it).
       const imported = found
-      await this.pull(namespace, type, version, os, arch).catch((error: unknown) => {
+      await this.pull(caller, namespace, type, version, os, arch).catch((error: unknown) => {
         if (!imported) throw error
       })
       found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
@@ -232,7 +283,8 @@ export class ProviderMirror {
   }
 
   /** A mirrored zip, signed by upstream or imported, as the network mirror offers it: its name, `zh:` and signed location. */
-  async archive(namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive> {
+  async archive(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive> {
+    await this.admit(caller, namespace, type, version)
     const found = this.packageOf(await this.mirrored(namespace, type), version, os, arch)
     if (!found) throw new NotFoundError(`${namespace}/${type} ${version} has no package for ${os}_${arch}`, false)
     const { filename, shasum, hash1 } = found.platform
@@ -363,12 +415,16 @@ export class ProviderMirror {
     if (answer.stale || answer.status !== 200) throw new UnavailableError(`The upstream registry did not list ${namespace}/${type} (HTTP ${answer.status}${answer.stale ? ', offline' : ''}).`)
     const versions = (answer.body as { versions: ListedProviderVersion[] }).versions.filter((entry) => meets(entry.version))
     if (versions.length === 0) throw new InvalidInputError(`The upstream registry has no version of ${namespace}/${type} in "${constraint ?? ''}".`, 'versions')
+    // What the gate keeps out is never fetched; what it only holds for now (a cooldown, an approval) is, ready for when it is offered.
+    const decisions = await this.gate.decisions(callerScope(caller), this.package(namespace, type), versions.map((entry) => entry.version), this.publishTimes(namespace, type))
+    const refused = new Set(decisions.filter((decision) => KEPT_OUT.has(decision.verdict)).map((decision) => decision.version))
     const done: Array<{ version: string; platform: string }> = []
     for (const entry of versions) {
+      if (refused.has(entry.version)) continue
       for (const platform of platforms) {
         const [os, arch] = platform.split('_') as [string, string]
         if (!entry.platforms?.some((candidate) => candidate.os === os && candidate.arch === arch)) continue
-        if (!this.packageOf(await this.mirrored(namespace, type), entry.version, os, arch)) await this.pull(namespace, type, entry.version, os, arch)
+        if (!this.packageOf(await this.mirrored(namespace, type), entry.version, os, arch)) await this.pull(caller, namespace, type, entry.version, os, arch)
         done.push({ version: entry.version, platform })
       }
     }
@@ -419,6 +475,12 @@ export class ProviderMirror {
     return (await this.store.providerMirror.all())
       .filter((provider) => provider.hostname === this.hostname)
       .sort((a, b) => `${a.namespace}/${a.type}`.localeCompare(`${b.namespace}/${b.type}`))
+  }
+
+  /** A mirrored provider's record with only the versions the gate offers the caller. */
+  async offeredRecord(caller: Caller, record: MirroredProviderRecord): Promise<MirroredProviderRecord> {
+    const { offered } = await this.gated(caller, record.namespace, record.type, record.versions)
+    return offered.length === record.versions.length ? record : { ...record, versions: offered }
   }
 
   /** A mirrored file at a signed location, while the location is valid. */
@@ -480,7 +542,7 @@ export class ProviderMirror {
   }
 
   /** Fetches one package from the upstream, checks it as Terraform would, and keeps it. */
-  private async pull(namespace: string, type: string, version: string, os: string, arch: string): Promise<void> {
+  private async pull(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<void> {
     const path = upstreamPath(namespaceSegment(namespace), typeSegment(type), versionSegment(version), 'download', osSegment(os), archSegment(arch))
     // Out of reach, only what is mirrored is offered (as the versions list does): a package that is not here is
     // missing, which Terraform says plainly ("not available for <platform>"), rather than a 503 it retries.
@@ -516,6 +578,14 @@ export class ProviderMirror {
     let verified = false
     for (const key of keys) verified ||= await checkSignature(key.ascii_armor, sumsBytes, new Uint8Array(signature)).then(() => true, () => false)
     if (!verified) throw invalid('the signature of SHA256SUMS verifies with none of its keys')
+    // The first SHA256SUMS fetched for a version stays canonical: an upstream that re-tags is refused, not followed.
+    const target = this.package(namespace, type)
+    const canonical = await this.dates.canonical(target, version, createHash('sha256').update(sumsBytes).digest('hex'))
+    if (!canonical.ok) {
+      const name = `${this.publicName}/${namespace}/${type} ${version}`
+      await this.audit.done({ author: caller, permission: 'gate', org: undefined, action: 'refuse re-tag', resource: { type: 'upstream-version', id: `${packageKey(target)}@${version}`, name } })
+      throw new ConflictError(`The upstream registry now serves different content for ${name} (SHA256SUMS ${canonical.kept} when first fetched): Homeport keeps what it first fetched and refuses the new files.`)
+    }
 
     const zip = await this.upstream.fetchArchive(new URL(meta.download_url, at).toString())
     const binary = await this.store.archives.put(Readable.fromWeb(zip.body! as never), MAX_PROVIDER_ZIP_BYTES)

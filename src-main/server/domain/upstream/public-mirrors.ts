@@ -1,3 +1,4 @@
+import type { Caller } from '../core/access.js'
 import type { DownloadToken } from '../archives/download-links.js'
 import { InvalidInputError } from '../core/errors.js'
 import type { ProviderMirror } from '../providers/provider-mirror.js'
@@ -49,9 +50,16 @@ export class PublicMirrors {
     return found
   }
 
-  /** Every mirrored provider, each with the public name it is served under. */
-  async providers() {
-    const listed = await Promise.all(this.mirrors.map(async (mirror) => (await mirror.providers.list()).map((record) => ({ record, publicName: mirror.providers.publicName }))))
+  /**
+   * Every mirrored provider, each with the public name it is served under; for a caller, with only
+   * the versions the gate offers it (without one, all: the site admin's view of what is kept).
+   */
+  async providers(caller?: Caller) {
+    const listed = await Promise.all(
+      this.mirrors.map(async (mirror) =>
+        Promise.all((await mirror.providers.list()).map(async (record) => ({ record: caller ? await mirror.providers.offeredRecord(caller, record) : record, publicName: mirror.providers.publicName })))
+      )
+    )
     return listed.flat()
   }
 

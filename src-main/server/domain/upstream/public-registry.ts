@@ -5,7 +5,12 @@ import { authorize } from '../core/authorize.js'
 import type { DocsCache } from '../archives/docs-cache.js'
 import { signDownload } from '../archives/download-links.js'
 import type { DownloadCounter } from '../modules/downloads.js'
-import { InvalidInputError, NotFoundError } from '../core/errors.js'
+import { ConflictError, HeldByGateError, InvalidInputError, NotFoundError } from '../core/errors.js'
+import semver from 'semver'
+import { KEPT_OUT } from '../gate/decide.js'
+import type { Gate, GateContext } from '../gate/gate.js'
+import { packageName, publicPackage, type PublicPackage } from '../gate/packages.js'
+import type { PublishTimes, ReleaseDates } from '../gate/release-dates.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import { findVersion, latest, type ModuleView, published, versionResource } from '../modules/module-rules.js'
 import type { ModuleService } from '../modules/modules.js'
@@ -34,6 +39,9 @@ export interface MirroredDetail {
   detail: Detail
 }
 
+/** How many of a module's versions' publish times are asked of the upstream at once (each is one request, once per version). */
+const PUBLISH_TIME_READS = 4
+
 /** How long a pull-through waits for the version's ingest before answering. */
 const PULL_WAIT_MS = 30_000
 
@@ -53,7 +61,11 @@ export class PublicRegistryService {
     private readonly fetcher: PackageFetcher,
     private readonly docs: DocsCache,
     private readonly downloads: DownloadCounter,
-    private readonly enabled: boolean
+    private readonly enabled: boolean,
+    private readonly gate: Gate,
+    private readonly dates: ReleaseDates,
+    /** The public registry's name the gate knows these modules by (`registry.terraform.io`). */
+    private readonly publicName: string
   ) {}
 
   /** Whether organizations here keep public modules (the hosted edition, with curation on). */
@@ -68,12 +80,12 @@ export class PublicRegistryService {
    */
   async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<UpstreamPassThrough | MirroredVersions> {
     const view = await this.curated(caller, namespace, name, provider)
-    const mirrored = published(view.module)
+    const mirrored = await this.offered(caller, view, published(view.module), (version) => version.version)
     const answer = await this.upstream.get(upstreamPath(...moduleSegments(namespace, name, provider), 'versions'), 'modules.v1', { live: true }).catch((error: unknown) => {
       if (error instanceof UpstreamUnavailableError && mirrored.length > 0) return undefined
       throw error
     })
-    if (answer && !answer.stale) return { kind: 'upstream', ...answer }
+    if (answer && !answer.stale) return { kind: 'upstream', ...answer, body: await this.gatedList(caller, view, answer) }
     if (mirrored.length === 0) {
       throw new UpstreamUnavailableError(`The public registry cannot be reached, and no version of ${namespace}/${name}/${provider} is mirrored here: mirror one while online.`)
     }
@@ -85,6 +97,13 @@ export class PublicRegistryService {
   /** A version's detail, or the latest version's when `version` is undefined. */
   async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<UpstreamPassThrough | MirroredDetail> {
     const view = await this.curated(caller, namespace, name, provider)
+    if (version !== undefined) await this.admit(caller, view, version)
+    else if ((await this.gate.policies(view.org.id)).length > 0) {
+      // The latest the gate offers: the upstream's own latest may be held.
+      const newest = await this.newestOffered(caller, view)
+      if (newest === undefined) throw new HeldByGateError(`No version of ${packageName(this.package(view))} is offered here: the gate holds every one it knows of.`)
+      return this.detail(caller, namespace, name, provider, newest)
+    }
     const path = upstreamPath(...moduleSegments(namespace, name, provider), ...(version === undefined ? [] : [versionSegment(version)]))
     const target = version === undefined ? latest(view.module) : findVersion(view.module, version)
     const mirrored = target?.status === 'ok' ? target : undefined
@@ -93,7 +112,7 @@ export class PublicRegistryService {
       throw error
     })
     // Offline, a version mirrored here is described from here (its versions: the mirrored ones), not from an old answer.
-    if (answer && (!answer.stale || !mirrored)) return { kind: 'upstream', ...answer }
+    if (answer && (!answer.stale || !mirrored)) return { kind: 'upstream', ...answer, body: await this.gatedDetail(caller, view, answer) }
     return {
       kind: 'mirrored',
       detail: {
@@ -101,7 +120,7 @@ export class PublicRegistryService {
         version: mirrored!,
         docs: await this.docs.get(mirrored!.archive?.sha256),
         providers: [view.module.provider],
-        versions: published(view.module).map((candidate) => candidate.version)
+        versions: await this.offered(caller, view, published(view.module).map((candidate) => candidate.version), (entry) => entry)
       }
     }
   }
@@ -121,6 +140,7 @@ export class PublicRegistryService {
   /** A published version, mirrored here (pulled through first when need be, as `downloadToken` does), with its archive. */
   async mirroredVersion(caller: Caller, namespace: string, name: string, provider: string, version: string): Promise<{ view: ModuleView; version: VersionRecord }> {
     let view = await this.curated(caller, namespace, name, provider)
+    await this.admit(caller, view, version)
     let target = findVersion(view.module, version)
     if (target?.status !== 'ok') {
       view = await this.pull(view, version)
@@ -133,7 +153,7 @@ export class PublicRegistryService {
   /** The versions mirrored here, newest first, without asking the upstream (for faces that serve only what is here: OCI). */
   async localVersions(caller: Caller, namespace: string, name: string, provider: string): Promise<{ view: ModuleView; versions: VersionRecord[] }> {
     const view = await this.curated(caller, namespace, name, provider)
-    return { view, versions: published(view.module) }
+    return { view, versions: await this.offered(caller, view, published(view.module), (version) => version.version) }
   }
 
   /** The versions a client may install: upstream's while it answers (any of them pulls through), else those mirrored here. */
@@ -163,6 +183,9 @@ export class PublicRegistryService {
   async mirror(caller: Caller, orgName: string, namespace: string, name: string, provider: string, version: string) {
     const view = await this.modules.readForChange(caller, { organization: orgName, registryName: 'public', namespace, name, provider }, 'curate public module', 'mirror', version)
     if (findVersion(view.module, version)) throw new InvalidInputError(`Version ${version} is mirrored already.`, 'version', [], 'version-exists')
+    // What the gate keeps out is never fetched; what it holds for now (a cooldown, an approval) is, ready for when it is offered.
+    const [decision] = await this.gate.decisions(this.context(caller, view), this.package(view), [version], this.publishTimes(view))
+    if (KEPT_OUT.has(decision!.verdict)) throw new HeldByGateError(`${packageName(this.package(view))} ${version} is not let in here: ${decision!.reason}`)
     const mirrored = await this.fetchInto(view, version)
     await this.modules.changed(caller, 'curate public module', view, 'mirror', versionResource(view, mirrored.version))
     return mirrored
@@ -174,6 +197,11 @@ export class PublicRegistryService {
     const archive = await this.fetcher.fetch(location)
     const unpin = this.archives.pin(archive.sha256)
     try {
+      // The first archive fetched for a version stays canonical: an upstream that re-tags is refused, not followed.
+      const canonical = await this.dates.canonical(this.package(view), version, archive.sha256)
+      if (!canonical.ok) {
+        throw new ConflictError(`The public registry now serves a different archive for ${packageName(this.package(view))} ${version} (SHA-256 ${canonical.kept} when first fetched): Homeport keeps what it first fetched and refuses the new one.`)
+      }
       return await this.modules.addStoredVersion(view, version, archive)
     } finally {
       unpin()
@@ -206,6 +234,69 @@ export class PublicRegistryService {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     return view
+  }
+
+  /** The module as the gate names it. */
+  private package(view: ModuleView): PublicPackage {
+    return publicPackage('module', this.publicName, view.module.namespace ?? '', view.module.name, view.module.provider)
+  }
+
+  /** The curating organization's policy applies on top of the installation's. */
+  private context(caller: Caller, view: ModuleView): GateContext {
+    return { caller, organizationId: view.org.id }
+  }
+
+  /** The publish times of versions, from the upstream's v1 answer for each (`published_at`), a few at a time, where it has one. */
+  private publishTimes(view: ModuleView): PublishTimes {
+    const segments = moduleSegments(view.module.namespace ?? '', view.module.name, view.module.provider)
+    return async (versions) => {
+      const times = new Map<string, string | undefined>()
+      const pending = [...versions]
+      const worker = async () => {
+        for (let version = pending.shift(); version !== undefined; version = pending.shift()) {
+          const answer = await this.upstream.get(upstreamPath(...segments, versionSegment(version))).catch(() => undefined)
+          const published = (answer?.status === 200 ? (answer.body as { published_at?: unknown }) : undefined)?.published_at
+          times.set(version, typeof published === 'string' ? published : undefined)
+        }
+      }
+      await Promise.all(Array.from({ length: PUBLISH_TIME_READS }, worker))
+      return times
+    }
+  }
+
+  private async offered<T>(caller: Caller, view: ModuleView, entries: readonly T[], versionOf: (entry: T) => string): Promise<T[]> {
+    return (await this.gate.offered(this.context(caller, view), this.package(view), entries, versionOf, this.publishTimes(view))).offered
+  }
+
+  /** Refuses a version the gate does not offer (HeldByGateError), before anything is fetched. */
+  private async admit(caller: Caller, view: ModuleView, version: string): Promise<void> {
+    await this.gate.check(this.context(caller, view), this.package(view), version, this.publishTimes(view))
+  }
+
+  /** The newest version the gate offers, by the upstream's list (or what is mirrored, offline); undefined when it cannot say. */
+  private async newestOffered(caller: Caller, view: ModuleView): Promise<string | undefined> {
+    const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
+    const listed = await this.installableVersions(caller, namespace, name, provider).catch(() => undefined)
+    return listed?.filter((version) => semver.prerelease(version) === null).sort(semver.rcompare)[0] ?? listed?.sort(semver.rcompare)[0]
+  }
+
+  /** The upstream's version list with what the gate holds left out. */
+  private async gatedList(caller: Caller, view: ModuleView, answer: UpstreamPassThrough | { status: number; body: unknown }): Promise<unknown> {
+    const body = answer.body as { modules?: Array<{ versions?: Array<{ version?: unknown }> }> }
+    if (answer.status !== 200 || !Array.isArray(body?.modules)) return answer.body
+    const modules = await Promise.all(
+      body.modules.map(async (module) =>
+        Array.isArray(module?.versions) ? { ...module, versions: await this.offered(caller, view, module.versions.filter((entry) => typeof entry?.version === 'string'), (entry) => entry.version as string) } : module
+      )
+    )
+    return { ...body, modules }
+  }
+
+  /** The upstream's answer for a version, its list of versions with what the gate holds left out. */
+  private async gatedDetail(caller: Caller, view: ModuleView, answer: { status: number; body: unknown }): Promise<unknown> {
+    const body = answer.body as { versions?: unknown }
+    if (answer.status !== 200 || !Array.isArray(body?.versions)) return answer.body
+    return { ...body, versions: await this.offered(caller, view, body.versions.filter((entry): entry is string => typeof entry === 'string'), (entry) => entry) }
   }
 
   /** The caller's organization's curation record of the module (any organization's for a site admin). */

@@ -20,7 +20,7 @@ const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$/
 /** A provider's os or arch, as Go names them (`linux`, `amd64`, `arm64`). */
 const PLATFORM_PART = /^[a-z0-9_]{1,32}$/
 /** The protocol's fixed words between segments. */
-const WORDS = new Set(['versions', 'download'])
+const WORDS = new Set(['versions', 'download', 'providers'])
 
 export const namespaceSegment = (value: string): Segment => ({ what: 'namespace', value })
 export const nameSegment = (value: string): Segment => ({ what: 'name', value })
@@ -40,7 +40,7 @@ function valid({ what, value }: Segment): boolean {
  * The path of `segments` (each checked) and the protocol's fixed words, each encoded, joined by
  * `/`. A segment outside the grammar is refused before anything is fetched.
  */
-export function upstreamPath(...segments: Array<Segment | 'versions' | 'download'>): UpstreamPath {
+export function upstreamPath(...segments: Array<Segment | 'versions' | 'download' | 'providers'>): UpstreamPath {
   return segments
     .map((segment) => {
       if (typeof segment === 'string') {

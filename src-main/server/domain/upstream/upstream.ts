@@ -45,8 +45,12 @@ export const OFFLINE_RETRY_MS = 30_000
  */
 export const MAX_UPSTREAM_JSON_BYTES = 8 * 1024 * 1024
 
-/** The services of the upstream Homeport follows. */
-export type UpstreamService = 'modules.v1' | 'providers.v1'
+/**
+ * The services of the upstream Homeport follows: the two protocols its discovery names, and the
+ * public registry's v2 API (`/v2/` on its own origin, which discovery does not name), read for the
+ * publish times of provider versions.
+ */
+export type UpstreamService = 'modules.v1' | 'providers.v1' | 'v2'
 
 /**
  * The upstream public registry, seen through a cache in the data directory: every answer is
@@ -81,8 +85,8 @@ export class UpstreamRegistry {
    * (the cache answers it only offline, marked stale), so a gone upstream is noticed by the very
    * answer that would otherwise offer what cannot be installed.
    */
-  async get(path: UpstreamPath, service: UpstreamService = 'modules.v1', { live = false }: { live?: boolean } = {}): Promise<UpstreamAnswer> {
-    const key = `${this.options.url.replace(/\/+$/, '')}|${service}|${path}`
+  async get(path: UpstreamPath, service: UpstreamService = 'modules.v1', { live = false, include }: { live?: boolean; include?: 'provider-versions' } = {}): Promise<UpstreamAnswer> {
+    const key = `${this.options.url.replace(/\/+$/, '')}|${service}|${path}${include ? `?include=${include}` : ''}`
     const id = `up-${createHash('sha256').update(key).digest('hex')}`
     const cached = await this.store.upstreamCache.get(id)
     const at = this.now()
@@ -92,7 +96,7 @@ export class UpstreamRegistry {
     }
     const unreachable = (reason: string) => {
       if (cached) return { status: cached.status, body: cached.body, stale: true, fetchedAt: cached.fetchedAt }
-      const what = service === 'modules.v1' ? 'module' : 'provider'
+      const what = service === 'modules.v1' ? 'module' : service === 'v2' ? 'package' : 'provider'
       throw new UpstreamUnavailableError(
         `The public registry at ${this.options.url} cannot be reached (${reason}), and Homeport has no earlier answer for this ${what}. It is offline: try again when connected, or mirror the ${what} while online.`
       )
@@ -100,7 +104,9 @@ export class UpstreamRegistry {
     if (!this.breaker.admits()) return unreachable('it did not answer several times in a row moments ago')
     let fresh: { status: number; body: unknown }
     try {
-      fresh = await this.request(await this.urlOf(path, service))
+      const url = await this.urlOf(path, service)
+      if (include) url.searchParams.set('include', include)
+      fresh = await this.request(url)
     } catch (error) {
       if (error instanceof BadGatewayError) throw error
       return unreachable((error as Error).message)
@@ -163,7 +169,7 @@ export class UpstreamRegistry {
   private base(service: UpstreamService): Promise<URL> {
     let base = this.bases.get(service)
     if (!base) {
-      base = this.discover(service).catch((error: unknown) => {
+      base = (service === 'v2' ? Promise.resolve(new URL('/v2/', this.options.url)) : this.discover(service)).catch((error: unknown) => {
         this.bases.delete(service)
         throw error
       })
@@ -172,7 +178,7 @@ export class UpstreamRegistry {
     return base
   }
 
-  private async discover(service: UpstreamService): Promise<URL> {
+  private async discover(service: Exclude<UpstreamService, 'v2'>): Promise<URL> {
     const discovery = new URL('/.well-known/terraform.json', this.options.url)
     const { status, body } = await this.request(discovery)
     const value = (body as Record<string, unknown> | undefined)?.[service]

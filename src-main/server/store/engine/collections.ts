@@ -3,8 +3,8 @@ import { Collection, type CollectionOptions, type Identified } from './collectio
 import { LocalLeases } from './local-leases.js'
 import type { WritesRefusedError } from '../errors.js'
 import type { RecordBackend } from './record-backend.js'
-import { checkAuditEvent, checkDownloads, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
-import type { AuditEventRecord, DownloadRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from '../records.js'
+import { checkAuditEvent, checkDownloads, checkGatePolicy, checkGateRequest, checkReleaseSighting, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
+import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ReleaseSightingRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from '../records.js'
 import { SCHEMAS } from '../schema.js'
 import {
   AUDIT_SCOPE,
@@ -13,6 +13,9 @@ import {
   BY_MODULE_NAME,
   BY_ORGANIZATION,
   GPG_KEY,
+  GATE_REQUEST,
+  GATE_SCOPE,
+  GATE_PACKAGE,
   MIRRORED_FILE_ID,
   MIRRORED_PROVIDER,
   mirroredFiles,
@@ -134,6 +137,14 @@ export function collectionSpecs() {
       schema: SCHEMAS.auditTrail,
       check: checkAuditEvent,
       groups: { [AUDIT_SCOPE]: (event) => event.organizationId ?? INSTALLATION_SCOPE }
+    }),
+    gatePolicies: spec<GatePolicyRecord>('gate-policies', { schema: SCHEMAS.gatePolicies, check: checkGatePolicy }),
+    releaseSightings: spec<ReleaseSightingRecord>('release-sightings', { schema: SCHEMAS.releaseSightings, check: checkReleaseSighting }),
+    gateRequests: spec<GateRequestRecord>('gate-requests', {
+      schema: SCHEMAS.gateRequests,
+      check: checkGateRequest,
+      unique: { [GATE_REQUEST]: (request) => `${request.organizationId ?? INSTALLATION_SCOPE}|${request.key}|${request.version}` },
+      groups: { [GATE_SCOPE]: (request) => request.organizationId ?? INSTALLATION_SCOPE, [GATE_PACKAGE]: (request) => request.key }
     })
   }
 }
@@ -153,7 +164,10 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
     providers: make(specs.providers),
     gpgKeys: make(specs.gpgKeys),
     providerMirror: make(specs.providerMirror),
-    auditTrail: make(specs.auditTrail)
+    auditTrail: make(specs.auditTrail),
+    gatePolicies: make(specs.gatePolicies),
+    releaseSightings: make(specs.releaseSightings),
+    gateRequests: make(specs.gateRequests)
   }
 }
 
@@ -207,11 +221,11 @@ export async function storeOver(
 }
 
 /** The collections of records the Store port names (every one but the installation record, which it wraps). */
-export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail'>
+export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail' | 'gatePolicies' | 'releaseSightings' | 'gateRequests'>
 
 /** A store's collections of records, as the port names them. */
-export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail }: RecordStores): RecordStores {
-  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail }
+export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests }: RecordStores): RecordStores {
+  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests }
 }
 
 /** Runs `task` while no collection is being written (writes wait): one consistent state to read. */

@@ -1,4 +1,4 @@
-import type { AuditEventRecord, DownloadRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from '../records.js'
+import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ReleaseSightingRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from '../records.js'
 
 /**
  * What a record must look like to be loaded: the ids, hashes and paths that other code builds
@@ -116,4 +116,28 @@ export const checkAuditEvent: RecordCheck<AuditEventRecord> = (event) =>
     event.organizationId !== null && !ORG_ID.test(event.organizationId) && 'its organization id is not one',
     Number.isNaN(Date.parse(event.timestamp)) && 'it has no time',
     (typeof event.action !== 'string' || typeof event.resource?.type !== 'string') && 'it says no action or resource'
+  )
+
+export const checkGatePolicy: RecordCheck<GatePolicyRecord> = (policy) =>
+  first(
+    policy.id !== `gate-${(policy.organizationId ?? 'installation').replace('-', '')}` && 'its id is not its scope\'s',
+    policy.organizationId !== null && !ORG_ID.test(policy.organizationId) && 'its organization id is not one',
+    (!Number.isInteger(policy.cooldownSeconds) || policy.cooldownSeconds < 0) && 'its cooldown is not a number of seconds',
+    !Array.isArray(policy.rules) && 'it has no rules list',
+    ...(Array.isArray(policy.rules) ? policy.rules : []).map((rule) => !['block', 'allow', 'exempt'].includes(rule?.effect) && `rule ${JSON.stringify(rule?.id)} has no effect`)
+  )
+
+export const checkReleaseSighting: RecordCheck<ReleaseSightingRecord> = (sighting) =>
+  first(
+    !/^sight-[0-9a-f]{64}$/.test(sighting.id) && 'its id is not a sighting id',
+    typeof sighting.key !== 'string' && 'it names no package',
+    (typeof sighting.versions !== 'object' || sighting.versions === null) && 'it has no versions'
+  )
+
+export const checkGateRequest: RecordCheck<GateRequestRecord> = (request) =>
+  first(
+    !id('gatereq').test(request.id) && 'its id is not a gate request id',
+    request.organizationId !== null && !ORG_ID.test(request.organizationId) && 'its organization id is not one',
+    !['pending', 'approved', 'denied'].includes(request.status) && 'its status is not one',
+    !Array.isArray(request.requesters) && 'it has no requesters'
   )

@@ -89,7 +89,10 @@ export async function openPostgresStore(
       providers: collection(specs.providers),
       gpgKeys: collection(specs.gpgKeys),
       providerMirror: collection(specs.providerMirror),
-      auditTrail: collection(specs.auditTrail)
+      auditTrail: collection(specs.auditTrail),
+      gatePolicies: collection(specs.gatePolicies),
+      releaseSightings: collection(specs.releaseSightings),
+      gateRequests: collection(specs.gateRequests)
     }
     await prepare(pool, Object.values(collections))
     const { installation } = collections

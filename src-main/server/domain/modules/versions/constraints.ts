@@ -5,9 +5,10 @@ import { InvalidInputError } from '../../core/errors.js'
  * Terraform's version constraints (`>= 1.2, < 2.0`, `~> 5.0`, `= 1.2.3`, `!= 1.3.0`, `1.2.3`), as
  * HashiCorp's go-version reads them. Written by hand because node-semver reads `~> 5.0` as its own
  * tilde range (>= 5.0.0 < 5.1.0), where Terraform means >= 5.0 < 6.0. A prerelease matches only a
- * constraint that names it exactly, as Terraform installs prereleases.
+ * constraint that names it exactly, as Terraform installs prereleases; with `inRange`, any prerelease
+ * the comparisons admit (for rules over versions, not installs: blocking `< 6.2.0` blocks 6.2.0-beta1).
  */
-export function terraformConstraint(text: string, attribute = 'versions'): (version: string) => boolean {
+export function terraformConstraint(text: string, attribute = 'versions', { inRange = false } = {}): (version: string) => boolean {
   const parts = text.split(',').map((part) => part.trim())
   const tests = parts.map((part) => {
     const match = /^(=|!=|>=|<=|>|<|~>)?\s*v?(\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/.exec(part)
@@ -22,7 +23,7 @@ export function terraformConstraint(text: string, attribute = 'versions'): (vers
   return (version) => {
     if (semver.valid(version) === null) return false
     // A prerelease only when asked for by name.
-    if (semver.prerelease(version) && !tests.some((test) => test.exact && semver.eq(version, test.bound))) return false
+    if (!inRange && semver.prerelease(version) && !tests.some((test) => test.exact && semver.eq(version, test.bound))) return false
     return tests.every(({ operator, bound, segments }) => {
       switch (operator) {
         case '=':

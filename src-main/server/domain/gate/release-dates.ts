@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto'
+import type { ReleaseSighting, ReleaseSightingRecord } from '../../store/records.js'
+import type { Store } from '../../store/port.js'
+import { packageKey, type PublicPackage } from './packages.js'
+
+/**
+ * The earliest publish time believed: Terraform's first release (July 2014). A date from the
+ * network before it, or after now, is not believed: the version's age counts from when Homeport
+ * first saw it (as NORA's first-seen ledger does).
+ */
+const EARLIEST_BELIEVABLE = Date.parse('2014-07-01T00:00:00Z')
+
+/** What the upstream says of versions Homeport sees for the first time: each one's publish time, where it gives one. */
+export type PublishTimes = (versions: string[]) => Promise<Map<string, string | undefined>>
+
+/**
+ * When each upstream version was published and first seen here, and the digest of the content first
+ * fetched: the gate's facts about age and identity, kept per package. Recording a sighting is a write
+ * on a read, like the upstream cache: it happens once per new version, never on a list that brings
+ * nothing new.
+ */
+export class ReleaseDates {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => number
+  ) {}
+
+  /** The sightings of `versions` (recorded now for those never seen, with the publish times `lookup` finds). */
+  async sight(target: PublicPackage, versions: readonly string[], lookup?: PublishTimes): Promise<Map<string, ReleaseSighting>> {
+    const id = sightingId(target)
+    const record = await this.store.releaseSightings.get(id)
+    const unseen = versions.filter((version) => !record?.versions[version])
+    if (unseen.length > 0) {
+      const times = lookup ? await lookup(unseen).catch(() => new Map<string, string | undefined>()) : new Map<string, string | undefined>()
+      const firstSeenAt = new Date(this.clock()).toISOString()
+      await this.store.releaseSightings.upsert(
+        id,
+        () => ({ id, key: packageKey(target), versions: {} }) satisfies ReleaseSightingRecord,
+        (draft) => {
+          for (const version of unseen) draft.versions[version] ??= { firstSeenAt, publishedAt: this.believable(times.get(version)) }
+        }
+      )
+    }
+    const current = unseen.length > 0 ? await this.store.releaseSightings.get(id) : record
+    return new Map(versions.flatMap((version) => (current?.versions[version] ? [[version, current.versions[version]] as const] : [])))
+  }
+
+  /** What is recorded of the package's versions, without recording anything. */
+  async known(target: PublicPackage): Promise<Record<string, ReleaseSighting>> {
+    return (await this.store.releaseSightings.get(sightingId(target)))?.versions ?? {}
+  }
+
+  /**
+   * Holds the content first fetched for a version as canonical: the first digest is recorded; a later
+   * different one is refused (and recorded as refused). Whether `digest` is the canonical one.
+   */
+  async canonical(target: PublicPackage, version: string, digest: string): Promise<{ ok: true } | { ok: false; kept: string }> {
+    const id = sightingId(target)
+    const firstSeenAt = new Date(this.clock()).toISOString()
+    let kept: string | undefined
+    await this.store.releaseSightings.upsert(
+      id,
+      () => ({ id, key: packageKey(target), versions: {} }),
+      (draft) => {
+        const sighting = (draft.versions[version] ??= { firstSeenAt, publishedAt: null })
+        if (sighting.digest === undefined) sighting.digest = digest
+        else if (sighting.digest !== digest) {
+          kept = sighting.digest
+          sighting.refusedDigest = digest
+        }
+      }
+    )
+    return kept === undefined ? { ok: true } : { ok: false, kept }
+  }
+
+  private believable(time: string | undefined): string | null {
+    if (time === undefined) return null
+    const at = Date.parse(time)
+    if (Number.isNaN(at) || at < EARLIEST_BELIEVABLE || at > this.clock()) return null
+    return new Date(at).toISOString()
+  }
+}
+
+function sightingId(target: PublicPackage): string {
+  return `sight-${createHash('sha256').update(packageKey(target)).digest('hex')}`
+}
