@@ -111,7 +111,7 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { name: 'no policy', arrange: async () => undefined, offered: VERSIONS },
+  { name: 'no policy', arrange: () => Promise.resolve(), offered: VERSIONS },
   {
     name: 'the installation blocks >= 1.2.0 of hashicorp/*',
     arrange: () => setPolicy('admin', {}, [{ effect: 'block', pattern: 'hashicorp/*', versions: '>= 1.2.0', reason: 'CVE-2026-0001' }]),
