@@ -1,3 +1,4 @@
+import { Lru } from '../../../shared/lru.js'
 import { InvalidInputError } from '../core/errors.js'
 import { terraformConstraint } from '../modules/versions/constraints.js'
 
@@ -32,6 +33,8 @@ export function packageOfKey(key: string): PublicPackage {
 }
 
 const SEGMENT = /^(\*|[a-z0-9][a-z0-9_-]{0,63})$/
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?'
+const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})+(?::\\d{1,5})?$`)
 
 /**
  * A rule's address pattern, checked: segments of letters, digits, `-` and `_`, or `*` for any one
@@ -42,7 +45,7 @@ export function checkPattern(text: string): string {
   const pattern = text.trim().toLowerCase()
   const segments = pattern.split('/')
   const hostname = segments[0]!.includes('.') ? segments.shift() : undefined
-  const ok = segments.length >= 1 && segments.length <= 3 && segments.every((segment) => SEGMENT.test(segment)) && (hostname === undefined || /^[a-z0-9.-]+(:\d+)?$/.test(hostname))
+  const ok = segments.length >= 1 && segments.length <= 3 && segments.every((segment) => SEGMENT.test(segment)) && (hostname === undefined || HOSTNAME.test(hostname))
   if (!ok) {
     throw new InvalidInputError(`"${text}" is not an address pattern: write namespace/type, namespace/name/provider, or with * for any part (hashicorp/*), optionally after a registry's hostname.`, 'pattern')
   }
@@ -62,8 +65,15 @@ export function patternMatches(pattern: string, target: PublicPackage): boolean 
   return segments.length === parts.length
 }
 
+/** Constraints read once: a list of a thousand versions asks each rule's a thousand times. */
+const tests = new Lru<string, (version: string) => boolean>(1000)
+
 /** A rule's version constraint as a test (every version for an empty one), prereleases in its range included. */
 export function versionTest(constraint: string): (version: string) => boolean {
-  if (constraint.trim() === '') return () => true
-  return terraformConstraint(constraint, 'versions', { inRange: true })
+  let test = tests.get(constraint)
+  if (!test) {
+    test = constraint.trim() === '' ? () => true : terraformConstraint(constraint, 'versions', { inRange: true })
+    tests.set(constraint, test)
+  }
+  return test
 }
