@@ -42,6 +42,8 @@ describe('address patterns and version ranges', () => {
     expect(patternMatches(checkPattern('registry.opentofu.org/*/*'), TOFU_NULL)).toBe(true)
     expect(patternMatches(checkPattern('registry.opentofu.org/*/*'), AWS)).toBe(false)
     expect(patternMatches(checkPattern('*/aws'), AWS)).toBe(true)
+    // One copy served under both public names: a rule naming either holds it.
+    expect(patternMatches(checkPattern('registry.opentofu.org/hashicorp/aws'), { ...AWS, aliases: ['registry.opentofu.org'] })).toBe(true)
     for (const bad of ['', 'a/b/c/d', '../x', 'https://x/y', 'a b/c']) expect(() => checkPattern(bad), bad).toThrow()
   })
 

@@ -97,4 +97,21 @@ describe('mirrored providers and modules over OCI', () => {
       expect(createHash('sha256').update(copied).digest('hex')).toBe(zip.shasum)
     }
   })
+
+  it.skipIf(!HAS_SKOPEO)(`skopeo lists no tag the gate holds back, and cannot copy it${NEEDS_SKOPEO}`, async () => {
+    const client = await skopeo(homeport.server.tls!.trustPath)
+    const host = new URL(homeport.url).host
+    const repository = `docker://${host}/providers/registry.opentofu.org/hashicorp/null`
+    const creds = ['--creds', `homeport:${homeport.adminToken}`]
+    expect(JSON.parse(await client.run(['list-tags', '--cert-dir', client.certDir, ...creds, repository])).Tags).toContain('3.2.3')
+    const rule = await homeport.api('POST', '/admin/gate/policy/rules', { body: doc('gate-rules', { effect: 'block', pattern: 'registry.opentofu.org/hashicorp/null', versions: '= 3.2.3', reason: 'held for review' }) })
+    expect(rule.status).toBe(201)
+    try {
+      expect(JSON.parse(await client.run(['list-tags', '--cert-dir', client.certDir, ...creds, repository])).Tags).not.toContain('3.2.3')
+      await expect(client.run(['inspect', '--cert-dir', client.certDir, ...creds, `${repository}:3.2.3`])).rejects.toThrow(/manifest unknown|not found/i)
+    } finally {
+      const rules = (await homeport.api('GET', '/admin/gate/policy')).body.data.attributes.rules as Array<{ id: string }>
+      for (const { id } of rules) await homeport.api('DELETE', `/admin/gate/policy/rules/${id}`)
+    }
+  })
 })

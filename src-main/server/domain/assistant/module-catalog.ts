@@ -86,7 +86,8 @@ export class ModuleCatalog {
         if (filter.provider !== undefined && module.provider !== filter.provider) continue
         let versions = offered(caller, published(module))
         if (module.registryName === 'public' && policies.length > 0) {
-          const target = publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider)
+          // Curated public modules are one set for both public registries (domain/upstream/public-mirrors.ts).
+          const target = { ...publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider), aliases: PUBLIC_REGISTRY_HOSTS.slice(1) }
           versions = (await this.gate.offered({ caller, organizationId: org.id }, target, versions, (version) => version.version, undefined, policies)).offered
         }
         if (versions.length === 0) continue

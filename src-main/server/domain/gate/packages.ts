@@ -9,6 +9,8 @@ export interface PublicPackage {
   hostname: string
   /** `namespace/type` for a provider, `namespace/name/provider` for a module; lower case. */
   address: string
+  /** Other public names the same copy is served under (one mirror answering for both registries): a rule naming either holds it. */
+  aliases?: readonly string[]
 }
 
 export function publicPackage(kind: PublicPackage['kind'], hostname: string, ...parts: string[]): PublicPackage {
@@ -55,7 +57,10 @@ export function checkPattern(text: string): string {
 /** Whether `pattern` (checked by checkPattern) names the package. */
 export function patternMatches(pattern: string, target: PublicPackage): boolean {
   const segments = pattern.split('/')
-  if (segments[0]!.includes('.') && segments.shift() !== target.hostname) return false
+  if (segments[0]!.includes('.')) {
+    const host = segments.shift()!
+    if (host !== target.hostname && !target.aliases?.includes(host)) return false
+  }
   const parts = target.address.split('/')
   for (const [index, segment] of segments.entries()) {
     const last = index === segments.length - 1

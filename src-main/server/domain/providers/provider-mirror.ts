@@ -140,7 +140,7 @@ export class ProviderMirror {
 
   /** The provider as the gate names it (under the public registry's name). */
   private package(namespace: string, type: string): PublicPackage {
-    return publicPackage('provider', this.publicName, namespace, type)
+    return { ...publicPackage('provider', this.publicName, namespace, type), aliases: this.publicNames.slice(1) }
   }
 
   /** The publish times of versions, from the upstream's v2 API (`published-at`), where it has one (registry.terraform.io does). */

@@ -64,8 +64,8 @@ export class PublicRegistryService {
     private readonly enabled: boolean,
     private readonly gate: Gate,
     private readonly dates: ReleaseDates,
-    /** The public registry's name the gate knows these modules by (`registry.terraform.io`). */
-    private readonly publicName: string
+    /** The public registries' names these modules are served under, the first the one the gate knows them by (`registry.terraform.io`). */
+    private readonly publicNames: readonly string[]
   ) {}
 
   /** Whether organizations here keep public modules (the hosted edition, with curation on). */
@@ -238,7 +238,8 @@ export class PublicRegistryService {
 
   /** The module as the gate names it. */
   private package(view: ModuleView): PublicPackage {
-    return publicPackage('module', this.publicName, view.module.namespace ?? '', view.module.name, view.module.provider)
+    const [publicName = '', ...aliases] = this.publicNames
+    return { ...publicPackage('module', publicName, view.module.namespace ?? '', view.module.name, view.module.provider), aliases }
   }
 
   /** The curating organization's policy applies on top of the installation's. */
