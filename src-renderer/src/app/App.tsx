@@ -23,6 +23,8 @@ function titleOf(route: Route): string {
       return 'Connect Terraform'
     case 'mirror':
       return 'Provider mirror'
+    case 'gate':
+      return 'Gate'
     case 'bundles':
       return 'Bundles'
     case 'app-settings':
@@ -49,7 +51,7 @@ export function App() {
     else document.getElementById('main')?.focus()
   }, [page])
   const section = route.page === 'organization' || route.page === 'module' || route.page === 'provider' ? 'organizations' : route.page
-  const link = (page: 'organizations' | 'terraform' | 'mirror' | 'bundles' | 'app-settings', label: string) => (
+  const link = (page: 'organizations' | 'terraform' | 'mirror' | 'gate' | 'bundles' | 'app-settings', label: string) => (
     <AppLink to={{ page }} aria-current={section === page ? 'page' : undefined}>
       {label}
     </AppLink>
@@ -70,6 +72,7 @@ export function App() {
             {link('organizations', 'Organizations')}
             {link('terraform', 'Connect Terraform')}
             {link('mirror', 'Mirror')}
+            {link('gate', 'Gate')}
             {link('bundles', 'Bundles')}
             {link('app-settings', 'Settings')}
             {!embedded && (

@@ -6,6 +6,7 @@ import { ModulePage } from '../pages/module/ModulePage'
 import { ConnectTerraform } from '../features/terraform/ConnectTerraform'
 import { SettingsPage } from '../pages/SettingsPage'
 import { MirrorPage } from '../features/mirror/MirrorPage'
+import { GatePage } from '../features/gate/GatePage'
 import { ProviderPage } from '../features/providers/ProviderPage'
 import { SearchPage } from '../features/search/SearchPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
@@ -23,6 +24,7 @@ const rootRoute = createRootRoute({ component: App })
 const organizationsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: OrganizationsPage })
 const terraformRoute = createRoute({ getParentRoute: () => rootRoute, path: '/terraform', component: ConnectTerraform })
 const mirrorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/mirror', component: MirrorPage })
+const gateRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gate', component: GatePage })
 const bundlesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/bundles', component: BundlesPage })
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsPage })
 
@@ -131,6 +133,7 @@ const routeTree = rootRoute.addChildren([
   searchRoute,
   terraformRoute,
   mirrorRoute,
+  gateRoute,
   bundlesRoute,
   settingsRoute,
   authorizeRoute,

@@ -18,12 +18,14 @@ export type Route =
   | { page: 'search'; query: string }
   | { page: 'terraform' }
   | { page: 'mirror' }
+  /** The installation's gate over what comes in from the public registries. */
+  | { page: 'gate' }
   | { page: 'bundles' }
   | { page: 'app-settings' }
   /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
   | { page: 'authorize'; query: string }
 
-export const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs', 'audit'] as const
+export const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs', 'audit', 'gate'] as const
 export type OrgTab = (typeof ORG_TABS)[number]
 /** What each section of an organization is called, in its tab and the window's title. */
 export const ORG_TAB_LABELS: Record<OrgTab, string> = {
@@ -33,7 +35,8 @@ export const ORG_TAB_LABELS: Record<OrgTab, string> = {
   teams: 'Teams',
   settings: 'Settings',
   vcs: 'Git',
-  audit: 'Audit trail'
+  audit: 'Audit trail',
+  gate: 'Gate'
 }
 /** A module page's search parameters: the part and tab shown, and the version the Changes tab compares with. */
 export const MODULE_SEARCH = ['part', 'tab', 'from'] as const
@@ -55,6 +58,8 @@ export function hrefOf(route: Route): string {
       return '/terraform'
     case 'mirror':
       return '/mirror'
+    case 'gate':
+      return '/gate'
     case 'bundles':
       return '/bundles'
     case 'app-settings':
@@ -116,6 +121,8 @@ export function useRoute(): Route {
       return { page: 'terraform' }
     case '/mirror':
       return { page: 'mirror' }
+    case '/gate':
+      return { page: 'gate' }
     case '/bundles':
       return { page: 'bundles' }
     case '/settings':

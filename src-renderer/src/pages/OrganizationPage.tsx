@@ -16,6 +16,7 @@ import { serverInfoOptions } from '../features/terraform/api'
 import { AppLink } from '../lib/link'
 import { ORG_TAB_LABELS } from '../lib/router'
 import { AuditTrail } from '../features/audit/AuditTrail'
+import { GatePanel } from '../features/gate/GatePanel'
 
 type OrgTab = Extract<Route, { page: 'organization' }>['tab']
 
@@ -28,7 +29,7 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
   if (organization.isError) return <ErrorMessage error={organization.error} action={`Could not open ${org}`} />
   const permissions = organization.data.data.attributes.permissions
   const canPublish = permissions['can-create-module']
-  const shown: OrgTab[] = ['modules', 'providers', ...(canPublish ? (['publish', 'vcs'] as const) : []), 'teams', ...(permissions['can-update'] ? (['audit'] as const) : []), 'settings']
+  const shown: OrgTab[] = ['modules', 'providers', ...(canPublish ? (['publish', 'vcs'] as const) : []), 'teams', ...(permissions['can-update'] ? (['audit'] as const) : []), 'gate', 'settings']
   const tabs: Array<Tab<OrgTab>> = shown.map((id) => ({ id, label: ORG_TAB_LABELS[id] }))
   return (
     <div className="stack">
@@ -52,6 +53,7 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
         </>
       )}
       {tab === 'audit' && <AuditTrail org={org} query={query} />}
+      {tab === 'gate' && <GatePanel scope={org} canManage={permissions['can-update']} />}
       {tab === 'settings' && (
         <OrganizationSettings key={org} organization={organization.data.data}>
           <GpgKeys org={org} canManage={canPublish} />

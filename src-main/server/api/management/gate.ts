@@ -9,7 +9,7 @@ import { HttpError } from '../../http/errors.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { pathParams, queryString } from '../../http/query.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
-import type { GatePolicyAttributes, GateRequestAttributes } from '../../../shared/wire/gate.js'
+import type { GatePolicyAttributes, GateRequestAttributes, GateVersionAttributes } from '../../../shared/wire/gate.js'
 
 function policyResource({ scope, policy, installationCooldownSeconds, cooldownFloorSeconds }: PolicyView): Resource<GatePolicyAttributes, 'gate-policies'> {
   return {
@@ -49,12 +49,14 @@ function requestResource({ request, package: target }: RequestView): Resource<Ga
   }
 }
 
-/** `provider` or `module`, and `host/namespace/…`: the package a request names. */
-function packageOf(kind: string | undefined, name: string | undefined) {
-  if (kind !== 'provider' && kind !== 'module') throw new HttpError(422, 'invalid attribute', 'kind is provider or module.', { pointer: '/data/attributes/kind' })
+/** `provider` or `module`, and `host/namespace/…`: the package a request (or a query's parameters) names. */
+function packageOf(kind: string | undefined, name: string | undefined, from: 'attribute' | 'parameter' = 'attribute') {
+  const refuse = (field: string, detail: string) =>
+    from === 'attribute' ? new HttpError(422, 'invalid attribute', detail, { pointer: `/data/attributes/${field}` }) : new HttpError(400, 'bad request', detail, { parameter: field })
+  if (kind !== 'provider' && kind !== 'module') throw refuse('kind', 'kind is provider or module.')
   const parts = (name ?? '').toLowerCase().split('/')
-  if (parts.length !== (kind === 'provider' ? 3 : 4) || !parts[0]!.includes('.')) {
-    throw new HttpError(422, 'invalid attribute', `package is the ${kind}'s full address: ${kind === 'provider' ? 'registry.terraform.io/hashicorp/aws' : 'registry.terraform.io/terraform-aws-modules/vpc/aws'}.`, { pointer: '/data/attributes/package' })
+  if (parts.length !== (kind === 'provider' ? 3 : 4) || !parts[0]!.includes('.') || !parts.slice(1).every((part) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(part))) {
+    throw refuse('package', `package is the ${kind}'s full address: ${kind === 'provider' ? 'registry.terraform.io/hashicorp/aws' : 'registry.terraform.io/terraform-aws-modules/vpc/aws'}.`)
   }
   const [hostname, ...rest] = parts
   return publicPackage(kind, hostname!, ...rest)
@@ -96,6 +98,29 @@ export function gateRoutes(router: Router, services: Services): void {
     router.delete(`${base}/policy/rules/:rule`, async (ctx) => {
       await services.gatePolicies.removeRule(callerOf(ctx), scopeOf(ctx), pathParams(ctx, 'rule').rule)
       ctx.status = 204
+    })
+    // How the gate treats a package's versions, every one seen and those named (`?kind=provider&package=registry.terraform.io/hashicorp/aws[&versions=6.0.0,6.1.0]`): the GUI's held versions.
+    router.get(`${base}/versions`, async (ctx) => {
+      const target = packageOf(queryString(ctx, 'kind'), queryString(ctx, 'package'), 'parameter')
+      const named = queryString(ctx, 'versions')
+      const explained = await services.gatePolicies.explain(callerOf(ctx), scopeOf(ctx), target, named === undefined ? undefined : named.split(',').filter(Boolean))
+      sendDocument(ctx, 200, {
+        data: explained.map(({ decision, sighting }): Resource<GateVersionAttributes, 'gate-versions'> => ({
+          type: 'gate-versions',
+          id: `${packageName(target)}@${decision.version}`,
+          attributes: {
+            version: decision.version,
+            offered: decision.offered,
+            verdict: decision.verdict,
+            reason: decision.reason,
+            until: decision.until ?? null,
+            reported: decision.reported === true,
+            waived: decision.waived ?? null,
+            'published-at': sighting?.publishedAt ?? null,
+            'first-seen-at': sighting?.firstSeenAt ?? null
+          }
+        }))
+      })
     })
     router.get(`${base}/requests`, async (ctx) => {
       const status = queryString(ctx, 'filter[status]')

@@ -162,6 +162,17 @@ export class GatePolicyService {
     return { request: record, package: target }
   }
 
+  /**
+   * How the scope's gate treats each version of a package (every one seen, and the named ones), for
+   * the GUI's pages: the installation's alone, or with the organization's on top. Records nothing.
+   */
+  async explain(caller: Caller, orgName: string | undefined, target: PublicPackage, versions?: readonly string[]) {
+    const org = orgName === undefined ? undefined : await this.organizations.read(caller, orgName)
+    if (!org && !authorize(caller, 'read installation gate')) throw new NotFoundError('the gate policy was not found')
+    for (const version of versions ?? []) if (semver.valid(version) !== version) throw new InvalidInputError(`"${version}" is not a version.`, 'versions')
+    return this.gate.explain({ caller, organizationId: org?.id }, target, versions)
+  }
+
   /** A request by id, in the scope (for deciding one from the queue). */
   async request(caller: Caller, orgName: string | undefined, id: string): Promise<RequestView> {
     const found = (await this.requests(caller, orgName)).find((view) => view.request.id === id)

@@ -108,6 +108,23 @@ export class Gate {
     return decisions
   }
 
+  /**
+   * The decision on every version Homeport has seen or been asked about, and on `versions` (those
+   * mirrored here, say), newest first, with what the gate knows of each, for people to read: nothing
+   * is recorded or fetched, as a read should.
+   */
+  async explain(context: GateContext, target: PublicPackage, versions: readonly string[] = []): Promise<Array<{ decision: Decision; sighting: ReleaseSighting | undefined }>> {
+    const known = await this.dates.known(target)
+    const requests = await this.requestsOf(target)
+    const named = [...new Set([...versions, ...Object.keys(known), ...requests.keys()])].filter((version) => semver.valid(version) !== null).sort(semver.rcompare)
+    const policies = await this.policies(context.organizationId)
+    const now = this.options.clock()
+    return named.map((version) => ({
+      decision: policies.length === 0 ? OFFERED(version) : decide(target, version, policies, { sighting: known[version], requests: requests.get(version) ?? new Map<string, GateRequestRecord>() }, now),
+      sighting: known[version]
+    }))
+  }
+
   /** The entries of a list the gate offers, and the decisions on those it holds. */
   async offered<T>(context: GateContext, target: PublicPackage, entries: readonly T[], versionOf: (entry: T) => string, lookup?: PublishTimes, inForce?: ScopedPolicy[]): Promise<{ offered: T[]; held: Decision[] }> {
     const decisions = await this.decisions(context, target, entries.map(versionOf), lookup, inForce)

@@ -1,11 +1,14 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { formatDate } from '../../lib/format'
+import { formatDate, formatDateTime } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { PlatformChoice } from '../../lib/folder-drop'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { PUBLIC_REGISTRY_HOSTS, TERRAFORM_REGISTRY } from '@shared/terraform-config'
 import { mirrorOptions, useMirrorProvider, useRemoveMirrored } from './api'
+import { GATE_VERDICTS, gateVersionsOptions, type GateVersionAttributes } from '../gate/api'
+import type { Resource } from '@shared/wire/jsonapi'
+import type { MirroredProviderAttributes } from '@shared/wire/providers'
 
 /**
  * Public providers mirrored from Terraform's and OpenTofu's registries, each from its own upstream
@@ -76,49 +79,77 @@ export function MirrorPage() {
                 <th scope="col">Version</th>
                 <th scope="col">Platforms</th>
                 <th scope="col">Signed by key</th>
+                <th scope="col">Gate</th>
                 <ActionsHeader />
               </tr>
             </thead>
             <tbody>
-              {mirror.data.data.flatMap((provider) =>
-                provider.attributes.versions.map((version) => (
-                  <tr key={`${provider.id}-${version.version}`}>
-                    <td>
-                      <code>
-                        {provider.attributes.hostname}/{provider.attributes.namespace}/{provider.attributes.type}
-                      </code>{' '}
-                      <span className="muted">updated {formatDate(provider.attributes['updated-at'])}</span>
-                    </td>
-                    <td>{version.version}</td>
-                    <td>
-                      {version.platforms.map((platform) =>
-                        version['unsigned-platforms'].includes(platform) ? (
-                          <span key={platform} className="badge warn" title="Imported without the publisher’s signature: Terraform installs it through the network mirror only">
-                            {platform} (unsigned)
-                          </span>
-                        ) : (
-                          <span key={platform} className="badge good">
-                            {platform}
-                          </span>
-                        )
-                      )}
-                    </td>
-                    <td>{version['key-ids'].length > 0 ? <code>{version['key-ids'].join(', ')}</code> : <span className="muted">none: imported, network mirror only</span>}</td>
-                    <td>
-                      <ConfirmButton
-                        label={`Remove ${version.version}`}
-                        confirm={`Remove ${provider.attributes.hostname}/${provider.attributes.namespace}/${provider.attributes.type} ${version.version} and its files? Online, Terraform may pull it through again.`}
-                        busy={remove.isPending}
-                        onConfirm={() => remove.mutate({ hostname: provider.attributes.hostname, namespace: provider.attributes.namespace, type: provider.attributes.type, version: version.version })}
-                      />
-                    </td>
-                  </tr>
-                ))
-              )}
+              {mirror.data.data.map((provider) => (
+                <MirroredRows key={provider.id} provider={provider} remove={remove} />
+              ))}
             </tbody>
           </table>
         </div>
       )}
     </div>
+  )
+}
+
+/** One mirrored provider's versions, each with what the installation's gate does with it (docs/guide/the-gate.md). */
+function MirroredRows({ provider, remove }: { provider: Resource<MirroredProviderAttributes>; remove: ReturnType<typeof useRemoveMirrored> }) {
+  const { client } = useSession()
+  const { hostname, namespace, type, versions } = provider.attributes
+  const gate = useQuery(gateVersionsOptions(client, undefined, 'provider', `${hostname}/${namespace}/${type}`, versions.map((version) => version.version)))
+  const verdicts = new Map(gate.data?.data.map((entry) => [entry.attributes.version, entry.attributes]))
+  return versions.map((version) => {
+    const verdict = verdicts.get(version.version)
+    return (
+      <tr key={`${provider.id}-${version.version}`}>
+        <td>
+          <code>
+            {hostname}/{namespace}/{type}
+          </code>{' '}
+          <span className="muted">updated {formatDate(provider.attributes['updated-at'])}</span>
+        </td>
+        <td>{version.version}</td>
+        <td>
+          {version.platforms.map((platform) =>
+            version['unsigned-platforms'].includes(platform) ? (
+              <span key={platform} className="badge warn" title="Imported without the publisher’s signature: Terraform installs it through the network mirror only">
+                {platform} (unsigned)
+              </span>
+            ) : (
+              <span key={platform} className="badge good">
+                {platform}
+              </span>
+            )
+          )}
+        </td>
+        <td>{version['key-ids'].length > 0 ? <code>{version['key-ids'].join(', ')}</code> : <span className="muted">none: imported, network mirror only</span>}</td>
+        <td>{verdict ? <GateVerdict verdict={verdict} /> : <span className="muted">…</span>}</td>
+        <td>
+          <ConfirmButton
+            label={`Remove ${version.version}`}
+            confirm={`Remove ${hostname}/${namespace}/${type} ${version.version} and its files? Online, Terraform may pull it through again.`}
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate({ hostname, namespace, type, version: version.version })}
+          />
+        </td>
+      </tr>
+    )
+  })
+}
+
+/** Offered, or held and why (and until when, for a cooldown). */
+function GateVerdict({ verdict }: { verdict: GateVersionAttributes }) {
+  if (verdict.offered && !verdict.reported) return <span className="badge good">{verdict.waived ? 'offered (waived)' : 'offered'}</span>
+  return (
+    <>
+      <span className={`badge ${verdict.reported ? 'info' : verdict.verdict === 'cooldown' || verdict.verdict === 'awaiting-approval' ? 'warn' : 'bad'}`}>{verdict.reported ? `offered; would be ${GATE_VERDICTS[verdict.verdict]}` : GATE_VERDICTS[verdict.verdict]}</span>
+      <div className="muted small">
+        {verdict.reason}
+        {verdict.until && ` (until ${formatDateTime(verdict.until)})`}
+      </div>
+    </>
   )
 }

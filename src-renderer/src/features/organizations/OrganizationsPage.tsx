@@ -55,6 +55,12 @@ export function OrganizationsPage() {
               <h2>No organizations yet</h2>
               <p className="muted">{siteAdmin ? 'Create one to start publishing modules.' : 'Your token belongs to no organization it can see; the site admin creates organizations.'}</p>
               {siteAdmin && <SampleModule />}
+              {siteAdmin && (
+                <p className="hint">
+                  Homeport also mirrors the public registries. A new public version can be held until it is a week old, which keeps a hijacked release out until
+                  it has been noticed: set a 7-day cooldown on the <AppLink to={{ page: 'gate' }}>Gate</AppLink> page (or start with <code>--cooldown 7d</code>).
+                </p>
+              )}
             </>
           )}
         </div>

@@ -10,6 +10,7 @@ import { UsageCard } from '../../features/modules/UsageCard'
 import { VersionLifecycle } from '../../features/modules/VersionLifecycle'
 import { Documentation } from './Documentation'
 import { DownloadsCard } from './DownloadsCard'
+import { GateCard } from './GateCard'
 import { MirrorPublicVersion } from './MirrorPublicVersion'
 import { SECTIONS, type Section } from './sections'
 import { VcsCard } from './VcsCard'
@@ -66,6 +67,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
           {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
           {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
           {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
+          {attributes['registry-name'] === 'public' && <GateCard address={address} mirrored={published} />}
           <Versions address={address} attributes={attributes} selected={selected} />
           {/* Last: deleting is never among the first things a keyboard reaches. */}
           {attributes.permissions['can-delete'] && (
