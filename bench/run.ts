@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
+import { measureGate } from './gate.js'
 import { measureGui } from './gui.js'
 import { measureIngest } from './ingest.js'
 import { measureInstall } from './install.js'
@@ -121,6 +122,16 @@ async function measureFileStore(work: string, rows: Row[], results: Record<strin
       result: `${providerDownload.concurrent.homeportMbPerS} = ${providerDownload.concurrent.ratio} × static ${providerDownload.concurrent.staticMbPerS}`,
       target: '≥ 0.95 × static',
       met: providerDownload.concurrent.ratio >= 0.95
+    })
+
+    log('13. the gate: a protocol read with a policy in force against one without…')
+    const gate = await measureGate(homeport)
+    results.gate = gate
+    rows.push({
+      figure: `13. network mirror index.json of ${gate.versions} versions: req/s with a policy in force (paired rounds' range)`,
+      result: `${gate.with.rps} against ${gate.without.rps} without = ${gate.ratio} × (${Math.min(...gate.rounds)}–${Math.max(...gate.rounds)})`,
+      target: '≥ 0.95 × without',
+      met: gate.ratio >= 0.95
     })
 
     log('12. module archives (40 KB and 1 MB) against a static file server…')

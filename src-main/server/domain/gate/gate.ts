@@ -3,7 +3,7 @@ import type { GatePolicyRecord, GateRequestRecord, OrganizationRecord, ReleaseSi
 import { GATE_PACKAGE, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
 import { Lru } from '../../../shared/lru.js'
-import { describeCaller, type Caller } from '../core/access.js'
+import { callerKey, describeCaller, type Caller } from '../core/access.js'
 import { HeldByGateError } from '../core/errors.js'
 import { newId } from '../core/ids.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
@@ -59,6 +59,9 @@ export interface GateOptions {
  */
 export class Gate {
   private readonly recorded = new Lru<string, true>(10_000)
+  /** Each package's decisions for a scope, with what they were made from (see `decisions`). */
+  private readonly decided = new Lru<string, { inputs: unknown[]; until: number; byVersion: Map<string, Decision> }>(2_000)
+  private floored: { stored: GatePolicyRecord | undefined; policy: GatePolicyRecord } | undefined
 
   constructor(
     private readonly store: Store,
@@ -67,10 +70,13 @@ export class Gate {
     private readonly options: GateOptions
   ) {}
 
-  /** The installation's policy, with the floor `--cooldown` sets. */
+  /** The installation's policy, with the floor `--cooldown` sets (the same object while the record is the same, for the memo below). */
   async installationPolicy(): Promise<GatePolicyRecord> {
-    const policy = (await this.store.gatePolicies.get(policyId(null))) ?? emptyPolicy(null)
-    return { ...policy, cooldownSeconds: Math.max(policy.cooldownSeconds, this.options.cooldownSeconds) }
+    const stored = await this.store.gatePolicies.get(policyId(null))
+    if (this.floored && this.floored.stored === stored) return this.floored.policy
+    const policy = stored ?? emptyPolicy(null)
+    this.floored = { stored, policy: { ...policy, cooldownSeconds: Math.max(policy.cooldownSeconds, this.options.cooldownSeconds) } }
+    return this.floored.policy
   }
 
   /** The cooldown `--cooldown` sets: the least the installation's policy holds for. */
@@ -93,18 +99,42 @@ export class Gate {
     return scoped
   }
 
-  /** The decision on each of `versions` (in their order); `lookup` gives publish times for versions never seen before. */
+  /**
+   * The decision on each of `versions` (in their order); `lookup` gives publish times for versions
+   * never seen before. Decisions are kept while what they were made from is the same (the store
+   * hands out the same record until it changes) and no cooldown among them has ended: a list read
+   * again costs the reads of its inputs, not a decision per version.
+   */
   async decisions(context: GateContext, target: PublicPackage, versions: readonly string[], lookup?: PublishTimes, inForce?: ScopedPolicy[]): Promise<Decision[]> {
     const policies = inForce ?? (await this.policies(context.organizationId))
     if (policies.length === 0) return versions.map(OFFERED)
     const dated = policies.some(({ policy }) => policy.cooldownSeconds > 0 || policy.approvals)
-    const sightings = dated ? await this.dates.sight(target, versions, lookup) : new Map<string, ReleaseSighting>()
-    const requests = await this.requestsOf(target)
+    const sighting = dated ? await this.dates.sight(target, versions, lookup) : undefined
+    const name = packageKey(target)
+    const requests = await this.store.gateRequests.listBy(GATE_PACKAGE, name)
     const now = this.options.clock()
-    const decisions = versions.map((version) =>
-      decide(target, version, policies, { sighting: sightings.get(version), requests: requests.get(version) ?? new Map<string, GateRequestRecord>() }, now)
-    )
-    await this.remember(context, target, decisions, policies)
+    const inputs: unknown[] = [sighting, ...requests]
+    for (const { scope, policy } of policies) inputs.push(scope, policy)
+    const key = `${context.organizationId ?? ''}|${name}`
+    let memo = this.decided.get(key)
+    if (!memo || now >= memo.until || memo.inputs.length !== inputs.length || memo.inputs.some((input, index) => input !== inputs[index])) {
+      memo = { inputs, until: Number.POSITIVE_INFINITY, byVersion: new Map() }
+      this.decided.set(key, memo)
+    }
+    const fresh: Decision[] = []
+    const byScope = requestsByVersion(requests)
+    const decisions = versions.map((version) => {
+      let decision = memo.byVersion.get(version)
+      if (!decision) {
+        decision = decide(target, version, policies, { sighting: sighting?.versions[version], requests: byScope.get(version) ?? new Map<string, GateRequestRecord>() }, now)
+        if (decision.until) memo.until = Math.min(memo.until, Date.parse(decision.until))
+        memo.byVersion.set(version, decision)
+        fresh.push(decision)
+      }
+      return decision
+    })
+    if (fresh.length > 0) await this.remember(context, target, fresh, policies)
+    await this.queue(context, target, decisions, policies)
     return decisions
   }
 
@@ -155,19 +185,10 @@ export class Gate {
 
   /** Every request of the package's versions, by version and then by scope (`installation` or the organization's id). */
   private async requestsOf(target: PublicPackage): Promise<Map<string, Map<string, GateRequestRecord>>> {
-    const byVersion = new Map<string, Map<string, GateRequestRecord>>()
-    for (const request of await this.store.gateRequests.listBy(GATE_PACKAGE, packageKey(target))) {
-      const scopes = byVersion.get(request.version) ?? new Map<string, GateRequestRecord>()
-      scopes.set(request.organizationId ?? 'installation', request)
-      byVersion.set(request.version, scopes)
-    }
-    return byVersion
+    return requestsByVersion(await this.store.gateRequests.listBy(GATE_PACKAGE, packageKey(target)))
   }
 
-  /**
-   * Records what the decisions hold back in the audit trail (once per process per version and
-   * verdict), and queues the newest version waiting for approval with the caller as its requester.
-   */
+  /** Records what the decisions hold back or waive in the audit trail, once per process per version and verdict. */
   private async remember(context: GateContext, target: PublicPackage, decisions: readonly Decision[], policies: readonly ScopedPolicy[]): Promise<void> {
     for (const decision of decisions) {
       const verdict = decision.reported ? `would be ${decision.verdict}` : decision.offered ? (decision.waived ? 'waived' : undefined) : decision.verdict
@@ -184,8 +205,17 @@ export class Gate {
         resource: { type: 'upstream-version', id: `${packageKey(target)}@${decision.version}`, name: `${packageName(target)} ${decision.version}: ${decision.waived ?? decision.reason}` }
       })
     }
-    const waiting = decisions.filter((decision) => decision.verdict === 'awaiting-approval').sort((a, b) => semver.rcompare(a.version, b.version))[0]
-    if (waiting) await this.request(context, target, waiting, policies)
+  }
+
+  /** Queues the newest version waiting for approval, with the caller as its requester (once per process per caller). */
+  private async queue(context: GateContext, target: PublicPackage, decisions: readonly Decision[], policies: readonly ScopedPolicy[]): Promise<void> {
+    let waiting: Decision | undefined
+    for (const decision of decisions) if (decision.verdict === 'awaiting-approval' && (!waiting || semver.gt(decision.version, waiting.version))) waiting = decision
+    if (!waiting) return
+    const once = `request|${callerKey(context.caller)}|${waiting.scope ?? ''}|${packageKey(target)}|${waiting.version}`
+    if (this.recorded.get(once)) return
+    this.recorded.set(once, true)
+    await this.request(context, target, waiting, policies)
   }
 
   /** Queues `decision`'s version for approval in the scope that asks for it, naming who tried to install it. */
@@ -229,4 +259,15 @@ export class Gate {
     const org: OrganizationRecord | undefined = await this.store.organizations.get(caller.organizationId)
     return org ? `${describeCaller(caller, org)} of ${org.name}` : caller.kind
   }
+}
+
+/** Requests by version, then by scope (`installation` or the organization's id). */
+function requestsByVersion(requests: readonly GateRequestRecord[]): Map<string, Map<string, GateRequestRecord>> {
+  const byVersion = new Map<string, Map<string, GateRequestRecord>>()
+  for (const request of requests) {
+    const scopes = byVersion.get(request.version) ?? new Map<string, GateRequestRecord>()
+    scopes.set(request.organizationId ?? 'installation', request)
+    byVersion.set(request.version, scopes)
+  }
+  return byVersion
 }

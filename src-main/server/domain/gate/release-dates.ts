@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ReleaseSighting, ReleaseSightingRecord } from '../../store/records.js'
 import type { Store } from '../../store/port.js'
+import { Lru } from '../../../shared/lru.js'
 import { packageKey, type PublicPackage } from './packages.js'
 
 /**
@@ -25,24 +26,21 @@ export class ReleaseDates {
     private readonly clock: () => number
   ) {}
 
-  /** The sightings of `versions` (recorded now for those never seen, with the publish times `lookup` finds). */
-  async sight(target: PublicPackage, versions: readonly string[], lookup?: PublishTimes): Promise<Map<string, ReleaseSighting>> {
+  /** The package's sightings, `versions` among them (recorded now for those never seen, with the publish times `lookup` finds). */
+  async sight(target: PublicPackage, versions: readonly string[], lookup?: PublishTimes): Promise<ReleaseSightingRecord | undefined> {
     const id = sightingId(target)
     const record = await this.store.releaseSightings.get(id)
     const unseen = versions.filter((version) => !record?.versions[version])
-    if (unseen.length > 0) {
-      const times = lookup ? await lookup(unseen).catch(() => new Map<string, string | undefined>()) : new Map<string, string | undefined>()
-      const firstSeenAt = new Date(this.clock()).toISOString()
-      await this.store.releaseSightings.upsert(
-        id,
-        () => ({ id, key: packageKey(target), versions: {} }) satisfies ReleaseSightingRecord,
-        (draft) => {
-          for (const version of unseen) draft.versions[version] ??= { firstSeenAt, publishedAt: this.believable(times.get(version)) }
-        }
-      )
-    }
-    const current = unseen.length > 0 ? await this.store.releaseSightings.get(id) : record
-    return new Map(versions.flatMap((version) => (current?.versions[version] ? [[version, current.versions[version]] as const] : [])))
+    if (unseen.length === 0) return record
+    const times = lookup ? await lookup(unseen).catch(() => new Map<string, string | undefined>()) : new Map<string, string | undefined>()
+    const firstSeenAt = new Date(this.clock()).toISOString()
+    return this.store.releaseSightings.upsert(
+      id,
+      () => ({ id, key: packageKey(target), versions: {} }) satisfies ReleaseSightingRecord,
+      (draft) => {
+        for (const version of unseen) draft.versions[version] ??= { firstSeenAt, publishedAt: this.believable(times.get(version)) }
+      }
+    )
   }
 
   /** What is recorded of the package's versions, without recording anything. */
@@ -81,6 +79,15 @@ export class ReleaseDates {
   }
 }
 
+/** Ids by package key, computed once: a list read asks for its package's at every request. */
+const ids = new Lru<string, string>(10_000)
+
 function sightingId(target: PublicPackage): string {
-  return `sight-${createHash('sha256').update(packageKey(target)).digest('hex')}`
+  const key = packageKey(target)
+  let id = ids.get(key)
+  if (id === undefined) {
+    id = `sight-${createHash('sha256').update(key).digest('hex')}`
+    ids.set(key, id)
+  }
+  return id
 }

@@ -159,11 +159,16 @@ export class ProviderMirror {
     }
   }
 
-  /** The versions of `entries` the gate offers the caller, and its warnings for those it holds and for upstream's re-tags it refused. */
-  private async gated<T extends { version: string }>(caller: Caller, namespace: string, type: string, entries: readonly T[]): Promise<{ offered: T[]; warnings: string[] }> {
+  /** The versions of `entries` the gate offers the caller. */
+  private async gated<T extends { version: string }>(caller: Caller, namespace: string, type: string, entries: readonly T[]): Promise<T[]> {
+    return (await this.gate.offered(callerScope(caller), this.package(namespace, type), entries, (entry) => entry.version, this.publishTimes(namespace, type))).offered
+  }
+
+  /** What providers.v1 offers of `entries`, with warnings for the versions the gate holds and for the upstream's re-tags it refused. */
+  private async listed(caller: Caller, namespace: string, type: string, entries: readonly ListedProviderVersion[]): Promise<ProviderVersionList> {
     const target = this.package(namespace, type)
     const { offered, held } = await this.gate.offered(callerScope(caller), target, entries, (entry) => entry.version, this.publishTimes(namespace, type))
-    return { offered, warnings: [...this.gate.warnings(target, held), ...(await this.gate.retagWarnings(target))] }
+    return { versions: offered, warnings: [...this.gate.warnings(target, held), ...(await this.gate.retagWarnings(target))] }
   }
 
   /** Refuses a version the gate does not offer the caller (HeldByGateError), before anything is fetched. */
@@ -182,15 +187,14 @@ export class ProviderMirror {
       const body = answer.body as { versions?: ListedProviderVersion[]; warnings?: unknown }
       // Terraform gives up on the whole list for one version it cannot parse: pass on only real ones.
       const listed = (body.versions ?? []).filter((entry) => typeof entry?.version === 'string' && semver.valid(entry.version) !== null)
-      const { offered, warnings } = await this.gated(caller, namespace, type, listed)
+      const { versions, warnings } = await this.listed(caller, namespace, type, listed)
       return {
-        versions: offered,
+        versions,
         // The upstream's own notices (a provider moved, archived), as it said them, then the gate's.
         warnings: [...(Array.isArray(body.warnings) ? body.warnings.filter((warning): warning is string => typeof warning === 'string').map(terminalSafe) : []), ...warnings]
       }
     }
-    const { offered, warnings } = await this.gated(caller, namespace, type, await this.keptVersions(namespace, type))
-    return { versions: offered, warnings }
+    return this.listed(caller, namespace, type, await this.keptVersions(namespace, type))
   }
 
   /**
@@ -199,7 +203,7 @@ export class ProviderMirror {
    * (for the network mirror).
    */
   async localVersions(caller: Caller, namespace: string, type: string, { unsigned = false } = {}): Promise<ListedProviderVersion[]> {
-    return (await this.gated(caller, namespace, type, await this.keptVersions(namespace, type, { unsigned }))).offered
+    return this.gated(caller, namespace, type, await this.keptVersions(namespace, type, { unsigned }))
   }
 
   /** The versions and platforms mirrored here, as localVersions, whatever the gate decides (for an import's own bookkeeping). */
@@ -222,8 +226,7 @@ export class ProviderMirror {
   async storedZips(caller: Caller, namespace: string, type: string): Promise<StoredVersionZips[]> {
     const mirrored = await this.mirrored(namespace, type)
     if (!mirrored) throw new NotFoundError(`${this.publicName}/${namespace}/${type} is not mirrored here`, false)
-    const { offered } = await this.gated(caller, namespace, type, mirrored.versions)
-    return offered.map((version) => ({
+    return (await this.gated(caller, namespace, type, mirrored.versions)).map((version) => ({
       version: version.version,
       zips: version.platforms.map(({ os, arch, filename, binary }) => ({ os, arch, filename, file: binary }))
     }))
@@ -479,7 +482,7 @@ export class ProviderMirror {
 
   /** A mirrored provider's record with only the versions the gate offers the caller. */
   async offeredRecord(caller: Caller, record: MirroredProviderRecord): Promise<MirroredProviderRecord> {
-    const { offered } = await this.gated(caller, record.namespace, record.type, record.versions)
+    const offered = await this.gated(caller, record.namespace, record.type, record.versions)
     return offered.length === record.versions.length ? record : { ...record, versions: offered }
   }
 
