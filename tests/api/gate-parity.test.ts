@@ -213,4 +213,24 @@ describe('the gate, on every face', () => {
     expect((await homeport.api('PATCH', '/admin/gate/policy', { body: doc('gate-policies', { cooldown: '1d' }), token: team.token })).status).toBe(403)
     expect((await homeport.api('PATCH', '/admin/gate/policy', { body: doc('gate-policies', { cooldown: '7 days' }) })).status).toBe(422)
   })
+
+  it('a bundle carries only what the gate offers: the newest allowed version, and a problem for a held exact one', async () => {
+    await reset()
+    await setPolicy('admin', {}, [{ effect: 'block', pattern: 'hashicorp/*', versions: '= 1.2.0', reason: 'CVE-2026-0001' }])
+    const make = async (attributes: Record<string, unknown>) => {
+      const started = await homeport.api('POST', '/bundles', { body: doc('bundles', { organization: 'acme', platforms: ['linux_amd64'], ...attributes }) })
+      expect(started.status, JSON.stringify(started.body)).toBe(202)
+      return eventually(async () => {
+        const job = await homeport.api('GET', `/bundles/${started.body.data.id}`)
+        if (!['ready', 'failed'].includes(job.body.data.attributes.status)) throw new Error(`the bundle did not finish (${job.body.data.attributes.status})`)
+        return job.body.data.attributes
+      })
+    }
+    const ranged = await make({ modules: [{ source: `registry.terraform.io/${MODULE}`, version: '>= 1.0.0' }], providers: [{ source: 'registry.terraform.io/hashicorp/null', version: '>= 1.0.0' }] })
+    expect(ranged.problems).toEqual([])
+    expect(ranged.manifest.modules.map((module: { version: string }) => module.version)).toEqual(['1.1.0'])
+    expect(ranged.manifest.providers.map((provider: { version: string }) => provider.version)).toEqual(['1.1.0'])
+    const pinned = await make({ providers: [{ source: 'registry.terraform.io/hashicorp/null', version: '= 1.2.0' }] })
+    expect(pinned.problems).toEqual([expect.objectContaining({ reason: expect.stringMatching(/no version meets "= 1\.2\.0"; available: 1\.1\.0, 1\.0\.0|available: 1\.0\.0, 1\.1\.0/) })])
+  })
 })
