@@ -190,6 +190,9 @@ describe('the gate, on every face', () => {
     expect(held.body.errors[0]).toMatch(/is not offered here: in this Homeport's 7d cooldown: .*offered from \d{4}-/)
     const api = await homeport.api('GET', `${MODULES}/${MODULE}/1.2.0`, { token: team.token })
     expect(api.status).toBe(404)
+    const index = await get(`${MIRROR}/hashicorp/null/1.2.0.json`)
+    expect(index.status).toBe(404)
+    expect(index.body.errors[0]).toMatch(/1\.2\.0 is not offered here: blocked by this Homeport's rule "hashicorp\/null = 1\.2\.0": CVE-2026-0001/)
   })
 
   it('records every decision in the audit trail, a report-only one as what it would have done', async () => {

@@ -20,10 +20,12 @@ interface ProviderSource {
   download(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<ProviderPackage>
 }
 
-/** What the network mirror needs of a source: the versions, and each zip's name, hash and signed location. */
+/** What the network mirror needs of a source: the versions, each zip's name, hash and signed location, and why a version is not offered. */
 interface MirrorSource {
   versions(caller: Caller, namespace: string, type: string): Promise<ListedProviderVersion[]>
   archive(caller: Caller, namespace: string, type: string, version: string, os: string, arch: string): Promise<MirrorArchive>
+  /** Throws the gate's refusal (naming its rule) for a version it holds back; a source without a gate has none. */
+  admit?(caller: Caller, namespace: string, type: string, version: string): Promise<void>
 }
 
 /**
@@ -105,7 +107,8 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     if (mirror) {
       return {
         versions: (caller, namespace, type) => mirror.localVersions(caller, namespace, type, { unsigned: true }),
-        archive: (...args) => mirror.archive(...args)
+        archive: (...args) => mirror.archive(...args),
+        admit: (...args) => mirror.admit(...args)
       }
     }
     throw new HttpError(404, 'not found', `This mirror serves providers of ${[registryHostname, ...services.publicMirrors.names].join(', ')}, not of ${hostname}.`)
@@ -122,7 +125,11 @@ export function networkMirrorRouter(services: Services, rateLimit: Middleware, r
     const version = /^(.+)\.json$/.exec(file)?.[1]
     if (!version) throw new HttpError(404, 'not found', 'A network mirror answers index.json and <version>.json.')
     const listed = (await source.versions(callerOf(ctx), namespace, type)).find((entry) => entry.version === version)
-    if (!listed) throw new HttpError(404, 'not found', `${hostname}/${namespace}/${type} has no version ${version} here.`)
+    if (!listed) {
+      // A version the gate holds is answered with its rule; one that is not here, as such.
+      await source.admit?.(callerOf(ctx), namespace, type, version)
+      throw new HttpError(404, 'not found', `${hostname}/${namespace}/${type} has no version ${version} here.`)
+    }
     const archives: Record<string, { url: string; hashes: string[] }> = {}
     for (const { os, arch } of listed.platforms ?? []) {
       const found = await source.archive(callerOf(ctx), namespace, type, version, os, arch)

@@ -172,7 +172,7 @@ export class ProviderMirror {
   }
 
   /** Refuses a version the gate does not offer the caller (HeldByGateError), before anything is fetched. */
-  private async admit(caller: Caller, namespace: string, type: string, version: string): Promise<void> {
+  async admit(caller: Caller, namespace: string, type: string, version: string): Promise<void> {
     await this.gate.check(callerScope(caller), this.package(namespace, type), version, this.publishTimes(namespace, type))
   }
 
