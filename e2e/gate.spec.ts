@@ -70,6 +70,8 @@ test('sets the gate: a cooldown, a block with its reason, an approval from the q
     await waiting.getByLabel('Reason').fill('reviewed the changelog')
     await waiting.getByRole('button', { name: `Approve ${PROVIDER} 1.0.0` }).click()
     await expect(queue.getByRole('row', { name: /1\.0\.0.*approved.*by the site admin.*reviewed the changelog/ })).toBeVisible()
+    // What the gate held is on the page, from the audit trail.
+    await expect(page.getByRole('region', { name: 'Recent decisions' }).getByRole('row', { name: /blocked.*gatecheck\/widget 1\.1\.0: blocked by this Homeport's rule/ })).toBeVisible()
     const offered = await page.request.get(`${origin}/api/registry/public/v1/providers/gatecheck/widget/versions`, { headers: ADMIN_HEADERS })
     expect((await offered.json()).versions.map((entry: { version: string }) => entry.version)).toEqual(['1.0.0'])
 

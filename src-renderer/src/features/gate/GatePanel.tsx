@@ -3,6 +3,7 @@ import { useSession } from '../../lib/session'
 import { ErrorMessage, Loading } from '../../lib/ui'
 import { gatePolicyOptions, type GateScope } from './api'
 import { GatePolicyForm } from './GatePolicyForm'
+import { GateDecisions } from './GateDecisions'
 import { GateQueue } from './GateQueue'
 import { GateRules } from './GateRules'
 
@@ -23,6 +24,7 @@ export function GatePanel({ scope, canManage }: { scope: GateScope; canManage: b
       <GatePolicyForm key={attributes['updated-at']} client={client} scope={scope} policy={attributes} canManage={canManage} />
       <GateRules client={client} scope={scope} rules={attributes.rules} canManage={canManage} />
       <GateQueue client={client} scope={scope} canManage={canManage} />
+      <GateDecisions client={client} scope={scope} reportOnly={attributes['report-only']} />
     </div>
   )
 }

@@ -1,14 +1,36 @@
+import semver from 'semver'
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import type { ApiClient } from '../../lib/api-client'
 import { formatDate, formatDateTime } from '../../lib/format'
 import { ErrorMessage, Loading } from '../../lib/ui'
-import { gateRequestsOptions, useDecideRequest, type GateScope } from './api'
+import { AppLink } from '../../lib/link'
+import { gateRequestsOptions, useDecideRequest, type GateRequestAttributes, type GateScope } from './api'
 
 const STATUS: Record<string, { words: string; tone: string }> = {
   pending: { words: 'waiting', tone: 'warn' },
   approved: { words: 'approved', tone: 'good' },
   denied: { words: 'denied', tone: 'bad' }
+}
+
+/**
+ * For a curated module in an organization's queue: its Changes tab, comparing the version with the last
+ * one approved before it (the interface diff and the changelog, where Homeport has both mirrored).
+ */
+function ChangesLink({ scope, request, approved }: { scope: GateScope; request: GateRequestAttributes; approved: GateRequestAttributes[] }) {
+  if (scope === undefined || request.kind !== 'module') return null
+  const [, namespace = '', name = '', provider = ''] = request.package.split('/')
+  const previous = approved
+    .filter((other) => other.package === request.package && other.status === 'approved' && semver.lt(other.version, request.version))
+    .sort((a, b) => semver.rcompare(a.version, b.version))[0]
+  const query = new URLSearchParams({ tab: 'changes', ...(previous ? { from: previous.version } : {}) }).toString()
+  return (
+    <div className="small">
+      <AppLink to={{ page: 'module', org: scope, registry: 'public', namespace, name, provider, version: request.version, query }}>
+        {previous ? `Changes since ${previous.version}, the last approved` : 'Its changes'}
+      </AppLink>
+    </div>
+  )
 }
 
 /** The scope's approval queue: one row per version, who tried to install it, when it was published; approve or deny with a reason. */
@@ -41,6 +63,7 @@ export function GateQueue({ client, scope, canManage }: { client: ApiClient; sco
                   <tr key={requestId}>
                     <td>
                       <code>{request.package}</code> {request.version} <span className="muted">{request.kind}</span>
+                      <ChangesLink scope={scope} request={request} approved={requests.data.data.map((entry) => entry.attributes)} />
                     </td>
                     <td>{request['published-at'] ? formatDate(request['published-at']) : <span className="muted">not said; first seen {formatDate(request['requested-at'])}</span>}</td>
                     <td>

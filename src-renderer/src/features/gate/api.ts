@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { ApiClient } from '../../lib/api-client'
 import type { Document, ListDocument } from '@shared/wire/jsonapi'
 import type { GatePolicyAttributes, GateRequestAttributes, GateVersionAttributes } from '@shared/wire/gate'
+import type { AuditTrailPage } from '@shared/wire/audit-trail'
 
 export type { GatePolicyAttributes, GateRequestAttributes, GateRuleAttributes, GateVersionAttributes } from '@shared/wire/gate'
 
@@ -74,4 +75,18 @@ export function useDecideRequest(client: ApiClient, scope: GateScope) {
   return useGateMutation(client, ({ id, status, reason }: { id: string; status: 'approved' | 'denied'; reason: string }) =>
     client.request('PATCH', `${base(scope)}/requests/${encodeURIComponent(id)}`, { data: { type: 'gate-requests', attributes: { status, reason } } })
   )
+}
+
+/**
+ * The gate's recent decisions in the scope, from its audit trail (`upstream-version` events: held,
+ * blocked, waived, and what a report-only policy would have held), newest first. The installation's is
+ * the site admin's to read, an organization's its owners'.
+ */
+export function gateDecisionsOptions(client: ApiClient, scope: GateScope) {
+  const path = scope === undefined ? '/admin/audit-trail' : `/organizations/${encodeURIComponent(scope)}/audit-trail`
+  return queryOptions({
+    queryKey: [...gateKeys.scope(scope), 'decisions'] as const,
+    queryFn: () => client.get<AuditTrailPage>(`${path}?filter[type]=upstream-version&page[size]=50`),
+    retry: false
+  })
 }
