@@ -117,7 +117,7 @@ describe('the gate over the store', () => {
 
   it('believes a publish time from the upstream only between Terraform’s first release and now', async () => {
     const { gate, dates } = await setup()
-    const times = new Map([['1.0.0', '2026-11-01T00:00:00Z'], ['1.1.0', '2030-01-01T00:00:00Z'], ['1.2.0', '1999-01-01T00:00:00Z'], ['1.3.0', 'yesterday']])
+    const times = new Map(Object.entries({ '1.0.0': '2026-11-01T00:00:00Z', '1.1.0': '2030-01-01T00:00:00Z', '1.2.0': '1999-01-01T00:00:00Z', '1.3.0': 'yesterday' }).map(([version, publishedAt]) => [version, { publishedAt }]))
     const decisions = await gate.decisions({ caller: admin, organizationId: undefined }, AWS, ['1.0.0', '1.1.0', '1.2.0', '1.3.0'], () => Promise.resolve(times))
     expect(decisions.map((decision) => decision.offered)).toEqual([true, false, false, false])
     expect(Object.values(await dates.known(AWS)).map((sighting) => sighting.publishedAt)).toEqual(['2026-11-01T00:00:00.000Z', null, null, null])
@@ -126,13 +126,20 @@ describe('the gate over the store', () => {
   it('asks the upstream for publish times once per new version; a cooldown ends by itself', async () => {
     const { gate, later } = await setup()
     const asked: string[][] = []
-    const lookup = (versions: string[]) => (asked.push(versions), Promise.resolve(new Map<string, string | undefined>()))
+    const lookup = (versions: string[]) => (asked.push(versions), Promise.resolve(new Map()))
     const context = { caller: admin, organizationId: undefined }
     await expect(gate.check(context, AWS, '2.0.0', lookup)).rejects.toBeInstanceOf(HeldByGateError)
     await gate.decisions(context, AWS, ['2.0.0', '2.1.0'], lookup)
     expect(asked).toEqual([['2.0.0'], ['2.1.0']])
     later(7 * DAY)
     expect((await gate.check(context, AWS, '2.0.0', lookup)).offered).toBe(true)
+  })
+
+  it('counts a version kept here before the gate saw it (mirrored, imported; offline: no publish time) as seen since then', async () => {
+    const { gate } = await setup()
+    const kept = new Map([['5.0.0', { keptSince: new Date(NOW - 30 * DAY).toISOString() }], ['5.1.0', { keptSince: new Date(NOW - DAY).toISOString() }]])
+    const decisions = await gate.decisions({ caller: admin, organizationId: undefined }, VPC, ['5.0.0', '5.1.0', '5.2.0'], () => Promise.resolve(kept))
+    expect(decisions.map((decision) => [decision.version, decision.offered])).toEqual([['5.0.0', true], ['5.1.0', false], ['5.2.0', false]])
   })
 
   it('keeps the first digest of a version and refuses another', async () => {

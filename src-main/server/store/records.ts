@@ -368,6 +368,8 @@ export interface MirroredProviderVersion {
   /** `mirpv-…` */
   id: string
   version: string
+  /** When it was first mirrored here (absent from versions mirrored before Homeport kept it: their provider's `createdAt`). */
+  createdAt?: string
   protocols: string[]
   /**
    * Upstream's SHA256SUMS and its signature, as upstream served them; absent for a version only

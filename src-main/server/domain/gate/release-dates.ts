@@ -11,8 +11,16 @@ import { packageKey, type PublicPackage } from './packages.js'
  */
 const EARLIEST_BELIEVABLE = Date.parse('2014-07-01T00:00:00Z')
 
-/** What the upstream says of versions Homeport sees for the first time: each one's publish time, where it gives one. */
-export type PublishTimes = (versions: string[]) => Promise<Map<string, string | undefined>>
+/**
+ * What is known of versions the gate sees for the first time: the upstream's publish time, where it
+ * gives one, and since when Homeport has kept the version, where it has (mirrored before the gate was
+ * turned on, or imported: seen then, not now).
+ */
+export interface ReleaseFacts {
+  publishedAt?: string
+  keptSince?: string
+}
+export type PublishTimes = (versions: string[]) => Promise<Map<string, ReleaseFacts>>
 
 /**
  * When each upstream version was published and first seen here, and the digest of the content first
@@ -32,13 +40,17 @@ export class ReleaseDates {
     const record = await this.store.releaseSightings.get(id)
     const unseen = versions.filter((version) => !record?.versions[version])
     if (unseen.length === 0) return record
-    const times = lookup ? await lookup(unseen).catch(() => new Map<string, string | undefined>()) : new Map<string, string | undefined>()
-    const firstSeenAt = new Date(this.clock()).toISOString()
+    const facts = lookup ? await lookup(unseen).catch(() => new Map<string, ReleaseFacts>()) : new Map<string, ReleaseFacts>()
+    const now = new Date(this.clock()).toISOString()
     return this.store.releaseSightings.upsert(
       id,
       () => ({ id, key: packageKey(target), versions: {} }) satisfies ReleaseSightingRecord,
       (draft) => {
-        for (const version of unseen) draft.versions[version] ??= { firstSeenAt, publishedAt: this.believable(times.get(version)) }
+        for (const version of unseen) {
+          const known = facts.get(version)
+          const kept = known?.keptSince !== undefined && known.keptSince < now ? known.keptSince : undefined
+          draft.versions[version] ??= { firstSeenAt: kept ?? now, publishedAt: this.believable(known?.publishedAt) }
+        }
       }
     )
   }

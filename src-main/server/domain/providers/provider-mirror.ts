@@ -21,7 +21,7 @@ import { terminalSafe } from '../core/notice.js'
 import { callerScope, type Gate } from '../gate/gate.js'
 import { KEPT_OUT } from '../gate/decide.js'
 import { packageKey, publicPackage, type PublicPackage } from '../gate/packages.js'
-import type { PublishTimes, ReleaseDates } from '../gate/release-dates.js'
+import type { PublishTimes, ReleaseDates, ReleaseFacts } from '../gate/release-dates.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -143,19 +143,25 @@ export class ProviderMirror {
     return { ...publicPackage('provider', this.publicName, namespace, type), aliases: this.publicNames.slice(1) }
   }
 
-  /** The publish times of versions, from the upstream's v2 API (`published-at`), where it has one (registry.terraform.io does). */
+  /**
+   * What is known of versions the gate has not seen: their publish times from the upstream's v2 API
+   * (`published-at`), where it has one (registry.terraform.io does; offline or OpenTofu's, none), and
+   * since when each is mirrored here.
+   */
   private publishTimes(namespace: string, type: string): PublishTimes {
-    return async () => {
-      const times = new Map<string, string | undefined>()
-      const answer = await this.upstream.get(upstreamPath('providers', namespaceSegment(namespace), typeSegment(type)), 'v2', { include: 'provider-versions' })
-      if (answer.status !== 200) return times
+    return async (versions) => {
+      const facts = new Map<string, ReleaseFacts>()
+      const kept = await this.mirrored(namespace, type)
+      for (const version of kept?.versions ?? []) if (versions.includes(version.version)) facts.set(version.version, { keptSince: version.createdAt ?? kept!.createdAt })
+      const answer = await this.upstream.get(upstreamPath('providers', namespaceSegment(namespace), typeSegment(type)), 'v2', { include: 'provider-versions' }).catch(() => undefined)
+      if (answer?.status !== 200 || answer.stale) return facts
       const included = (answer.body as { included?: unknown }).included
       for (const item of Array.isArray(included) ? (included as Array<{ type?: unknown; attributes?: Record<string, unknown> }>) : []) {
         const version = item?.attributes?.version
         const published = item?.attributes?.['published-at']
-        if (item?.type === 'provider-versions' && typeof version === 'string' && typeof published === 'string') times.set(version, published)
+        if (item?.type === 'provider-versions' && typeof version === 'string' && typeof published === 'string') facts.set(version, { ...facts.get(version), publishedAt: published })
       }
-      return times
+      return facts
     }
   }
 
@@ -323,7 +329,7 @@ export class ProviderMirror {
       await this.change(namespace, type, (draft) => {
           let mirrored = draft.versions.find((candidate) => candidate.version === version)
           if (!mirrored) {
-            mirrored = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] }
+            mirrored = { id: newId('mirpv'), version, createdAt: now(), protocols: [], keys: [], platforms: [] }
             draft.versions.push(mirrored)
           }
           const present = mirrored.platforms.find((candidate) => candidate.os === os && candidate.arch === arch)
@@ -380,7 +386,7 @@ export class ProviderMirror {
           throw new ConflictError(`${hostname}/${namespace}/${type} ${version} is mirrored here already with another SHA256SUMS (SHA-256 ${mirrored.shasums.sha256}): remove it before importing this release.`)
         }
         if (!mirrored) {
-          mirrored = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] }
+          mirrored = { id: newId('mirpv'), version, createdAt: now(), protocols: [], keys: [], platforms: [] }
           draft.versions.push(mirrored)
         }
         mirrored.protocols = protocols
@@ -613,7 +619,7 @@ export class ProviderMirror {
       await this.change(namespace, type, (draft) => {
           let target = draft.versions.find((candidate) => candidate.version === version)
           if (!target) {
-            target = { id: newId('mirpv'), version, protocols: [], keys: [], platforms: [] } satisfies MirroredProviderVersion
+            target = { id: newId('mirpv'), version, createdAt: now(), protocols: [], keys: [], platforms: [] } satisfies MirroredProviderVersion
             draft.versions.push(target)
           }
           if (!target.shasums) {

@@ -10,7 +10,7 @@ import semver from 'semver'
 import { KEPT_OUT } from '../gate/decide.js'
 import type { Gate, GateContext } from '../gate/gate.js'
 import { packageName, publicPackage, type PublicPackage } from '../gate/packages.js'
-import type { PublishTimes, ReleaseDates } from '../gate/release-dates.js'
+import type { PublishTimes, ReleaseDates, ReleaseFacts } from '../gate/release-dates.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import { findVersion, latest, type ModuleView, published, versionResource } from '../modules/module-rules.js'
 import type { ModuleService } from '../modules/modules.js'
@@ -247,21 +247,25 @@ export class PublicRegistryService {
     return { caller, organizationId: view.org.id }
   }
 
-  /** The publish times of versions, from the upstream's v1 answer for each (`published_at`), a few at a time, where it has one. */
+  /**
+   * What is known of versions the gate has not seen: their publish times from the upstream's v1 answer
+   * for each (`published_at`), a few at a time, where it has one, and since when each is mirrored here.
+   */
   private publishTimes(view: ModuleView): PublishTimes {
     const segments = moduleSegments(view.module.namespace ?? '', view.module.name, view.module.provider)
     return async (versions) => {
-      const times = new Map<string, string | undefined>()
+      const facts = new Map<string, ReleaseFacts>()
+      for (const version of view.module.versions) if (versions.includes(version.version)) facts.set(version.version, { keptSince: version.createdAt })
       const pending = [...versions]
       const worker = async () => {
         for (let version = pending.shift(); version !== undefined; version = pending.shift()) {
           const answer = await this.upstream.get(upstreamPath(...segments, versionSegment(version))).catch(() => undefined)
-          const published = (answer?.status === 200 ? (answer.body as { published_at?: unknown }) : undefined)?.published_at
-          times.set(version, typeof published === 'string' ? published : undefined)
+          const published = (answer?.status === 200 && !answer.stale ? (answer.body as { published_at?: unknown }) : undefined)?.published_at
+          if (typeof published === 'string') facts.set(version, { ...facts.get(version), publishedAt: published })
         }
       }
       await Promise.all(Array.from({ length: PUBLISH_TIME_READS }, worker))
-      return times
+      return facts
     }
   }
 
