@@ -7,13 +7,20 @@ import type { AuditTrailPage } from '@shared/wire/audit-trail'
 export type { GatePolicyAttributes, GateRequestAttributes, GateRuleAttributes, GateVersionAttributes } from '@shared/wire/gate'
 
 /** A verdict in words, for every page that shows one. */
-export const GATE_VERDICTS: Record<GateVersionAttributes['verdict'], string> = {
+const GATE_VERDICTS: Record<GateVersionAttributes['verdict'], string> = {
   offered: 'offered',
   cooldown: 'in cooldown',
   blocked: 'blocked',
   'not-allowed': 'not on the allow list',
   'awaiting-approval': 'waiting for approval',
   denied: 'denied'
+}
+
+/** How a version's verdict is shown: its badge's tone and words (offered; held, and how; or offered where report-only would hold it). */
+export function verdictBadge(verdict: Pick<GateVersionAttributes, 'offered' | 'reported' | 'verdict' | 'waived'>): { tone: string; words: string } {
+  if (verdict.reported) return { tone: 'info', words: `offered; would be ${GATE_VERDICTS[verdict.verdict]}` }
+  if (verdict.offered) return { tone: 'good', words: verdict.waived ? 'offered (waived)' : 'offered' }
+  return { tone: verdict.verdict === 'cooldown' || verdict.verdict === 'awaiting-approval' ? 'warn' : 'bad', words: GATE_VERDICTS[verdict.verdict] }
 }
 
 /** Whose gate: the installation's (undefined) or an organization's. */

@@ -6,7 +6,7 @@ import { PlatformChoice } from '../../lib/folder-drop'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { PUBLIC_REGISTRY_HOSTS, TERRAFORM_REGISTRY } from '@shared/terraform-config'
 import { mirrorOptions, useMirrorProvider, useRemoveMirrored } from './api'
-import { GATE_VERDICTS, gateVersionsOptions, type GateVersionAttributes } from '../gate/api'
+import { gateVersionsOptions, verdictBadge, type GateVersionAttributes } from '../gate/api'
 import type { Resource } from '@shared/wire/jsonapi'
 import type { MirroredProviderAttributes } from '@shared/wire/providers'
 
@@ -142,14 +142,16 @@ function MirroredRows({ provider, remove }: { provider: Resource<MirroredProvide
 
 /** Offered, or held and why (and until when, for a cooldown). */
 function GateVerdict({ verdict }: { verdict: GateVersionAttributes }) {
-  if (verdict.offered && !verdict.reported) return <span className="badge good">{verdict.waived ? 'offered (waived)' : 'offered'}</span>
+  const { tone, words } = verdictBadge(verdict)
   return (
     <>
-      <span className={`badge ${verdict.reported ? 'info' : verdict.verdict === 'cooldown' || verdict.verdict === 'awaiting-approval' ? 'warn' : 'bad'}`}>{verdict.reported ? `offered; would be ${GATE_VERDICTS[verdict.verdict]}` : GATE_VERDICTS[verdict.verdict]}</span>
-      <div className="muted small">
-        {verdict.reason}
-        {verdict.until && ` (until ${formatDateTime(verdict.until)})`}
-      </div>
+      <span className={`badge ${tone}`}>{words}</span>
+      {(!verdict.offered || verdict.reported) && (
+        <div className="muted small">
+          {verdict.reason}
+          {verdict.until && ` (until ${formatDateTime(verdict.until)})`}
+        </div>
+      )}
     </>
   )
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { formatDateTime } from '../../lib/format'
 import { AppLink } from '../../lib/link'
 import { useSession } from '../../lib/session'
-import { GATE_VERDICTS, gateVersionsOptions } from '../../features/gate/api'
+import { gateVersionsOptions, verdictBadge } from '../../features/gate/api'
 import type { ModuleAddress } from '../../features/modules/api'
 import { TERRAFORM_REGISTRY } from '@shared/terraform-config'
 
@@ -20,9 +20,7 @@ export function GateCard({ address, mirrored }: { address: ModuleAddress; mirror
         {held.map(({ attributes: entry }) => (
           <li key={entry.version}>
             <strong>{entry.version}</strong>{' '}
-            <span className={`badge ${entry.reported ? 'info' : entry.verdict === 'cooldown' || entry.verdict === 'awaiting-approval' ? 'warn' : 'bad'}`}>
-              {entry.reported ? `offered; would be ${GATE_VERDICTS[entry.verdict]}` : GATE_VERDICTS[entry.verdict]}
-            </span>
+            <span className={`badge ${verdictBadge(entry).tone}`}>{verdictBadge(entry).words}</span>
             <div className="muted small">
               {entry.reason}
               {entry.until && ` (until ${formatDateTime(entry.until)})`}
