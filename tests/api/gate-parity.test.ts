@@ -236,4 +236,28 @@ describe('the gate, on every face', () => {
     const pinned = await make({ providers: [{ source: 'registry.terraform.io/hashicorp/null', version: '= 1.2.0' }] })
     expect(pinned.problems).toEqual([expect.objectContaining({ reason: expect.stringMatching(/no version meets "= 1\.2\.0"; available: 1\.1\.0, 1\.0\.0|available: 1\.0\.0, 1\.1\.0/) })])
   })
+
+  it('keeps the first archive of an upstream version: a re-tag upstream is refused, recorded, and never served', async () => {
+    await reset()
+    await publish(upstream, 'hashicorp', 'retag', 'aws', '1.0.0', { 'main.tf': 'output "first" {\n  value = true\n}\n' })
+    await createModule(homeport, 'acme', 'retag', 'aws', { 'registry-name': 'public', namespace: 'hashicorp' })
+    const mirror = () => homeport.api('POST', '/organizations/acme/registry-modules/public/hashicorp/retag/aws/mirror', { body: doc('registry-module-versions', { version: '1.0.0' }) })
+    expect((await mirror()).status).toBe(201)
+    await eventually(async () => {
+      const read = await homeport.api('GET', '/organizations/acme/registry-modules/public/hashicorp/retag/aws')
+      expect(read.body.data.attributes['version-statuses'][0].status).toBe('ok')
+    })
+    // Upstream moves the tag: the same version, other bytes.
+    const gone = await upstream.api('DELETE', '/organizations/hashicorp/registry-modules/private/hashicorp/retag/aws/1.0.0')
+    expect(gone.status, JSON.stringify(gone.body)).toBe(204)
+    await publish(upstream, 'hashicorp', 'retag', 'aws', '1.0.0', { 'main.tf': 'output "second" {\n  value = "changed"\n}\n' })
+    // Here, the curation is dropped and made again (the only way a mirrored version goes): the version's first archive is still on record.
+    expect((await homeport.api('DELETE', '/organizations/acme/registry-modules/public/hashicorp/retag')).status).toBe(204)
+    await createModule(homeport, 'acme', 'retag', 'aws', { 'registry-name': 'public', namespace: 'hashicorp' })
+    const again = await mirror()
+    expect(again.status).toBe(409)
+    expect(again.body.errors[0].detail).toMatch(/now serves a different archive for registry\.terraform\.io\/hashicorp\/retag\/aws 1\.0\.0 .*keeps what it first fetched/)
+    const events = await homeport.server.services.store.auditTrail.all()
+    expect(events.filter((event) => event.action === 'refuse re-tag').map((event) => event.resource.name)).toContain('registry.terraform.io/hashicorp/retag/aws 1.0.0')
+  })
 })

@@ -98,7 +98,7 @@ export function createServices(store: Store, background: Background, options: Se
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
       providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates),
-      modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn, gate, releaseDates, names)
+      modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn, gate, releaseDates, audit, names)
     }
   }
   const openTofuUpstream = options.openTofuUpstream ?? DEFAULT_OPENTOFU_UPSTREAM

@@ -9,7 +9,8 @@ import { ConflictError, HeldByGateError, InvalidInputError, NotFoundError } from
 import semver from 'semver'
 import { KEPT_OUT } from '../gate/decide.js'
 import type { Gate, GateContext } from '../gate/gate.js'
-import { packageName, publicPackage, type PublicPackage } from '../gate/packages.js'
+import { packageKey, packageName, publicPackage, type PublicPackage } from '../gate/packages.js'
+import type { AuditTrailService } from '../organizations/audit-trail.js'
 import type { PublishTimes, ReleaseDates, ReleaseFacts } from '../gate/release-dates.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import { findVersion, latest, type ModuleView, published, versionResource } from '../modules/module-rules.js'
@@ -64,6 +65,7 @@ export class PublicRegistryService {
     private readonly enabled: boolean,
     private readonly gate: Gate,
     private readonly dates: ReleaseDates,
+    private readonly audit: AuditTrailService,
     /** The public registries' names these modules are served under, the first the one the gate knows them by (`registry.terraform.io`). */
     private readonly publicNames: readonly string[]
   ) {}
@@ -143,7 +145,7 @@ export class PublicRegistryService {
     await this.admit(caller, view, version)
     let target = findVersion(view.module, version)
     if (target?.status !== 'ok') {
-      view = await this.pull(view, version)
+      view = await this.pull(caller, view, version)
       target = findVersion(view.module, version)
     }
     if (target?.status !== 'ok') throw new NotFoundError(`${namespace}/${name}/${provider} ${version} could not be mirrored here: ${target?.error || 'its ingest did not finish'}`, false)
@@ -186,12 +188,12 @@ export class PublicRegistryService {
     // What the gate keeps out is never fetched; what it holds for now (a cooldown, an approval) is, ready for when it is offered.
     const [decision] = await this.gate.decisions(this.context(caller, view), this.package(view), [version], this.publishTimes(view))
     if (KEPT_OUT.has(decision!.verdict)) throw new HeldByGateError(`${packageName(this.package(view))} ${version} is not let in here: ${decision!.reason}`)
-    const mirrored = await this.fetchInto(view, version)
+    const mirrored = await this.fetchInto(caller, view, version)
     await this.modules.changed(caller, 'curate public module', view, 'mirror', versionResource(view, mirrored.version))
     return mirrored
   }
 
-  private async fetchInto(view: ModuleView, version: string) {
+  private async fetchInto(caller: Caller, view: ModuleView, version: string) {
     const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
     const location = await this.upstream.downloadLocation(upstreamPath(...moduleSegments(namespace, name, provider), versionSegment(version), 'download'))
     const archive = await this.fetcher.fetch(location)
@@ -200,7 +202,9 @@ export class PublicRegistryService {
       // The first archive fetched for a version stays canonical: an upstream that re-tags is refused, not followed.
       const canonical = await this.dates.canonical(this.package(view), version, archive.sha256)
       if (!canonical.ok) {
-        throw new ConflictError(`The public registry now serves a different archive for ${packageName(this.package(view))} ${version} (SHA-256 ${canonical.kept} when first fetched): Homeport keeps what it first fetched and refuses the new one.`)
+        const target = this.package(view)
+        await this.audit.done({ author: caller, permission: 'gate', org: view.org, action: 'refuse re-tag', resource: { type: 'upstream-version', id: `${packageKey(target)}@${version}`, name: `${packageName(target)} ${version}` } })
+        throw new ConflictError(`The public registry now serves a different archive for ${packageName(target)} ${version} (SHA-256 ${canonical.kept} when first fetched): Homeport keeps what it first fetched and refuses the new one.`)
       }
       return await this.modules.addStoredVersion(view, version, archive)
     } finally {
@@ -214,10 +218,10 @@ export class PublicRegistryService {
    * Terraform's download, which follows at once, finds it published. A pull another request started
    * meanwhile is waited for too. Offline, says which versions are here.
    */
-  private async pull(view: ModuleView, version: string): Promise<ModuleView> {
+  private async pull(caller: Caller, view: ModuleView, version: string): Promise<ModuleView> {
     const label = `${view.module.namespace}/${view.module.name}/${view.module.provider}`
     if (!findVersion(view.module, version)) {
-      await this.fetchInto(view, version).catch((error: unknown) => {
+      await this.fetchInto(caller, view, version).catch((error: unknown) => {
         // Another request pulled it first: its ingest is waited for below.
         if (error instanceof InvalidInputError) return
         if (error instanceof UpstreamUnavailableError) {
