@@ -92,6 +92,18 @@ test('sets the gate: a cooldown, a block with its reason, an approval from the q
     await expect(page.getByRole('heading', { level: 2, name: 'Policy' })).toBeVisible()
     await expect(page.getByRole('link', { name: 'Gate', exact: true }).last()).toHaveAttribute('aria-current', 'page')
     await expectAccessible(page, 'an organization’s Gate tab')
+
+    // A curated public module's page lists what the organization's gate holds back, and why (the installation's approvals off: it would decide first).
+    await page.request.patch(`${origin}/api/v2/admin/gate/policy`, { headers: ADMIN_HEADERS, data: { data: { type: 'gate-policies', attributes: { approvals: false } } } })
+    await adminPost(page, '/organizations/gated/registry-modules', { data: { type: 'registry-modules', attributes: { name: 'consul', provider: 'aws', namespace: 'hashicorp', 'registry-name': 'public' } } })
+    await adminPost(page, '/organizations/gated/gate/requests', {
+      data: { type: 'gate-requests', attributes: { kind: 'module', package: 'registry.terraform.io/hashicorp/consul/aws', version: '0.12.0', status: 'denied', reason: 'breaks our state' } }
+    })
+    await page.goto('/orgs/gated/modules/public/hashicorp/consul/aws')
+    const held = page.getByRole('region', { name: 'Held back by the gate' })
+    await expect(held).toContainText('0.12.0')
+    await expect(held).toContainText('denied by the site admin of organization gated: breaks our state')
+    await expectAccessible(page, 'a curated module’s page with a version the gate holds')
   } finally {
     // The suite's other specs share this server: its gate goes back to holding nothing, and the provider goes.
     const current = await page.request.get(`${origin}/api/v2/admin/gate/policy`, { headers: ADMIN_HEADERS })

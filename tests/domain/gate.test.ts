@@ -9,6 +9,7 @@ import { ReleaseDates } from '../../src-main/server/domain/gate/release-dates.js
 import { AuditTrailService } from '../../src-main/server/domain/organizations/audit-trail.js'
 import type { GatePolicyRecord, GateRuleRecord } from '../../src-main/server/store/records.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
+import { ADMIN, domain } from './domain.js'
 
 const AWS = publicPackage('provider', 'registry.terraform.io', 'hashicorp', 'aws')
 const VPC = publicPackage('module', 'registry.terraform.io', 'terraform-aws-modules', 'vpc', 'aws')
@@ -156,5 +157,22 @@ describe('the gate over the store', () => {
     for (let i = 0; i < 3; i++) await gate.decisions({ caller: admin, organizationId: undefined }, AWS, ['6.0.0', '6.1.0'])
     const requests = await store.gateRequests.all()
     expect(requests.map((request) => [request.version, request.status, request.requesters.map((requester) => requester.who)])).toEqual([['6.1.0', 'pending', ['the site admin']]])
+  })
+
+  it('holds a version a person denied, in a scope that has set nothing else', async () => {
+    const d = await domain()
+    try {
+      await d.services.organizations.create(ADMIN, { name: 'acme', email: 'ops@example.com' })
+      const owners = await d.owners('acme')
+      await d.services.gatePolicies.decide(owners, 'acme', VPC, '5.1.0', 'denied', 'breaks our state')
+      const org = (await d.services.organizations.read(ADMIN, 'acme')).id
+      const decisions = await d.services.gate.decisions({ caller: owners, organizationId: org }, VPC, ['5.0.0', '5.1.0'])
+      expect(decisions.map((decision) => [decision.version, decision.offered])).toEqual([['5.0.0', true], ['5.1.0', false]])
+      expect(decisions[1]!.reason).toMatch(/^denied by team owners of organization acme: breaks our state$/)
+      // Another organization's reads are not its business.
+      expect((await d.services.gate.decisions({ caller: ADMIN, organizationId: undefined }, VPC, ['5.1.0']))[0]!.offered).toBe(true)
+    } finally {
+      await d.close()
+    }
   })
 })

@@ -449,6 +449,8 @@ export interface GatePolicyRecord {
   /** Report only: what the policy would hold is recorded, and everything is offered. */
   reportOnly: boolean
   rules: GateRuleRecord[]
+  /** Whether a person has approved or denied a version in this scope: those decisions hold even with nothing else set. */
+  hasDecisions?: boolean
   updatedAt: string
 }
 

@@ -158,6 +158,10 @@ export class GatePolicyService {
         draft.reason = reason.trim()
       }
     )
+    // A decision holds (or waives) even where the scope has set nothing else.
+    await this.change(org, (draft) => {
+      draft.hasDecisions = true
+    })
     await this.done(caller, org, status === 'approved' ? 'approve' : 'deny', { type: 'gate-request', id, name: `${packageName(target)} ${version}${reason.trim() ? `: ${reason.trim()}` : ''}` })
     return { request: record, package: target }
   }

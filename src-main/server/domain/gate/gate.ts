@@ -21,9 +21,9 @@ export function emptyPolicy(organizationId: string | null): GatePolicyRecord {
   return { id: policyId(organizationId), organizationId, cooldownSeconds: 0, allowOnly: false, approvals: false, reportOnly: false, rules: [], updatedAt: new Date(0).toISOString() }
 }
 
-/** Whether a policy can hold anything back. */
+/** Whether a policy can hold anything back (or let anything past another's hold): its settings, its rules, or people's decisions. */
 function inForce(policy: GatePolicyRecord): boolean {
-  return policy.cooldownSeconds > 0 || policy.allowOnly || policy.approvals || policy.rules.length > 0
+  return policy.cooldownSeconds > 0 || policy.allowOnly || policy.approvals || policy.rules.length > 0 || policy.hasDecisions === true
 }
 
 /** How many held versions a providers.v1 list names in its warnings (Terraform prints each on every init). */
