@@ -82,15 +82,16 @@ export class PublicRegistryService {
    */
   async versions(caller: Caller, namespace: string, name: string, provider: string): Promise<UpstreamPassThrough | MirroredVersions> {
     const view = await this.curated(caller, namespace, name, provider)
-    const mirrored = await this.offered(caller, view, published(view.module), (version) => version.version)
+    const kept = published(view.module)
     const answer = await this.upstream.get(upstreamPath(...moduleSegments(namespace, name, provider), 'versions'), 'modules.v1', { live: true }).catch((error: unknown) => {
-      if (error instanceof UpstreamUnavailableError && mirrored.length > 0) return undefined
+      if (error instanceof UpstreamUnavailableError && kept.length > 0) return undefined
       throw error
     })
     if (answer && !answer.stale) return { kind: 'upstream', ...answer, body: await this.gatedList(caller, view, answer) }
-    if (mirrored.length === 0) {
+    if (kept.length === 0) {
       throw new UpstreamUnavailableError(`The public registry cannot be reached, and no version of ${namespace}/${name}/${provider} is mirrored here: mirror one while online.`)
     }
+    const mirrored = await this.offered(caller, view, kept, (version) => version.version)
     const versions: Published[] = []
     for (const version of mirrored) versions.push({ view, version, docs: await this.docs.get(version.archive?.sha256) })
     return { kind: 'mirrored', view, versions }
@@ -290,7 +291,7 @@ export class PublicRegistryService {
   }
 
   /** The upstream's version list with what the gate holds left out. */
-  private async gatedList(caller: Caller, view: ModuleView, answer: UpstreamPassThrough | { status: number; body: unknown }): Promise<unknown> {
+  private async gatedList(caller: Caller, view: ModuleView, answer: { status: number; body: unknown }): Promise<unknown> {
     const body = answer.body as { modules?: Array<{ versions?: Array<{ version?: unknown }> }> }
     if (answer.status !== 200 || !Array.isArray(body?.modules)) return answer.body
     const modules = await Promise.all(
