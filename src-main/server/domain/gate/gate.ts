@@ -122,10 +122,12 @@ export class Gate {
       this.decided.set(key, memo)
     }
     const fresh: Decision[] = []
-    const byScope = requestsByVersion(requests)
+    // Grouped only when a decision is made: a read the memo answers whole does not pay for it.
+    let byScope: Map<string, Map<string, GateRequestRecord>> | undefined
     const decisions = versions.map((version) => {
       let decision = memo.byVersion.get(version)
       if (!decision) {
+        byScope ??= requestsByVersion(requests)
         decision = decide(target, version, policies, { sighting: sighting?.versions[version], requests: byScope.get(version) ?? new Map<string, GateRequestRecord>() }, now)
         if (decision.until) memo.until = Math.min(memo.until, Date.parse(decision.until))
         memo.byVersion.set(version, decision)
