@@ -71,7 +71,7 @@ describe('the MCP server over Streamable HTTP', () => {
     expect(client.getInstructions()).toMatch(/private Terraform and OpenTofu registry/)
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['check_configuration', 'compare_versions', 'get_module', 'get_provider', 'list_versions', 'search_modules', 'search_providers', 'usage_snippet'].sort()
+      ['check_configuration', 'compare_versions', 'get_module', 'get_provider', 'get_provider_doc', 'list_versions', 'search_modules', 'search_provider_docs', 'search_providers', 'usage_snippet'].sort()
     )
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(60)

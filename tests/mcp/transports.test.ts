@@ -59,7 +59,7 @@ describe('homeport mcp over stdio', () => {
     const client = await relay(['--url', test.url, '--token-file', join(folder, 'token')]).finally(() => rm(folder, { recursive: true, force: true }))
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'homeport' })
-      expect((await client.listTools()).tools).toHaveLength(8)
+      expect((await client.listTools()).tools).toHaveLength(TOOL_CALLS.length)
       const found = await client.callTool({ name: 'search_modules', arguments: { query: 'network' } })
       expect(found.structuredContent).toMatchObject({ total: 1, modules: [{ address: 'homeport.localhost/acme/network/aws', latest_version: '1.1.0' }] })
     } finally {
@@ -69,7 +69,7 @@ describe('homeport mcp over stdio', () => {
 
   it('takes HOMEPORT_URL and HOMEPORT_TOKEN, and with neither the Homeport running on the data directory', async () => {
     const byEnvironment = await relay([], { HOMEPORT_URL: test.url, HOMEPORT_TOKEN: team })
-    expect((await byEnvironment.listTools()).tools.length).toBe(8)
+    expect((await byEnvironment.listTools()).tools.length).toBe(TOOL_CALLS.length)
     await byEnvironment.close()
     const local = await relay(['--data-dir', test.dataDir], { HOMEPORT_ADMIN_TOKEN: test.adminToken })
     expect((await local.listResources()).resources.map((resource) => resource.uri)).toEqual(['homeport://modules/private/acme/network/aws/1.1.0/readme'])
@@ -101,7 +101,9 @@ const TOOL_CALLS: Array<[string, Record<string, string>, RegExp]> = [
   ['compare_versions', { module: 'acme/network/aws' }, /1\.0\.0 → 1\.1\.0: none/],
   ['check_configuration', { text: 'module "n" {\n  source  = "homeport.localhost/acme/network/aws"\n  version = "~> 1.0"\n}\n' }, /Required input cidr_block \(string\) is not set/],
   ['search_providers', { query: 'widget' }, /No provider matches "widget"/],
-  ['get_provider', { provider: 'acme/widget' }, /No provider acme\/widget you may install is here/]
+  ['get_provider', { provider: 'acme/widget' }, /No provider acme\/widget you may install is here/],
+  ['search_provider_docs', { provider: 'acme/widget', query: 'server' }, /No provider acme\/widget you may install is here/],
+  ['get_provider_doc', { provider: 'acme/widget', slug: 'server' }, /No provider acme\/widget you may install is here/]
 ]
 
 describe('every tool through homeport mcp', () => {

@@ -15,7 +15,9 @@ import { baseUrlResolver } from '../http/base-url.js'
 import { adminRoutes, providerImportRouter } from './management/admin.js'
 import { BUNDLE_REQUEST_LIMIT, bundleImportRouter, bundleRoutes } from './management/bundles.js'
 import { gpgKeyRoutes } from './management/gpg-keys.js'
-import { networkMirrorRouter, PROVIDERS_PREFIX, providerFiles, providerProtocolRouter } from './protocol/providers-v1.js'
+import { networkMirrorRouter, PROVIDER_DOCS_PREFIX, PROVIDERS_PREFIX, providerFiles, providerProtocolRouter } from './protocol/providers-v1.js'
+import { providerDocsV1Routes, providerDocsV2Router, type DocsAddress } from './protocol/provider-docs.js'
+import { isMirroredFrom, isPrivateDocs } from '../domain/provider-docs/docs-reader.js'
 import { registryProviderRoutes } from './management/registry-providers.js'
 import { organizationRoutes } from './management/organizations.js'
 import { comparePreviewRouter, registryModuleRoutes } from './management/registry-modules.js'
@@ -155,11 +157,20 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(loginRouter(services.terraformLogin, rateLimit).routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
-  app.use(providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit, baseUrl).routes())
+  // Each face's providers.v1 with the public registry's docs routes beside its own, and its v2 docs API beside its /v1/.
+  const privateProviders = providerProtocolRouter(PROVIDERS_PREFIX, services.providerRegistry, rateLimit, baseUrl)
+  const privateDocs: DocsAddress = (namespace, name) => ({ kind: 'private', organization: namespace, name })
+  providerDocsV1Routes(privateProviders, services, privateDocs)
+  app.use(privateProviders.routes())
+  app.use(providerDocsV2Router(PROVIDER_DOCS_PREFIX, services, rateLimit, privateDocs, isPrivateDocs).routes())
   // Each public registry's mirror under its own prefix: its providers, and (before the private modules protocol, which answers all of /api/registry) its curated modules.
   for (const [hostname, prefix] of Object.entries(PUBLIC_MIRROR_PREFIXES)) {
     const mirror = services.publicMirrors.for(hostname)
-    app.use(providerProtocolRouter(`${prefix}/providers`, mirror.providers, rateLimit, baseUrl).routes())
+    const providers = providerProtocolRouter(`${prefix}/providers`, mirror.providers, rateLimit, baseUrl)
+    const docs: DocsAddress = (namespace, type) => ({ kind: 'mirror', hostname, namespace, type })
+    providerDocsV1Routes(providers, services, docs)
+    app.use(providers.routes())
+    app.use(providerDocsV2Router(prefix.replace(/\/v1$/, '/v2'), services, rateLimit, docs, isMirroredFrom(mirror.providers.hostname)).routes())
     app.use(publicRegistryRouter(`${prefix}/modules`, mirror.modules, rateLimit, baseUrl).routes())
   }
   app.use(networkMirrorRouter(services, rateLimit, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME, baseUrl).routes())

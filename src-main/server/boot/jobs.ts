@@ -31,6 +31,7 @@ export function jobTable(options: { vcsPollIntervalMs: number }): JobTable {
     'git sync': { trigger: 'a module connected, a webhook, the poll, a retry asked for (VcsBuilds.resync)' },
     'git build': { trigger: 'a new tag, or a branch version asked for (VcsBuilds.build)' },
     bundle: { trigger: 'POST /api/v2/bundles (BundleService.start)' },
+    'provider docs fetch': { trigger: 'a public provider version first pulled through (UpstreamDocs.later)' },
     'download-count flush': { everyMs: DOWNLOAD_FLUSH_MS, backoffCapMs: 60_000 },
     'archive sweep': { everyMs: ARCHIVE_SWEEP_MS, lease: { job: 'archive-sweep', ttlMs: 30 * 60 * 1000 }, backoffCapMs: 6 * ARCHIVE_SWEEP_MS },
     'audit trail retention': { everyMs: AUDIT_SWEEP_MS, backoffCapMs: 6 * AUDIT_SWEEP_MS }

@@ -26,6 +26,9 @@ import { ProviderRegistryService } from '../domain/providers/provider-registry.j
 import { ProviderUploadService } from '../domain/providers/provider-uploads.js'
 import { ProviderService } from '../domain/providers/providers.js'
 import { ProviderMirror } from '../domain/providers/provider-mirror.js'
+import { ProviderDocs } from '../domain/provider-docs/provider-docs.js'
+import { UpstreamDocs } from '../domain/provider-docs/upstream-docs.js'
+import { DocsReader } from '../domain/provider-docs/docs-reader.js'
 import { ModuleService } from '../domain/modules/modules.js'
 import { BundleService } from '../domain/bundles/bundles.js'
 import { SiteService } from '../domain/organizations/site-settings.js'
@@ -91,13 +94,14 @@ export function createServices(store: Store, background: Background, options: Se
   // The gate over what comes in from the public registries: every mirror asks it.
   const clock = options.clock ?? Date.now
   const releaseDates = new ReleaseDates(store, clock)
+  const providerDocs = new ProviderDocs(store, archives)
   const gate = new Gate(store, releaseDates, audit, { cooldownSeconds: options.cooldownSeconds ?? 0, clock })
   // One mirror per public registry; the same address for both (another Homeport, say) is one mirror answering for both names.
   const mirrorOf = (url: string, token: string | undefined, names: string[]): PublicMirror => {
     const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
-      providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates),
+      providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates, new UpstreamDocs(upstream, providerDocs, background, () => new URL(upstream.address).host)),
       modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn, gate, releaseDates, audit, names)
     }
   }
@@ -110,10 +114,10 @@ export function createServices(store: Store, background: Background, options: Se
   )
 
   const gpgKeys = new GpgKeyService(store, audit)
-  const providers = new ProviderService(store, organizations, archives, publicCurationOn, audit)
+  const providers = new ProviderService(store, organizations, archives, publicCurationOn, audit, providerDocs)
   const firstDownloads = new FirstDownloads(store)
   const registry = new RegistryService(store, moduleSharing, docs, downloads, firstDownloads)
-  const providerUploads = new ProviderUploadService(store, gpgKeys, archives, audit)
+  const providerUploads = new ProviderUploadService(store, gpgKeys, archives, audit, providerDocs)
   const providerRegistry = new ProviderRegistryService(store, gpgKeys)
   const bundles = new BundleService(
     store,
@@ -166,6 +170,7 @@ export function createServices(store: Store, background: Background, options: Se
     auditTrail: audit,
     gate,
     gatePolicies: new GatePolicyService(store, organizations, gate, releaseDates, audit, clock),
+    providerDocs: new DocsReader(providerDocs, providers, publicMirrors, options.registryHostname),
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),
     async sweepArchives() {

@@ -30,6 +30,7 @@ import type { OciRegistry } from './oci/oci-registry.js'
 import type { VersionFiles } from './modules/version-files.js'
 import type { Gate } from './gate/gate.js'
 import type { GatePolicyService } from './gate/gate-policies.js'
+import type { DocsReader } from './provider-docs/docs-reader.js'
 import type { Store } from '../store/port.js'
 
 /**
@@ -69,6 +70,8 @@ export interface Services {
   gate: Gate
   /** The gate's policies and approval queue, as people change them. */
   gatePolicies: GatePolicyService
+  /** Provider documentation, private and mirrored, as callers read it on every face (domain/provider-docs/). */
+  providerDocs: DocsReader
   /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */
   moduleCatalog: ModuleCatalog
   providerCatalog: ProviderCatalog

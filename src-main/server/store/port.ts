@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, ReleaseSightingRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
+import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderDocsRecord, ProviderRecord, ReleaseSightingRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -90,6 +90,8 @@ export interface Store {
   readonly releaseSightings: RecordStore<ReleaseSightingRecord>
   /** Versions waiting for a person's approval, and the decisions made. */
   readonly gateRequests: RecordStore<GateRequestRecord>
+  /** The documentation of provider versions, private and mirrored (domain/provider-docs/). */
+  readonly providerDocs: RecordStore<ProviderDocsRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
   readonly leases: Leases
@@ -148,6 +150,10 @@ export const VCS_MODULES = 'vcs'
 export const GATE_REQUEST = 'gate-request'
 export const GATE_SCOPE = 'gate-scope'
 export const GATE_PACKAGE = 'gate-package'
+/** Indexes of provider docs: one record per provider version (unique), each doc's and version's number (unique), each provider's versions (group; BY_ARCHIVE too). */
+export const DOCS_VERSION = 'docs-version'
+export const DOC_NUMBER = 'doc-number'
+export const DOCS_PROVIDER = 'docs-provider'
 /** Every module with a version whose ingest has not finished, for taking over a dead replica's. */
 export const INGESTING = 'ingesting'
 /** Every module with a version that lacks what ingest now keeps (see lacksBackfill), for the start-up backfill. */

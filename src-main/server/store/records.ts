@@ -150,6 +150,7 @@ export type ImportUndoStep =
 // Registry names and module and version statuses are HCP Terraform's words, stored as they are
 // sent; they are defined once, in the wire types, so a new status there is a new stored one here.
 export type { RegistryName } from '../../shared/wire/modules.js'
+import type { DocCategory } from '../../shared/provider-docs.js'
 
 /** The archive a version was ingested from, stored once per content (content-addressed). */
 export interface ArchiveRef {
@@ -508,4 +509,48 @@ export interface GateRequestRecord {
   decidedBy: string | null
   decidedAt: string | null
   reason: string
+}
+
+/** The kinds of provider documentation, as the public registry's docs API names its categories. */
+export type ProviderDocCategory = DocCategory
+
+/**
+ * The documentation of one provider version (a private provider's, or a mirrored public one's):
+ * each doc's outline here, its markdown in the archive store by content (shared by the versions
+ * whose doc did not change).
+ */
+export interface ProviderDocsRecord {
+  /** `pdocs-<hash of the key>` */
+  id: string
+  /** The provider's key (see providerDocsKey) and `@<version>`. */
+  key: string
+  /** The provider's key: `private:<provider id>`, `mirror:registry.terraform.io/hashicorp/null`. */
+  provider: string
+  version: string
+  /** The version's id in the registry's v2 docs API: digits, as the public registry's. */
+  versionNumber: string
+  /** Where the docs came from: the upstream registry's docs API, or an archive of the repository's docs tree. */
+  source: 'upstream' | 'archive'
+  createdAt: string
+  docs: ProviderDocRecord[]
+}
+
+export interface ProviderDocRecord {
+  /** Digits, unique in the installation (the v2 API's `provider-docs` id). */
+  id: string
+  title: string
+  /** Where it lies in the provider's repository (`docs/resources/pet.md`). */
+  path: string
+  /** The file's name without the provider's prefix or extension (`pet`). */
+  slug: string
+  category: ProviderDocCategory
+  subcategory: string | null
+  /** `hcl`, or a CDKTF language. */
+  language: string
+  /** Cut at the registry's 500 KB by the upstream. */
+  truncated: boolean
+  /** The frontmatter's description, shortened: what a search result shows. */
+  description: string
+  /** The markdown, frontmatter included, as the registry's v2 API serves it. */
+  content: StoredFile
 }

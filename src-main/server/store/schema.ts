@@ -81,6 +81,7 @@ export const SCHEMAS = {
   gatePolicies: UNCHANGED,
   releaseSightings: UNCHANGED,
   gateRequests: UNCHANGED,
+  providerDocs: UNCHANGED,
   auditTrail: {
     version: 2,
     migrations: {

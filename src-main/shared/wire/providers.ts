@@ -76,6 +76,8 @@ export interface ProviderMirrorAttributes {
   source: string
   /** What was fetched: each version and `<os>_<arch>` platform. */
   mirrored: Array<{ version: string; platform: string }>
+  /** Each version's docs, fetched from the upstream's docs API: how many it has, or why they could not be had (the next mirror tries again). */
+  docs: Array<{ version: string; count: number; problem?: string }>
 }
 
 /** Homeport's `mirrored-provider-packages`: the answer to importing one provider zip into the mirror. */

@@ -17,6 +17,8 @@ function titleOf(route: Route): string {
       return `${route.namespace}/${route.name}/${route.provider}${route.version ? ` ${route.version}` : ''}`
     case 'provider':
       return `${route.org}/${route.name} · provider`
+    case 'mirrored-provider':
+      return `${route.hostname}/${route.namespace}/${route.type} · provider`
     case 'search':
       return route.query ? `Search: ${route.query}` : 'Search'
     case 'terraform':
@@ -39,8 +41,8 @@ export function App() {
   const { embedded, signOut } = useSession()
   const route = useRoute()
   const title = titleOf(route)
-  // Another page, not another version, part or tab of the same module (whose controls keep the focus), nor other list filters.
-  const page = route.page === 'module' ? hrefOf({ ...route, version: undefined, query: undefined }) : hrefOf({ ...route, ...(route.page === 'organization' ? { query: undefined } : {}) })
+  // Another page, not another version, part or tab of the same module (whose controls keep the focus), nor other list filters or another doc of a provider.
+  const page = route.page === 'module' ? hrefOf({ ...route, version: undefined, query: undefined }) : hrefOf({ ...route, ...(route.page === 'organization' || route.page === 'provider' || route.page === 'mirrored-provider' ? { query: undefined } : {}) })
   const first = useRef(true)
   useEffect(() => {
     document.title = `${title} · Homeport`
@@ -50,7 +52,7 @@ export function App() {
     if (first.current) first.current = false
     else document.getElementById('main')?.focus()
   }, [page])
-  const section = route.page === 'organization' || route.page === 'module' || route.page === 'provider' ? 'organizations' : route.page
+  const section = route.page === 'organization' || route.page === 'module' || route.page === 'provider' ? 'organizations' : route.page === 'mirrored-provider' ? 'mirror' : route.page
   const link = (page: 'organizations' | 'terraform' | 'mirror' | 'gate' | 'bundles' | 'app-settings', label: string) => (
     <AppLink to={{ page }} aria-current={section === page ? 'page' : undefined}>
       {label}

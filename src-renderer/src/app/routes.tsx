@@ -8,11 +8,12 @@ import { SettingsPage } from '../pages/SettingsPage'
 import { MirrorPage } from '../features/mirror/MirrorPage'
 import { GatePage } from '../features/gate/GatePage'
 import { ProviderPage } from '../features/providers/ProviderPage'
+import { MirroredProviderPage } from '../features/providers/docs/MirroredProviderPage'
 import { SearchPage } from '../features/search/SearchPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { App } from './App'
-import { bindRouter, ORG_SEARCH, ORG_TABS, queryOf, type OrgTab } from '../lib/router'
+import { bindRouter, ORG_SEARCH, ORG_TABS, PROVIDER_SEARCH, queryOf, type OrgTab } from '../lib/router'
 
 /** Search parameters kept as the strings they are (the router's default would read `1.0` as a number). */
 type Search = Record<string, string>
@@ -75,13 +76,29 @@ const searchRoute = createRoute({
   }
 })
 
-/** A private provider of an organization. */
+const providerSearch = (search: Record<string, unknown>): Search => strings(search, PROVIDER_SEARCH)
+
+/** A private provider of an organization; the docs' version and doc are search parameters. */
 const providerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/orgs/$org/providers/$name',
+  validateSearch: providerSearch,
   component: function Provider() {
     const { org, name } = providerRoute.useParams()
-    return <ProviderPage key={`${org}/${name}`} org={org} name={name} />
+    const { version, doc } = providerRoute.useSearch()
+    return <ProviderPage key={`${org}/${name}`} org={org} name={name} place={{ version, doc }} />
+  }
+})
+
+/** A public provider mirrored here, with its docs. */
+const mirroredProviderRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/mirror/$hostname/$namespace/$type',
+  validateSearch: providerSearch,
+  component: function MirroredProvider() {
+    const { hostname, namespace, type } = mirroredProviderRoute.useParams()
+    const { version, doc } = mirroredProviderRoute.useSearch()
+    return <MirroredProviderPage key={`${hostname}/${namespace}/${type}`} hostname={hostname} namespace={namespace} type={type} place={{ version, doc }} />
   }
 })
 
@@ -140,6 +157,7 @@ const routeTree = rootRoute.addChildren([
   organizationHomeRoute,
   organizationRoute,
   providerRoute,
+  mirroredProviderRoute,
   moduleRoute,
   moduleVersionRoute
 ])

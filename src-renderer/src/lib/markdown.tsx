@@ -2,6 +2,8 @@ import { useMemo } from 'react'
 import DOMPurify from 'dompurify'
 import { Marked } from 'marked'
 import markedAlert from 'marked-alert'
+import Prism from 'prismjs'
+import 'prismjs/components/prism-hcl'
 
 /** GitHub's Markdown: tables and the rest of GFM, and its alerts (`> [!WARNING]`) as alerts. */
 const parser = new Marked({ async: false, gfm: true }).use(markedAlert())
@@ -41,6 +43,7 @@ export function Markdown({
     for (const alert of clean.querySelectorAll('.markdown-alert')) alert.setAttribute('role', 'note')
     wrapTables(clean)
     placeholdImages(clean)
+    highlightHcl(clean)
     const headings = [...clean.querySelectorAll('h2, h3')].map((heading) => ({ id: heading.id, text: heading.textContent?.trim() ?? '', level: heading.tagName === 'H2' ? 2 : 3 }))
     const holder = document.createElement('div')
     holder.append(clean)
@@ -146,6 +149,17 @@ function placeholdImages(root: DocumentFragment): void {
     where.textContent = /^(https?:)?\/\//i.test(src) ? ` (${new URL(src, 'https://x.invalid').host})` : src ? ` (${src})` : ''
     placeholder.append(label, where)
     image.replaceWith(placeholder)
+  }
+}
+
+/**
+ * Code blocks fenced as HCL (`hcl`, `terraform`, as provider docs write them, `tf`) highlighted as the
+ * module's files are: Prism escapes the text it is given, so the HTML holds only its own spans.
+ */
+function highlightHcl(root: DocumentFragment): void {
+  for (const code of root.querySelectorAll('pre > code.language-hcl, pre > code.language-terraform, pre > code.language-tf')) {
+    code.innerHTML = Prism.highlight(code.textContent ?? '', Prism.languages.hcl!, 'hcl')
+    code.className = 'language-hcl'
   }
 }
 

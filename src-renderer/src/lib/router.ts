@@ -12,8 +12,10 @@ export type Route =
   | { page: 'organization'; org: string; tab: OrgTab; query?: string }
   /** `query`: the part shown and the documentation tab (`part=modules/subnet&tab=inputs`), so every view of a module is a link. */
   | { page: 'module'; org: string; registry: string; namespace: string; name: string; provider: string; version?: string; query?: string }
-  /** A private provider's page: its versions, platforms, keys and the `required_providers` block. */
-  | { page: 'provider'; org: string; name: string }
+  /** A private provider's page: its versions, platforms, keys, the `required_providers` block and its docs; `query`: the docs' version and doc shown. */
+  | { page: 'provider'; org: string; name: string; query?: string }
+  /** A public provider mirrored here (`registry.terraform.io`, `hashicorp`, `null`): its docs; `query` as a private provider's. */
+  | { page: 'mirrored-provider'; hostname: string; namespace: string; type: string; query?: string }
   /** Everything the signed-in caller may read that a search finds; `query` is its words. */
   | { page: 'search'; query: string }
   | { page: 'terraform' }
@@ -40,6 +42,8 @@ export const ORG_TAB_LABELS: Record<OrgTab, string> = {
 }
 /** A module page's search parameters: the part and tab shown, and the version the Changes tab compares with. */
 export const MODULE_SEARCH = ['part', 'tab', 'from'] as const
+/** A provider page's search parameters: the docs' version and doc (`resources/server`). */
+export const PROVIDER_SEARCH = ['version', 'doc'] as const
 /** An organization's search parameters: the module list's filters and the audit trail's. */
 export const ORG_SEARCH = ['q', 'registry', 'provider', 'sort', 'action', 'type'] as const
 
@@ -69,7 +73,9 @@ export function hrefOf(route: Route): string {
     case 'organization':
       return withQuery(path('orgs', route.org, route.tab), route.query)
     case 'provider':
-      return path('orgs', route.org, 'providers', route.name)
+      return withQuery(path('orgs', route.org, 'providers', route.name), route.query)
+    case 'mirrored-provider':
+      return withQuery(path('mirror', route.hostname, route.namespace, route.type), route.query)
     case 'module':
       return withQuery(path('orgs', route.org, 'modules', route.registry, route.namespace, route.name, route.provider, ...(route.version ? [route.version] : [])), route.query)
   }
@@ -132,7 +138,9 @@ export function useRoute(): Route {
     case '/orgs/$org/$tab':
       return { page: 'organization', org: params.org!, tab: params.tab as OrgTab, query: queryOf(search, ORG_SEARCH) }
     case '/orgs/$org/providers/$name':
-      return { page: 'provider', org: params.org!, name: params.name! }
+      return { page: 'provider', org: params.org!, name: params.name!, query: queryOf(search, PROVIDER_SEARCH) }
+    case '/mirror/$hostname/$namespace/$type':
+      return { page: 'mirrored-provider', hostname: params.hostname!, namespace: params.namespace!, type: params.type!, query: queryOf(search, PROVIDER_SEARCH) }
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider':
     case '/orgs/$org/modules/$registry/$namespace/$name/$provider/$version': {
       const { org = '', registry = '', namespace = '', name = '', provider = '', version } = params

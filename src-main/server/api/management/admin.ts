@@ -69,11 +69,11 @@ export function adminRoutes(router: Router, services: Services, baseUrl: BaseUrl
     }
     const mirror = services.publicMirrors.for(hostname).providers
     const platforms = attributes.nullableStringArray('platforms') ?? []
-    const mirrored = await mirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
+    const { mirrored, docs } = await mirror.mirror(callerOf(ctx), namespace, type, attributes.string('versions'), platforms)
     const result: Resource<ProviderMirrorAttributes, 'provider-mirrors'> = {
       type: 'provider-mirrors',
       id: `${mirror.publicName}/${namespace}/${type}`,
-      attributes: { source, mirrored }
+      attributes: { source, mirrored, docs }
     }
     sendDocument(ctx, 201, { data: result })
   })

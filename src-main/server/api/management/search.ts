@@ -4,14 +4,15 @@ import { queryWords } from '../../domain/assistant/module-search.js'
 import { callerOf } from '../../http/auth.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { queryString } from '../../http/query.js'
+import { subjectOf } from '../../domain/provider-docs/provider-docs.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
 import type { SearchHitAttributes } from '../../../shared/wire/search.js'
 
 /** The most hits of each kind one search answers with: a search is refined, not paged. */
-const MOST = { organization: 10, module: 25, provider: 10 }
+const MOST = { organization: 10, module: 25, provider: 10, 'provider-doc': 15 }
 
 /**
- * Homeport's own `GET /api/v2/search?q=`: the organizations, modules and providers the caller may read
+ * Homeport's own `GET /api/v2/search?q=`: the organizations, modules, providers and provider docs the caller may read
  * that hold every word of `q`, each kind best first (modules ranked as the assistant's search_modules
  * ranks them: names, descriptions, inputs, outputs, resources, READMEs), for the GUI's search.
  */
@@ -26,7 +27,7 @@ export function searchRoutes(router: Router, services: Services): void {
     if (words.length > 0) {
       const organizations = (await services.organizations.list(caller)).filter((org) => holdsEvery(org.name))
       for (const org of organizations.slice(0, MOST.organization)) {
-        hit(`organization:${org.name}`, { kind: 'organization', organization: org.name, address: org.name, registry: null, module: null, description: org.email, matched: ['name'] })
+        hit(`organization:${org.name}`, { kind: 'organization', organization: org.name, address: org.name, registry: null, module: null, doc: null, description: org.email, matched: ['name'] })
       }
       for (const { item, matched } of (await services.moduleCatalog.search(caller, query)).slice(0, MOST.module)) {
         const { entry, description } = item
@@ -37,6 +38,7 @@ export function searchRoutes(router: Router, services: Services): void {
           address: `${entry.hostname}/${entry.address}`,
           registry: entry.view.module.registryName,
           module: { namespace, name, provider },
+          doc: null,
           description,
           matched
         })
@@ -49,8 +51,24 @@ export function searchRoutes(router: Router, services: Services): void {
           address: `${entry.hostname}/${entry.address}`,
           registry: entry.registry,
           module: null,
+          doc: null,
           description: `latest ${entry.latest.version}`,
           matched: ['name']
+        })
+      }
+      // Resources and data sources by the names configurations give them (`aws_s3_bucket`), in the docs kept here.
+      for (const { shelf, docs, doc } of await services.providerDocs.searchEverywhere(caller, query, MOST['provider-doc'])) {
+        const [hostname = ''] = shelf.address.split('/')
+        const subject = subjectOf(shelf.name, doc)
+        hit(`provider-doc:${doc.id}`, {
+          kind: 'provider-doc',
+          organization: shelf.key.startsWith('private:') ? shelf.namespace : '',
+          address: shelf.address,
+          registry: shelf.key.startsWith('private:') ? 'private' : 'mirror',
+          module: null,
+          doc: { name: subject, category: doc.category, slug: doc.slug, version: docs.version, hostname, namespace: shelf.namespace, type: shelf.name },
+          description: doc.description,
+          matched: ['docs']
         })
       }
     }

@@ -11,6 +11,8 @@ import type { BaseUrl } from '../../http/base-url.js'
 import type { SignedLocation } from '../../http/signed-files.js'
 
 export const PROVIDERS_PREFIX = '/api/registry/v1/providers'
+/** The private registry's v2 docs API (api/protocol/provider-docs.ts), beside its /v1/ as on the public registry. */
+export const PROVIDER_DOCS_PREFIX = '/api/registry/v2'
 export const PROVIDER_FILES_PREFIX = '/api/registry/provider-files'
 export const NETWORK_MIRROR_PREFIX = '/api/registry/provider-mirror/v1'
 

@@ -2,7 +2,7 @@ import { BY_ARCHIVE, type Store } from '../../store/port.js'
 
 /**
  * Decides when an archive (a module's, or a provider's file) may go. Files are shared by content,
- * so one goes only when no module or provider version refers to it, and not while a version is about to (it is pinned between being stored
+ * so one goes only when no module or provider version (or provider doc) refers to it, and not while a version is about to (it is pinned between being stored
  * and being named by a version).
  */
 export class ArchiveKeeper {
@@ -31,6 +31,7 @@ export class ArchiveKeeper {
       if (await this.store.modules.inGroup(BY_ARCHIVE, sha256)) continue
       if (await this.store.providers.inGroup(BY_ARCHIVE, sha256)) continue
       if (await this.store.providerMirror.inGroup(BY_ARCHIVE, sha256)) continue
+      if (await this.store.providerDocs.inGroup(BY_ARCHIVE, sha256)) continue
       await this.store.archives.delete(sha256)
     }
   }

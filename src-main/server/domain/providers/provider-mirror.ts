@@ -22,6 +22,7 @@ import { callerScope, type Gate } from '../gate/gate.js'
 import { KEPT_OUT } from '../gate/decide.js'
 import { packageKey, publicPackage, type PublicPackage } from '../gate/packages.js'
 import type { PublishTimes, ReleaseDates, ReleaseFacts } from '../gate/release-dates.js'
+import type { UpstreamDocs } from '../provider-docs/upstream-docs.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums, publicKeyId } from './release-files.js'
 
 interface UpstreamPackage {
@@ -47,6 +48,12 @@ export interface MirrorArchive {
   hash1?: string
   /** The signed token of its location (see download-links.ts). */
   token: string
+}
+
+/** What a mirror fetched: each version's platforms, and each version's docs (how many, or why none). */
+export interface MirrorResult {
+  mirrored: Array<{ version: string; platform: string }>
+  docs: Array<{ version: string; count: number; problem?: string }>
 }
 
 /** Where an imported package or release belongs. */
@@ -119,7 +126,8 @@ export class ProviderMirror {
     readonly publicNames: readonly string[],
     private readonly audit: AuditTrailService,
     private readonly gate: Gate,
-    private readonly dates: ReleaseDates
+    private readonly dates: ReleaseDates,
+    private readonly docs: UpstreamDocs
   ) {}
 
   /** The upstream's hostname, which the providers mirrored from it are kept under. */
@@ -415,7 +423,7 @@ export class ProviderMirror {
    * Mirrors the versions of `namespace/type` that meet `constraint` (all, without one), for each
    * platform, ahead of time (the site admin's explicit mirror). Online only.
    */
-  async mirror(caller: Caller, namespace: string, type: string, constraint: string | undefined, platforms: string[]): Promise<Array<{ version: string; platform: string }>> {
+  async mirror(caller: Caller, namespace: string, type: string, constraint: string | undefined, platforms: string[]): Promise<MirrorResult> {
     const name = `${this.publicName}/${namespace}/${type} ${constraint ?? ''}`.trim()
     await this.check(caller, 'mirror', name, 'Only the site admin mirrors public providers.')
     if (platforms.length === 0) throw new InvalidInputError('Name the platforms to mirror (linux_amd64, darwin_arm64…).', 'platforms')
@@ -427,7 +435,8 @@ export class ProviderMirror {
     // What the gate keeps out is never fetched; what it only holds for now (a cooldown, an approval) is, ready for when it is offered.
     const decisions = await this.gate.decisions(callerScope(caller), this.package(namespace, type), versions.map((entry) => entry.version), this.publishTimes(namespace, type))
     const refused = new Set(decisions.filter((decision) => KEPT_OUT.has(decision.verdict)).map((decision) => decision.version))
-    const done: Array<{ version: string; platform: string }> = []
+    const done: MirrorResult['mirrored'] = []
+    const docs: MirrorResult['docs'] = []
     for (const entry of versions) {
       if (refused.has(entry.version)) continue
       for (const platform of platforms) {
@@ -436,9 +445,17 @@ export class ProviderMirror {
         if (!this.packageOf(await this.mirrored(namespace, type), entry.version, os, arch)) await this.pull(caller, namespace, type, entry.version, os, arch)
         done.push({ version: entry.version, platform })
       }
+      if (!done.some((mirrored) => mirrored.version === entry.version)) continue
+      // Docs are optional: a version whose docs cannot be had is mirrored all the same, and says why.
+      docs.push(
+        await this.docs.ensure(namespace, type, entry.version).then(
+          (count) => ({ version: entry.version, count }),
+          (error: Error) => ({ version: entry.version, count: 0, problem: error.message })
+        )
+      )
     }
     await this.changed(caller, 'mirror', `${name} (${platforms.join(', ')})`)
-    return done
+    return { mirrored: done, docs }
   }
 
   /**
@@ -451,6 +468,7 @@ export class ProviderMirror {
     const provider = await this.mirrored(namespace, type)
     if (!provider) throw new NotFoundError(`${name} is not mirrored here`, false)
     const released: string[] = []
+    let versionGone = false
     await this.store.providerMirror.update(provider.id, (draft) => {
       const index = draft.versions.findIndex((candidate) => candidate.version === version)
       const mirrored = draft.versions[index]
@@ -462,10 +480,12 @@ export class ProviderMirror {
         // Nothing left to vouch for: the signed files go with the last platform.
         released.push(...[mirrored.shasums, mirrored.shasumsSig].flatMap((file) => (file ? [file.sha256] : [])))
         draft.versions.splice(index, 1)
+        versionGone = true
       }
       draft.updatedAt = now()
     })
     await this.store.providerMirror.deleteWhere(provider.id, (record) => record.versions.length === 0)
+    if (versionGone) await this.docs.forget(namespace, type, version)
     await this.archives.release(released)
     await this.changed(caller, 'destroy', name)
   }
@@ -616,11 +636,13 @@ export class ProviderMirror {
         throw new ConflictError(`${namespace}/${type} ${version} is mirrored here from a release whose SHA256SUMS does not list upstream's ${meta.filename}: remove the version to mirror it from the upstream.`)
       }
       const platform: MirroredProviderPlatform = { id: newId('mirpp'), os, arch, filename: meta.filename, shasum: meta.shasum, binary, hash1 }
+      let firstOfVersion = false
       await this.change(namespace, type, (draft) => {
           let target = draft.versions.find((candidate) => candidate.version === version)
           if (!target) {
             target = { id: newId('mirpv'), version, createdAt: now(), protocols: [], keys: [], platforms: [] } satisfies MirroredProviderVersion
             draft.versions.push(target)
+            firstOfVersion = true
           }
           if (!target.shasums) {
             // The first signed package of this version (it may hold imported ones, which its SHA256SUMS may vouch for).
@@ -639,6 +661,8 @@ export class ProviderMirror {
             target.platforms[index] = platform
           }
         })
+      // Its docs come after, off the request path: `terraform init` waits for the package, not for them.
+      if (firstOfVersion) this.docs.later(namespace, type, version)
     } finally {
       for (const unpin of unpins) unpin()
       await this.archives.release([...stored.map((file) => file.sha256), ...superseded])

@@ -13,6 +13,8 @@ import type { AuditResource, AuditTrailService } from '../organizations/audit-tr
 import type { ProviderFile } from './providers.js'
 import type { Origin } from '../core/origin.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
+import { docsOfArchive, MAX_DOCS_ARCHIVE_BYTES } from '../provider-docs/docs-archive.js'
+import { privateDocsKey, type ProviderDocs } from '../provider-docs/provider-docs.js'
 
 /** The largest provider zip accepted: real ones reach a few hundred MB. */
 export const MAX_PROVIDER_ZIP_BYTES = 1024 * 1024 * 1024
@@ -32,7 +34,8 @@ export class ProviderUploadService {
     private readonly store: Store,
     private readonly keys: GpgKeyService,
     private readonly archives: ArchiveKeeper,
-    private readonly audit: AuditTrailService
+    private readonly audit: AuditTrailService,
+    private readonly docs: ProviderDocs
   ) {}
 
   /** Whether the object id is a provider file's (rather than a module version's). */
@@ -49,9 +52,10 @@ export class ProviderUploadService {
     const state = link && provider ? linkState(this.store.installation().signingKey, link.versionId, link) : 'unknown'
     if (!provider || state === 'unknown' || !file) throw new NotFoundError('This upload link is unknown: it never existed, or its provider version was deleted', false)
     if (state === 'expired') throw new ExpiredError('This upload link has expired. Read the version (or platform) again for a fresh link.')
-    const limit = file === 'binary' ? MAX_PROVIDER_ZIP_BYTES : MAX_SMALL_FILE_BYTES
+    const limit = file === 'binary' ? MAX_PROVIDER_ZIP_BYTES : file === 'docs' ? MAX_DOCS_ARCHIVE_BYTES : MAX_SMALL_FILE_BYTES
     if (declaredLength !== undefined && declaredLength > limit) throw new LimitExceededError(`The file is ${formatBytes(declaredLength)}; Homeport accepts at most ${formatBytes(limit)} here.`)
     if (file === 'binary') await this.receiveZip(provider, targetId, body)
+    else if (file === 'docs') await this.receiveDocs(provider, targetId, body)
     else {
       const bytes = await readSmall(body, limit)
       if (file === 'shasums') await this.receiveShasums(provider, targetId, bytes)
@@ -137,6 +141,31 @@ export class ProviderUploadService {
     }
   }
 
+  /**
+   * A version's docs: a `.tar.gz` of the provider repository's docs tree, checked as the registry
+   * checks docs, kept in place of any the version had (docs, unlike a release's files, may be
+   * corrected). The archive itself is not kept.
+   */
+  private async receiveDocs(provider: ProviderRecord, versionId: string, body: Readable): Promise<void> {
+    const version = versionOf(provider, versionId)
+    let archive: StoredFile
+    try {
+      archive = await this.store.archives.put(body, MAX_DOCS_ARCHIVE_BYTES)
+    } catch (error) {
+      if (error instanceof TooLargeError) throw new LimitExceededError(`The docs archive is larger than ${formatBytes(MAX_DOCS_ARCHIVE_BYTES)}, the most Homeport accepts.`)
+      throw error
+    }
+    const unpin = this.archives.pin(archive.sha256)
+    try {
+      const { docs } = await docsOfArchive(this.store, archive, provider.name)
+      if (!(await this.store.providers.get(provider.id))?.versions.some((candidate) => candidate.id === versionId)) throw new NotFoundError('The provider version was deleted', false)
+      await this.docs.keep(privateDocsKey(provider.id), version.version, 'archive', docs)
+    } finally {
+      unpin()
+      await this.archives.release([archive.sha256])
+    }
+  }
+
   /** Stores `bytes` and records them with `change`, inside the write; nothing is kept when it throws. */
   private async keep(providerId: string, bytes: Buffer, change: (draft: ProviderRecord, stored: StoredFile) => void): Promise<void> {
     const stored = await this.store.archives.put(Readable.from([bytes]), MAX_SMALL_FILE_BYTES)
@@ -157,7 +186,8 @@ function uploadedFile(provider: ProviderRecord, orgName: string | undefined, tar
     const { version, platform } = platformOf(provider, targetId)
     return { type: 'registry-provider-platform', id: targetId, name: `${name} ${version.version} ${platform.os}_${platform.arch} zip` }
   }
-  return { type: 'registry-provider-version', id: targetId, name: `${name} ${versionOf(provider, targetId).version} ${file === 'shasums' ? 'SHA256SUMS' : 'SHA256SUMS.sig'}` }
+  const what = file === 'shasums' ? 'SHA256SUMS' : file === 'docs' ? 'docs' : 'SHA256SUMS.sig'
+  return { type: 'registry-provider-version', id: targetId, name: `${name} ${versionOf(provider, targetId).version} ${what}` }
 }
 
 function versionOf(provider: ProviderRecord, versionId: string) {

@@ -12,6 +12,7 @@ import type { OrganizationService } from '../organizations/organizations.js'
 import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import { signDownload } from '../archives/download-links.js'
 import { uploadObjectId } from '../archives/upload-links.js'
+import { privateDocsKey, type ProviderDocs } from '../provider-docs/provider-docs.js'
 
 /** Where a provider sits: the path segments of HCP's provider endpoints. */
 export interface ProviderAddress {
@@ -46,7 +47,7 @@ export interface PlatformInput {
 }
 
 /** The files of a provider release a link uploads. */
-export type ProviderFile = 'shasums' | 'shasums-sig' | 'binary'
+export type ProviderFile = 'shasums' | 'shasums-sig' | 'binary' | 'docs'
 
 /** A provider file's id in upload and download links: its version's (sums, signature) or platform's (zip) id, and which file. */
 export function providerFileId(targetId: string, file: ProviderFile): string {
@@ -73,7 +74,8 @@ export class ProviderService {
     private readonly organizations: OrganizationService,
     private readonly archives: ArchiveKeeper,
     private readonly publicCuration: boolean,
-    private readonly audit: AuditTrailService
+    private readonly audit: AuditTrailService,
+    private readonly docs: ProviderDocs
   ) {}
 
   async list(caller: Caller, orgName: string, filter: ProviderFilter = {}): Promise<ProviderView[]> {
@@ -126,6 +128,13 @@ export class ProviderService {
     return { org, provider }
   }
 
+  /** A provider and its organization by the provider's id, unchecked: for finding what a caller is then checked against with `read`. */
+  async byId(providerId: string): Promise<ProviderView | undefined> {
+    const provider = await this.store.providers.get(providerId)
+    const org = provider && (await this.store.organizations.get(provider.organizationId))
+    return provider && org ? { org, provider } : undefined
+  }
+
   async read(caller: Caller, address: ProviderAddress): Promise<ProviderView> {
     return this.find(await this.organizations.read(caller, address.organization), address)
   }
@@ -157,6 +166,7 @@ export class ProviderService {
   async delete(caller: Caller, address: ProviderAddress): Promise<void> {
     const view = await this.readForChange(caller, address, 'publish provider', 'destroy')
     await this.store.providers.delete(view.provider.id).catch(missingIsGone(address))
+    await this.docs.remove(privateDocsKey(view.provider.id))
     await this.archives.release(providerFiles(view.provider))
     await this.changed(caller, 'publish provider', view, 'destroy', providerResource(view))
   }
@@ -213,6 +223,7 @@ export class ProviderService {
         draft.updatedAt = now()
       })
       .catch(missingIsGone(address))
+    await this.docs.remove(privateDocsKey(view.provider.id), target.version)
     await this.archives.release(providerFiles({ ...view.provider, versions: [target] }))
     await this.changed(caller, 'publish provider', view, 'destroy', providerVersionResource(view, target))
   }
@@ -317,6 +328,7 @@ export class ProviderService {
   async removeOrganization(org: OrganizationRecord): Promise<void> {
     for (const provider of await this.store.providers.listBy(BY_ORGANIZATION, org.id)) {
       await this.store.providers.delete(provider.id).catch(() => undefined)
+      await this.docs.remove(privateDocsKey(provider.id))
       await this.archives.release(providerFiles(provider))
     }
   }

@@ -20,7 +20,7 @@ const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$/
 /** A provider's os or arch, as Go names them (`linux`, `amd64`, `arm64`). */
 const PLATFORM_PART = /^[a-z0-9_]{1,32}$/
 /** The protocol's fixed words between segments. */
-const WORDS = new Set(['versions', 'download', 'providers'])
+const WORDS = new Set(['versions', 'download', 'providers', 'provider-docs'])
 
 export const namespaceSegment = (value: string): Segment => ({ what: 'namespace', value })
 export const nameSegment = (value: string): Segment => ({ what: 'name', value })
@@ -29,10 +29,13 @@ export const typeSegment = (value: string): Segment => ({ what: 'provider type',
 export const versionSegment = (value: string): Segment => ({ what: 'version', value })
 export const osSegment = (value: string): Segment => ({ what: 'os', value })
 export const archSegment = (value: string): Segment => ({ what: 'arch', value })
+/** A provider doc's id in the public registry's v2 API: digits. */
+export const docIdSegment = (value: string): Segment => ({ what: 'doc id', value })
 
 function valid({ what, value }: Segment): boolean {
   if (what === 'version') return semver.valid(value) === value && value.length <= 128
   if (what === 'os' || what === 'arch') return PLATFORM_PART.test(value)
+  if (what === 'doc id') return /^[0-9]{1,20}$/.test(value)
   return NAME.test(value)
 }
 
@@ -40,7 +43,7 @@ function valid({ what, value }: Segment): boolean {
  * The path of `segments` (each checked) and the protocol's fixed words, each encoded, joined by
  * `/`. A segment outside the grammar is refused before anything is fetched.
  */
-export function upstreamPath(...segments: Array<Segment | 'versions' | 'download' | 'providers'>): UpstreamPath {
+export function upstreamPath(...segments: Array<Segment | 'versions' | 'download' | 'providers' | 'provider-docs'>): UpstreamPath {
   return segments
     .map((segment) => {
       if (typeof segment === 'string') {

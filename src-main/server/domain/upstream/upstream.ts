@@ -120,6 +120,24 @@ export class UpstreamRegistry {
     return { ...fresh, stale: false, fetchedAt: record.fetchedAt }
   }
 
+  /**
+   * A JSON answer of the upstream with `query` (built by the caller from checked values), read
+   * within the same bound and not kept in the answer cache: for what its caller keeps itself (a
+   * provider version's docs, kept with the version). Online only.
+   */
+  async read(path: UpstreamPath, service: UpstreamService, query: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: unknown }> {
+    const unreachable = (reason: string) => new UpstreamUnavailableError(`The public registry at ${this.options.url} cannot be reached (${reason}).`)
+    if (!this.breaker.admits()) throw unreachable('it did not answer several times in a row moments ago')
+    try {
+      const url = await this.urlOf(path, service)
+      for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
+      return await this.request(url)
+    } catch (error) {
+      if (error instanceof BadGatewayError) throw error
+      throw unreachable((error as Error).message)
+    }
+  }
+
   /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
   async downloadLocation(path: UpstreamPath): Promise<string> {
     let url: URL

@@ -3,8 +3,8 @@ import { Collection, type CollectionOptions, type Identified } from './collectio
 import { LocalLeases } from './local-leases.js'
 import type { WritesRefusedError } from '../errors.js'
 import type { RecordBackend } from './record-backend.js'
-import { checkAuditEvent, checkDownloads, checkGatePolicy, checkGateRequest, checkReleaseSighting, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
-import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ReleaseSightingRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from '../records.js'
+import { checkAuditEvent, checkDownloads, checkGatePolicy, checkGateRequest, checkProviderDocs, checkReleaseSighting, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
+import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ProviderDocsRecord, ReleaseSightingRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from '../records.js'
 import { SCHEMAS } from '../schema.js'
 import {
   AUDIT_SCOPE,
@@ -16,6 +16,9 @@ import {
   GATE_REQUEST,
   GATE_SCOPE,
   GATE_PACKAGE,
+  DOCS_VERSION,
+  DOC_NUMBER,
+  DOCS_PROVIDER,
   MIRRORED_FILE_ID,
   MIRRORED_PROVIDER,
   mirroredFiles,
@@ -145,6 +148,19 @@ export function collectionSpecs() {
       check: checkGateRequest,
       unique: { [GATE_REQUEST]: (request) => `${request.organizationId ?? INSTALLATION_SCOPE}|${request.key}|${request.version}` },
       groups: { [GATE_SCOPE]: (request) => request.organizationId ?? INSTALLATION_SCOPE, [GATE_PACKAGE]: (request) => request.key }
+    }),
+    providerDocs: spec<ProviderDocsRecord>('provider-docs', {
+      schema: SCHEMAS.providerDocs,
+      check: checkProviderDocs,
+      unique: {
+        [DOCS_VERSION]: (docs) => docs.key,
+        // A version's number and its docs' share one index: the v2 API's ids are one space of numbers.
+        [DOC_NUMBER]: (docs) => [`v${docs.versionNumber}`, ...docs.docs.map((doc) => doc.id)]
+      },
+      groups: {
+        [DOCS_PROVIDER]: (docs) => docs.provider,
+        [BY_ARCHIVE]: (docs) => [...new Set(docs.docs.map((doc) => doc.content.sha256))]
+      }
     })
   }
 }
@@ -167,7 +183,8 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
     auditTrail: make(specs.auditTrail),
     gatePolicies: make(specs.gatePolicies),
     releaseSightings: make(specs.releaseSightings),
-    gateRequests: make(specs.gateRequests)
+    gateRequests: make(specs.gateRequests),
+    providerDocs: make(specs.providerDocs)
   }
 }
 
@@ -221,11 +238,11 @@ export async function storeOver(
 }
 
 /** The collections of records the Store port names (every one but the installation record, which it wraps). */
-export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail' | 'gatePolicies' | 'releaseSightings' | 'gateRequests'>
+export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail' | 'gatePolicies' | 'releaseSightings' | 'gateRequests' | 'providerDocs'>
 
 /** A store's collections of records, as the port names them. */
-export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests }: RecordStores): RecordStores {
-  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests }
+export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests, providerDocs }: RecordStores): RecordStores {
+  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests, providerDocs }
 }
 
 /** Runs `task` while no collection is being written (writes wait): one consistent state to read. */

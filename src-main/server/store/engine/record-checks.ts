@@ -1,4 +1,4 @@
-import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ReleaseSightingRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from '../records.js'
+import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ProviderDocsRecord, ReleaseSightingRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from '../records.js'
 
 /**
  * What a record must look like to be loaded: the ids, hashes and paths that other code builds
@@ -140,4 +140,18 @@ export const checkGateRequest: RecordCheck<GateRequestRecord> = (request) =>
     request.organizationId !== null && !ORG_ID.test(request.organizationId) && 'its organization id is not one',
     !['pending', 'approved', 'denied'].includes(request.status) && 'its status is not one',
     !Array.isArray(request.requesters) && 'it has no requesters'
+  )
+
+const DIGITS = /^[1-9][0-9]{0,15}$/
+
+export const checkProviderDocs: RecordCheck<ProviderDocsRecord> = (docs) =>
+  first(
+    !id('pdocs').test(docs.id) && 'its id is not a provider docs id',
+    !DIGITS.test(docs.versionNumber) && 'its version number is not one',
+    !Array.isArray(docs.docs) && 'it has no docs list',
+    ...(Array.isArray(docs.docs) ? docs.docs : []).flatMap((doc): Array<string | false> => [
+      !DIGITS.test(doc?.id) && `doc ${JSON.stringify(doc?.id)} has no valid id`,
+      storedFile(doc.content, `doc ${doc.id}'s content`),
+      !(doc.content as StoredFile | undefined) && `doc ${doc.id} has no content`
+    ])
   )

@@ -92,7 +92,8 @@ export async function openPostgresStore(
       auditTrail: collection(specs.auditTrail),
       gatePolicies: collection(specs.gatePolicies),
       releaseSightings: collection(specs.releaseSightings),
-      gateRequests: collection(specs.gateRequests)
+      gateRequests: collection(specs.gateRequests),
+      providerDocs: collection(specs.providerDocs)
     }
     await prepare(pool, Object.values(collections))
     const { installation } = collections

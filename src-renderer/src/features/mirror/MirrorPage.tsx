@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { formatDate, formatDateTime } from '../../lib/format'
+import { AppLink } from '../../lib/link'
 import { useSession } from '../../lib/session'
 import { PlatformChoice } from '../../lib/folder-drop'
 import { ActionsHeader, ConfirmButton, Empty, ErrorMessage, Loading } from '../../lib/ui'
@@ -106,9 +107,11 @@ function MirroredRows({ provider, remove }: { provider: Resource<MirroredProvide
     return (
       <tr key={`${provider.id}-${version.version}`}>
         <td>
-          <code>
-            {hostname}/{namespace}/{type}
-          </code>{' '}
+          <AppLink to={{ page: 'mirrored-provider', hostname, namespace, type }}>
+            <code>
+              {hostname}/{namespace}/{type}
+            </code>
+          </AppLink>{' '}
           <span className="muted">updated {formatDate(provider.attributes['updated-at'])}</span>
         </td>
         <td>{version.version}</td>

@@ -9,12 +9,16 @@ import { serverInfoOptions } from '../terraform/api'
 import { deleteProvider, providerKeys, providerListOptions } from './api'
 import { VersionTable } from './ProviderVersions'
 import { versionsOf } from './ProvidersPage'
+import { queryOf } from '../../lib/router'
+import { ProviderDocs, type DocsPlace } from './docs/ProviderDocs'
+import { DocsUpload } from './docs/DocsUpload'
 
 /**
  * A private provider's page (HCP's provider page): the `required_providers` block to copy for its latest
- * version, then every version with the key that signed it, its platforms and status, and deleting it.
+ * version, its documentation, then every version with the key that signed it, its platforms and status,
+ * and deleting it.
  */
-export function ProviderPage({ org, name }: { org: string; name: string }) {
+export function ProviderPage({ org, name, place = {} }: { org: string; name: string; place?: DocsPlace }) {
   const { client } = useSession()
   const providers = useQuery(providerListOptions(client, org))
   const info = useQuery(serverInfoOptions(client))
@@ -60,6 +64,18 @@ export function ProviderPage({ org, name }: { org: string; name: string }) {
               <span key={index}>{`${line}\n`}</span>
             ))}
           </pre>
+        </section>
+      )}
+      {versions.length > 0 && (
+        <section className="card padded stack-tight" aria-labelledby="provider-docs">
+          <h2 id="provider-docs">Documentation</h2>
+          {provider.attributes.permissions['can-delete'] && <DocsUpload org={org} name={name} versions={versions.map((version) => version.attributes.version)} />}
+          <ProviderDocs
+            source={{ base: '/api/registry', namespace: org, type: name }}
+            place={place}
+            linkTo={(next) => ({ page: 'provider', org, name, query: queryOf({ ...next }, ['version', 'doc']) })}
+            empty={<p className="muted">No docs yet for this version: upload the repository’s docs/ folder (tfplugindocs’ layout) or its legacy website/docs/ folder.</p>}
+          />
         </section>
       )}
       <section className="card padded stack-tight" aria-labelledby="provider-versions">

@@ -1,7 +1,9 @@
 import { useState } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { AppLink } from '../../lib/link'
-import { FilesDrop } from '../../lib/folder-drop'
+import { FilesDrop, FolderDrop } from '../../lib/folder-drop'
+import type { TarFile } from '../../lib/tar'
+import { docsFiles, uploadDocs } from './docs/DocsUpload'
 import { useSession } from '../../lib/session'
 import { upload } from '../../lib/upload'
 import { createProviderPlatform, createProviderVersion, deleteProviderVersion, findRelease, gpgKeysOptions, providerKeys, type ReleaseFiles } from './api'
@@ -18,6 +20,7 @@ export function PublishRelease({ org }: { org: string }) {
   const [keyId, setKeyId] = useState('')
   const [steps, setSteps] = useState<Step[]>([])
   const [running, setRunning] = useState(false)
+  const [docs, setDocs] = useState<TarFile[]>([])
   const available = keys.data?.data ?? []
   const chosenKey = keyId || available[0]?.attributes['key-id'] || ''
 
@@ -34,7 +37,7 @@ export function PublishRelease({ org }: { org: string }) {
 
   const publish = async () => {
     if (!release) return
-    const labels = ['Provider and version', 'SHA256SUMS', 'Signature', ...release.zips.map((zip) => `${zip.os}_${zip.arch} zip`)]
+    const labels = ['Provider and version', 'SHA256SUMS', 'Signature', ...release.zips.map((zip) => `${zip.os}_${zip.arch} zip`), ...(docs.length > 0 ? ['Docs'] : [])]
     const progress: Step[] = labels.map((label) => ({ label, state: 'waiting' }))
     const set = (index: number, step: Partial<Step>) => {
       progress[index] = { ...progress[index]!, ...step }
@@ -60,6 +63,11 @@ export function PublishRelease({ org }: { org: string }) {
       for (const zip of release.zips) {
         set(index, { state: 'working' })
         await upload(await createProviderPlatform(client, org, release, zip), zip.file, (share) => set(index, { share }))
+        set(index++, { state: 'done' })
+      }
+      if (docs.length > 0) {
+        set(index, { state: 'working' })
+        await uploadDocs(client, org, release.type, release.version, docs, (share) => set(index, { share }))
         set(index++, { state: 'done' })
       }
     } catch (error) {
@@ -106,6 +114,14 @@ export function PublishRelease({ org }: { org: string }) {
               </select>
             </label>
           )}
+          <FolderDrop
+            prompt="Its documentation, if you have it: drop the provider repository, or its docs/ (or legacy website/docs/) folder."
+            label="Docs folder (optional)"
+            button="Choose the docs folder"
+            onFiles={(files) => setDocs(docsFiles(files))}
+          >
+            {docs.length > 0 && <p>{docs.length} docs pages will be published with it.</p>}
+          </FolderDrop>
           <button type="button" className="primary fit" disabled={running || available.length === 0} onClick={() => void publish()}>
             Publish {release.type} {release.version}
           </button>

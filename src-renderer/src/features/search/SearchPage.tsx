@@ -7,10 +7,12 @@ import { InlineMarkdown } from '../../lib/inline-markdown'
 import { useSession } from '../../lib/session'
 import { Empty, ErrorMessage, Loading } from '../../lib/ui'
 import { searchOptions } from './api'
+import { CATEGORY_LABELS, type DocCategory } from '@shared/provider-docs'
 
 const KINDS: ReadonlyArray<{ kind: SearchHitAttributes['kind']; title: string }> = [
   { kind: 'module', title: 'Modules' },
   { kind: 'provider', title: 'Providers' },
+  { kind: 'provider-doc', title: 'Provider docs' },
   { kind: 'organization', title: 'Organizations' }
 ]
 
@@ -41,8 +43,13 @@ export function SearchPage({ query }: { query: string }) {
               {hits.map((hit) => (
                 <li key={hit.id}>
                   <AppLink to={routeOf(hit)}>
-                    <code>{hit.attributes.address}</code>
+                    <code>{hit.attributes.doc?.name ?? hit.attributes.address}</code>
                   </AppLink>{' '}
+                  {hit.attributes.doc && (
+                    <span className="muted">
+                      {CATEGORY_LABELS[hit.attributes.doc.category as DocCategory] ?? hit.attributes.doc.category} of {hit.attributes.address} {hit.attributes.doc.version}{' '}
+                    </span>
+                  )}
                   {hit.attributes.registry && <span className="badge neutral">{hit.attributes.registry}</span>}
                   {hit.attributes.description && (
                     <p className="muted">
@@ -60,10 +67,16 @@ export function SearchPage({ query }: { query: string }) {
   )
 }
 
-/** The page a hit opens: the organization's modules, the module's page, the provider's page or the mirror. */
+/** The page a hit opens: the organization's modules, the module's page, the provider's page, or a doc on it. */
 function routeOf({ attributes }: Resource<SearchHitAttributes>): Route {
   if (attributes.kind === 'organization') return { page: 'organization', org: attributes.organization, tab: 'modules' }
   if (attributes.kind === 'module' && attributes.module) return { page: 'module', org: attributes.organization, registry: attributes.registry ?? 'private', ...attributes.module }
-  if (attributes.registry === 'private') return { page: 'provider', org: attributes.organization, name: attributes.address.split('/').pop()! }
-  return { page: 'mirror' }
+  if (attributes.kind === 'provider-doc' && attributes.doc) {
+    const { category, slug, version, hostname, namespace, type } = attributes.doc
+    const query = new URLSearchParams({ version, doc: `${category}/${slug}` }).toString()
+    return attributes.registry === 'private' ? { page: 'provider', org: attributes.organization, name: type, query } : { page: 'mirrored-provider', hostname, namespace, type, query }
+  }
+  const [hostname = '', namespace = '', type = ''] = attributes.address.split('/')
+  if (attributes.registry === 'private') return { page: 'provider', org: attributes.organization, name: type }
+  return { page: 'mirrored-provider', hostname, namespace, type }
 }

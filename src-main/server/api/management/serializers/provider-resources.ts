@@ -48,7 +48,7 @@ export function providerResource(view: ProviderView, links: ProviderLinks): Reso
 
 export function providerVersionResource(view: ProviderView, version: ProviderVersionRecord, links: ProviderLinks): Resource<ProviderVersionAttributes, 'registry-provider-versions'> {
   const manage = links.providers.mayManage(links.caller, view)
-  const upload = (file: 'shasums' | 'shasums-sig', uploaded: boolean) => {
+  const upload = (file: 'shasums' | 'shasums-sig' | 'docs', uploaded: boolean) => {
     const objectId = links.providers.uploadObjectId(links.caller, view, version.id, file, uploaded)
     return objectId && `${links.baseUrl}/archivist/v1/object/${objectId}`
   }
@@ -58,6 +58,8 @@ export function providerVersionResource(view: ProviderView, version: ProviderVer
   else if (manage) fileLinks['shasums-upload'] = upload('shasums', false)!
   if (version.shasumsSig) fileLinks['shasums-sig-download'] = links.download(version.id, 'shasums-sig', version.shasumsSig, `${name}.sig`)
   else if (manage) fileLinks['shasums-sig-upload'] = upload('shasums-sig', false)!
+  // Homeport's own: a .tar.gz of the repository's docs tree, taken again to correct them (HCP keeps no provider docs).
+  if (manage) fileLinks['docs-upload'] = upload('docs', false)!
   return {
     id: version.id,
     type: 'registry-provider-versions',
