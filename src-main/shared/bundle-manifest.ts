@@ -51,6 +51,8 @@ export interface BundledProvider {
   signature: BundleFile
   keys: BundledKey[]
   packages: BundledPackage[]
+  /** The version's documentation, as Homeport kept it (`docs.json`: each doc's outline and markdown), when it has any. */
+  docs?: BundleFile
 }
 
 export interface BundleManifest {

@@ -5,6 +5,7 @@ import { moduleArchive } from '../helpers/archives.js'
 import { DOCS_TREE_COUNTS, legacyDocsTree, providerDocsTree, startDocsUpstream, type DocsUpstream } from '../helpers/provider-docs.js'
 import { makeSigningKey, providerRelease, publishProvider, putFile, startPublicUpstream } from '../helpers/providers.js'
 import { createOrganization, createTeamWithToken, doc, startTestServer, type TestServer } from '../helpers/server.js'
+import { eventually } from '../helpers/eventually.js'
 
 /**
  * Provider docs on every face that reads them (the registry's v1 and v2 docs APIs, MCP), for a
@@ -168,5 +169,40 @@ describe('a mirrored provider’s docs', () => {
     const search = await client.callTool({ name: 'search_provider_docs', arguments: { provider: 'hashicorp/null', query: 'null_subnets' } })
     expect((search.structuredContent as { docs: Array<{ name: string }> }).docs[0]).toMatchObject({ name: 'null_subnets' })
     await upstream.restart()
+  })
+})
+
+describe('docs in an air-gap bundle', () => {
+  it('go with the provider versions a bundle carries, and an empty Homeport that imports it serves them', async () => {
+    const started = await homeport.api('POST', '/bundles', {
+      body: doc('bundles', { organization: 'acme', platforms: ['linux_amd64'], providers: [{ source: 'homeport.localhost/acme/widget', version: '1.0.0' }, { source: 'hashicorp/null', version: '3.2.3' }] })
+    })
+    expect(started.status).toBe(202)
+    const job = await eventually(async () => {
+      const read = await homeport.api('GET', `/bundles/${started.body.data.id}`)
+      if (!['ready', 'failed'].includes(read.body.data.attributes.status)) throw new Error(`the bundle did not finish (${read.body.data.attributes.status})`)
+      return read
+    })
+    expect(job.body.data.attributes.problems).toEqual([])
+    const providers = job.body.data.attributes.manifest.providers as Array<{ type: string; docs?: { path: string } }>
+    expect(providers.map((provider) => provider.docs?.path).sort()).toEqual(['providers/homeport.localhost/acme/widget/1.0.0/docs.json', 'providers/registry.terraform.io/hashicorp/null/3.2.3/docs.json'])
+    const download = await homeport.fetch(`${homeport.url}${job.body.data.links.download}`, { headers: { Authorization: `Bearer ${homeport.adminToken}` } })
+    const bundle = new Uint8Array(await download.arrayBuffer())
+
+    const empty = await startTestServer()
+    try {
+      const imported = await empty.fetch(`${empty.url}/api/v2/admin/bundle-imports`, { method: 'POST', headers: { Authorization: `Bearer ${empty.adminToken}`, 'Content-Type': 'application/x-tar' }, body: bundle })
+      expect(imported.status, await imported.clone().text()).toBe(201)
+      const privateDocs = await empty.api('GET', '/api/registry/v1/providers/acme/widget/1.0.0')
+      expect(privateDocs.body.docs.filter((entry: { language: string }) => entry.language === 'hcl')).toHaveLength(HCL_DOCS)
+      const server = privateDocs.body.docs.find((entry: { path: string }) => entry.path === 'docs/resources/server.md')
+      expect((await empty.api('GET', `/api/registry/v2/provider-docs/${server.id}`)).body.data.attributes.content).toContain('# widget_server (Resource)')
+      const mirrored = await empty.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3')
+      expect(mirrored.body.docs).toHaveLength(HCL_DOCS)
+      // The same numbers as where the bundle was made: a link to a doc works on either.
+      expect(server.id).toBe((await homeport.api('GET', '/api/registry/v1/providers/acme/widget/1.0.0', { token: reader })).body.docs.find((entry: { path: string }) => entry.path === 'docs/resources/server.md').id)
+    } finally {
+      await empty.close()
+    }
   })
 })

@@ -87,11 +87,15 @@ describe('kept docs', () => {
     const store = await openMemoryStore()
     const docs = new ProviderDocs(store, new ArchiveKeeper(store))
     const { docs: inputs } = docsOfTree(tree(providerDocsTree()), 'widget')
-    const one = await docs.keep('private:prov-1', '1.0.0', 'archive', inputs)
-    const two = await docs.keep('private:prov-1', '1.1.0', 'archive', inputs)
+    const one = await docs.keep('private:prov-1', '1.0.0', 'archive', inputs, 'private:acme/widget')
+    const two = await docs.keep('private:prov-1', '1.1.0', 'archive', inputs, 'private:acme/widget')
     expect(one.versionNumber).toMatch(/^[1-9][0-9]*$/)
     expect(Number(one.versionNumber)).toBeLessThan(2 ** 53)
-    expect(one.versionNumber).toBe(numberFor('private:prov-1@1.0.0'))
+    // Numbered by the provider's address, the same on every Homeport; by the key where another provider holds those numbers.
+    expect(one.versionNumber).toBe(numberFor('private:acme/widget@1.0.0'))
+    const renamed = await docs.keep('private:prov-2', '1.0.0', 'archive', inputs, 'private:acme/widget')
+    expect(renamed.versionNumber).toBe(numberFor('private:prov-2@1.0.0'))
+    await docs.remove('private:prov-2')
     // The same markdown is one stored file for both versions.
     expect(new Set([...one.docs, ...two.docs].map((doc) => doc.content.sha256)).size).toBe(inputs.length)
     const found = await docs.byNumber(one.docs[0]!.id)

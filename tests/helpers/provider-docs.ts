@@ -391,3 +391,18 @@ export async function startDocsUpstream(behind: string, trees: Record<string, Re
     close: () => new Promise<void>((closed) => server.close(() => closed()))
   }
 }
+
+/**
+ * Publishes `widget` 1.0.0 in `org` with providerDocsTree's docs uploaded, and answers its v1
+ * provider-version record (the docs' outline), for a test that carries it somewhere and compares.
+ */
+export async function publishProviderWithDocs(test: import('./server.js').TestServer, org: string): Promise<{ docs: Array<{ id: string; path: string }> } & Record<string, unknown>> {
+  const { makeSigningKey, providerRelease, publishProvider, putFile } = await import('./providers.js')
+  const { moduleArchive } = await import('./archives.js')
+  const key = await makeSigningKey('Docs Carrier')
+  await publishProvider(test, org, await providerRelease('widget', '1.0.0', ['linux_amd64'], key), key)
+  const version = await test.api('GET', `/organizations/${org}/registry-providers/private/${org}/widget/versions/1.0.0`)
+  const uploaded = await putFile(version.body.data.links['docs-upload'] as string, await moduleArchive(providerDocsTree()), test.fetch)
+  if (uploaded.status !== 200) throw new Error(`docs: ${uploaded.status} ${JSON.stringify(uploaded.body)}`)
+  return (await test.api('GET', `/api/registry/v1/providers/${org}/widget/1.0.0`)).body
+}

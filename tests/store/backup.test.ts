@@ -13,6 +13,7 @@ import { NETWORK_MODULE } from '../helpers/archives.js'
 import { exited, spawnServer } from '../helpers/process.js'
 import { createOrganization, createTeamWithToken, doc, publish, startTestServer } from '../helpers/server.js'
 import { HOMEPORT_CLI } from '../helpers/cli.js'
+import { publishProviderWithDocs } from '../helpers/provider-docs.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
@@ -60,6 +61,7 @@ describe('backup and restore', () => {
     const source = await startTestServer({ dataDir: join(work, 'source') })
     await createOrganization(source, 'acme')
     await publish(source, 'acme', 'network', 'aws', '1.0.0', NETWORK_MODULE)
+    const docs = await publishProviderWithDocs(source, 'acme')
     const team = await createTeamWithToken(source, 'acme', 'readers')
     const response = await source.fetch(`${source.url}/api/homeport/v1/backup`, { headers: { Authorization: `Bearer ${source.adminToken}` } })
     expect(response.status).toBe(200)
@@ -86,6 +88,8 @@ describe('backup and restore', () => {
       expect(detail.body.root.inputs.map((input: { name: string }) => input.name)).toContain('region')
       const location = (await restored.api('GET', '/api/registry/v1/modules/acme/network/aws/1.0.0/download')).headers.get('x-terraform-get')!
       expect((await fetch(location)).status).toBe(200)
+      expect((await restored.api('GET', '/api/registry/v1/providers/acme/widget/1.0.0', { token: team.token })).body).toEqual(docs)
+      expect((await restored.api('GET', `/api/registry/v2/provider-docs/${docs.docs[0]!.id}`, { token: team.token })).body.data.attributes.content).toMatch(/^---/)
     } finally {
       await restored.close()
     }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { inject } from 'vitest'
 import { NETWORK_MODULE } from '../helpers/archives.js'
+import { publishProviderWithDocs } from '../helpers/provider-docs.js'
 import { postgresDatabases } from '../helpers/postgres.js'
 import { createModule, createOrganization, doc, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
 import { eventually } from '../helpers/eventually.js'
@@ -110,15 +111,20 @@ describe.skipIf(!POSTGRES)(`homeport migrate${ONLY}`, () => {
     await createOrganization(source, 'carried')
     await publish(source, 'carried', 'network', 'aws', '1.0.0', NETWORK_MODULE)
     const before = (await source.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes
+    // A provider with its docs: their outlines are records, their markdown archives.
+    const docs = await publishProviderWithDocs(source, 'carried')
     await source.stop()
 
     const database = await databases().create()
     const { stdout } = await homeport('migrate', '--from', laptop, '--to', database)
-    // The version's archive, and the zip made of it for OCI clients.
-    expect(stdout).toMatch(/Migrated \d+ records and 2 archives from .* to postgres:\/\/homeport@.*, and checked them\./)
+    // The version's archive and the zip made of it for OCI clients; the provider's SHA256SUMS, signature and zip; each doc.
+    expect(stdout).toMatch(new RegExp(`Migrated \\d+ records and ${2 + 3 + docs.docs.length} archives from .* to postgres://homeport@.*, and checked them\\.`))
     const team = await startTestServer({ dataDir: laptop, database, adminToken: ADMIN })
     try {
       expect((await team.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes).toEqual(before)
+      expect((await team.api('GET', '/api/registry/v1/providers/carried/widget/1.0.0')).body).toEqual(docs)
+      const one = docs.docs[0]!
+      expect((await team.api('GET', `/api/registry/v2/provider-docs/${one.id}`)).body.data.attributes.path).toBe(one.path)
       const download = await team.api('GET', '/api/registry/v1/modules/carried/network/aws/1.0.0/download')
       expect((await team.fetch(new URL(download.headers.get('x-terraform-get')!, team.url))).status).toBe(200)
       const zip = await team.fetch(`${team.url}/v2/modules/carried/network/aws/manifests/1.0.0`, { headers: { Authorization: `Bearer ${ADMIN}` } })
@@ -133,6 +139,7 @@ describe.skipIf(!POSTGRES)(`homeport migrate${ONLY}`, () => {
     const again = await startTestServer({ dataDir: back, database: FILE_STORE, adminToken: ADMIN })
     try {
       expect((await again.api('GET', '/organizations/carried/registry-modules/private/carried/network/aws')).body.data.attributes).toEqual(before)
+      expect((await again.api('GET', '/api/registry/v1/providers/carried/widget/1.0.0')).body).toEqual(docs)
     } finally {
       await again.close()
       await databases().drop(database)

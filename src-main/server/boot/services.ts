@@ -101,7 +101,7 @@ export function createServices(store: Store, background: Background, options: Se
     const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
-      providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates, new UpstreamDocs(upstream, providerDocs, background, () => new URL(upstream.address).host)),
+      providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates, new UpstreamDocs(upstream, providerDocs, background, () => ({ hostname: new URL(upstream.address).host, publicName: names[0]! }))),
       modules: new PublicRegistryService(store, modules, archives, upstream, fetcher, docs, downloads, publicCurationOn, gate, releaseDates, audit, names)
     }
   }
@@ -119,12 +119,13 @@ export function createServices(store: Store, background: Background, options: Se
   const registry = new RegistryService(store, moduleSharing, docs, downloads, firstDownloads)
   const providerUploads = new ProviderUploadService(store, gpgKeys, archives, audit, providerDocs)
   const providerRegistry = new ProviderRegistryService(store, gpgKeys)
+  const docsReader = new DocsReader(providerDocs, providers, publicMirrors, options.registryHostname)
   const bundles = new BundleService(
     store,
     organizations,
     background,
-    { registry, publicMirrors, providerRegistry, ingest, archives },
-    { store, organizations, modules, publicMirrors, providers, gpgKeys, providerUploads, archives, maxArchiveBytes },
+    { registry, publicMirrors, providerRegistry, ingest, archives, providerDocs: docsReader },
+    { store, organizations, modules, publicMirrors, providers, gpgKeys, providerUploads, archives, maxArchiveBytes, providerDocs },
     { dir: options.bundlesDir, registryHostname: options.registryHostname },
     audit
   )
@@ -170,7 +171,7 @@ export function createServices(store: Store, background: Background, options: Se
     auditTrail: audit,
     gate,
     gatePolicies: new GatePolicyService(store, organizations, gate, releaseDates, audit, clock),
-    providerDocs: new DocsReader(providerDocs, providers, publicMirrors, options.registryHostname),
+    providerDocs: docsReader,
     /** Brings the store back to a consistent state after a crash (run once, at start). */
     recover: () => recover(store, archives, events),
     async sweepArchives() {

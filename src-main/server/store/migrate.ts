@@ -1,15 +1,19 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Identified } from './engine/collection.js'
-import { collectionSpecs, type CollectionSpec } from './engine/collections.js'
+import { collectionSpecs, type CollectionSpec, type RecordStores } from './engine/collections.js'
 import type { RecordStore, Store } from './port.js'
 
-/** The collections a migration copies, by their name in the Store (the installation record goes on its own). */
-const COPIED = ['organizations', 'modules', 'downloads', 'upstreamCache', 'providers', 'gpgKeys', 'providerMirror', 'auditTrail'] as const
+/**
+ * The collections a migration copies, by their name in the Store: every one of the one list the
+ * stores are built from (the installation record goes on its own), so a new collection is never
+ * left behind (the gate's and the provider docs' once were).
+ */
+const COPIED = Object.keys(collectionSpecs()).filter((name): name is keyof RecordStores => name !== 'installation')
 
 export class MigrationError extends Error {}
 
 export interface MigrationReport {
-  records: Record<(typeof COPIED)[number], number>
+  records: Record<keyof RecordStores, number>
   archives: number
 }
 

@@ -211,6 +211,11 @@ export function providerFiles(provider: ProviderRecord): string[] {
   ])
 }
 
+/** The markdown of a provider version's docs, each stored once. */
+export function providerDocsFiles(docs: ProviderDocsRecord): string[] {
+  return [...new Set(docs.docs.map((doc) => doc.content.sha256))]
+}
+
 /** Every stored file of a mirrored provider. */
 export function mirroredFiles(provider: MirroredProviderRecord): string[] {
   return provider.versions.flatMap((version) => [

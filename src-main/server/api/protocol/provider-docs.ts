@@ -87,13 +87,13 @@ export function providerDocsV2Router(prefix: string, services: Services, rateLim
         type: 'providers',
         id: numberFor(shelf.key),
         attributes: { alias: shelf.name, description: '', downloads: 0, featured: false, 'full-name': `${shelf.namespace}/${shelf.name}`, 'logo-url': '', name: shelf.name, namespace: shelf.namespace, 'owner-name': shelf.namespace, 'robots-noindex': false, source: '', tier: 'community', unlisted: false, warning: '' },
-        relationships: { 'provider-versions': { data: shelf.versions.map((version) => ({ type: 'provider-versions', id: numberFor(`${shelf.key}@${version}`) })) } }
+        relationships: { 'provider-versions': { data: shelf.versions.map((version) => ({ type: 'provider-versions', id: versionNumber(shelf, version) })) } }
       },
       ...(include === 'provider-versions'
         ? {
             included: shelf.versions.map((version) => ({
               type: 'provider-versions',
-              id: numberFor(`${shelf.key}@${version}`),
+              id: versionNumber(shelf, version),
               attributes: { description: '', downloads: 0, 'published-at': shelf.docs.get(version)?.createdAt ?? null, tag: `v${version}`, version }
             }))
           }
@@ -129,6 +129,11 @@ export function providerDocsV2Router(prefix: string, services: Services, rateLim
     ctx.body = { data: { type: 'provider-docs', id: found.doc.id, attributes: { ...attributes(found.doc), content: found.markdown }, links: { self: `${prefix}/provider-docs/${found.doc.id}` } } }
   })
   return router
+}
+
+/** A version's number in the v2 API: its docs' (what the docs list filters on), or, for a version without docs, one of its own. */
+function versionNumber(shelf: DocsShelf, version: string): string {
+  return shelf.docs.get(version)?.versionNumber ?? numberFor(`${shelf.key}@${version}`)
 }
 
 function attributes(doc: ProviderDocRecord) {

@@ -10,11 +10,8 @@ import { InvalidInputError } from '../core/errors.js'
 import type { BundleFile, BundleManifest } from '../../../shared/bundle-manifest.js'
 import { checkManifest, MANIFEST, manifestFiles } from './bundle-format.js'
 
-/** Where a stored file goes in a bundle, and what the manifest says of it. */
-export interface StagedFile {
-  path: string
-  stored: ArchiveRef
-}
+/** Where a stored file goes in a bundle (or bytes made for it: a provider's docs.json), and what the manifest says of it. */
+export type StagedFile = { path: string; stored: ArchiveRef } | { path: string; bytes: Buffer }
 
 /**
  * Writes a bundle to `output`: each stored file copied into a staging folder beside it, the
@@ -30,12 +27,13 @@ export async function writeBundle(
   const staging = `${output}.staging`
   await rm(staging, { recursive: true, force: true })
   try {
-    const total = files.reduce((sum, file) => sum + file.stored.size, 0)
+    const sizeOf = (file: StagedFile) => ('stored' in file ? file.stored.size : file.bytes.length)
+    const total = files.reduce((sum, file) => sum + sizeOf(file), 0)
     let done = 0
     for (const file of files) {
       // Names come from records (a provider's file names): the staging folder is where they stay.
-      await writeInside(staging, file.path, read(file.stored.sha256), { exclusive: true })
-      done += file.stored.size
+      await writeInside(staging, file.path, 'stored' in file ? read(file.stored.sha256) : file.bytes, { exclusive: true })
+      done += sizeOf(file)
       progress(done, total)
     }
     await writeInside(staging, MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`)

@@ -11,6 +11,7 @@ import { describeJsonProblem, jsonProblemIn } from '../core/stored-text.js'
  *     providers/<hostname>/<namespace>/<type>/<version>/<SHA256SUMS file>
  *     providers/<hostname>/<namespace>/<type>/<version>/<SHA256SUMS file>.sig
  *     providers/<hostname>/<namespace>/<type>/<version>/terraform-provider-<type>_<version>_<os>_<arch>.zip
+ *     providers/<hostname>/<namespace>/<type>/<version>/docs.json   (its docs, when it has any: domain/provider-docs/docs-file.ts)
  *
  * The manifest's shape is in shared/bundle-manifest.ts (the API shows it while a bundle is made).
  * The signing keys are in the manifest. A reader checks every file against the manifest, and
@@ -24,7 +25,7 @@ export const MANIFEST = 'manifest.json'
 export function manifestFiles(manifest: BundleManifest): BundleFile[] {
   return [
     ...manifest.modules.map((module) => module.archive),
-    ...manifest.providers.flatMap((provider) => [provider.shasums, provider.signature, ...provider.packages.map((found) => found.file)])
+    ...manifest.providers.flatMap((provider) => [provider.shasums, provider.signature, ...provider.packages.map((found) => found.file), ...(provider.docs ? [provider.docs] : [])])
   ]
 }
 
@@ -60,6 +61,7 @@ export function checkManifest(value: unknown): BundleManifest {
     file(provider.shasums, `${name}'s SHA256SUMS`)
     file(provider.signature, `${name}'s signature`)
     for (const found of provider.packages) file(found.file, `${name} for ${String(found.os)}_${String(found.arch)}`)
+    if (provider.docs !== undefined) file(provider.docs, `${name}'s docs`)
   }
   return manifest as BundleManifest
 }

@@ -16,6 +16,8 @@ import type { BundledKey, BundledModule, BundledProvider } from '../../../shared
 import type { ImportedModule, ImportedProvider, ImportOutcome } from '../../../shared/wire/bundles.js'
 import type { OpenedBundle } from './bundle-files.js'
 import { ImportJournal } from './import-journal.js'
+import { readDocsFile, type DocsFile } from '../provider-docs/docs-file.js'
+import { mirroredDocsKey, mirroredDocsNumbering, privateDocsKey, privateDocsNumbering, type ProviderDocs } from '../provider-docs/provider-docs.js'
 
 export interface ImportServices {
   store: Store
@@ -28,6 +30,7 @@ export interface ImportServices {
   archives: ArchiveKeeper
   maxArchiveBytes: number
   registryHostname: string
+  providerDocs: ProviderDocs
 }
 
 /** What an import did, item by item (the API's `bundle-imports`). */
@@ -47,6 +50,8 @@ interface Verified {
   shasums: Buffer
   signature: Buffer
   key: BundledKey
+  /** Its docs, read and checked, when the bundle carries them. */
+  docs?: DocsFile
 }
 
 /**
@@ -86,6 +91,7 @@ export class BundleImporter {
       for (const found of verified) {
         const { provider } = found
         const outcome = provider.registry === 'mirror' ? await this.importMirrored(found, journal) : await this.importPrivate(found, report, journal)
+        await this.importDocs(found)
         report.providers.push({ source: `${provider.hostname}/${provider.namespace}/${provider.type}`, version: provider.version, platforms: provider.packages.map(({ os, arch }) => `${os}_${arch}`), outcome })
       }
     } catch (error) {
@@ -126,7 +132,8 @@ export class BundleImporter {
       if (found.filename !== filename) throw refuse(`names its ${found.os}_${found.arch} zip ${found.filename}, not ${filename}`)
       if (sums.get(filename) !== found.file.sha256) throw refuse(`has a ${filename} that its signed SHA256SUMS does not list with that SHA-256`)
     }
-    return { provider, shasums, signature, key }
+    const docs = provider.docs && readDocsFile(await this.bundle.read(provider.docs), name)
+    return { provider, shasums, signature, key, ...(docs ? { docs } : {}) }
   }
 
   /**
@@ -252,6 +259,21 @@ export class BundleImporter {
       await archives.release([archive.sha256])
     }
     return 'added'
+  }
+
+  /**
+   * The version's docs, kept as they were, unless it has docs here already. They go with their
+   * version when a failed import takes it back (a version's removal takes its docs).
+   */
+  private async importDocs({ provider, docs }: Verified): Promise<void> {
+    if (!docs) return
+    const { hostname, namespace, type, version } = provider
+    const mirror = provider.registry === 'mirror' ? this.services.publicMirrors.for(hostname).providers : undefined
+    const [key, numbering] = mirror
+      ? [mirroredDocsKey(mirror.hostname, namespace, type), mirroredDocsNumbering(mirror.publicName, namespace, type)]
+      : [privateDocsKey((await this.existingProvider(provider))!.provider.id), privateDocsNumbering(namespace, type)]
+    if (await this.services.providerDocs.ofVersion(key, version)) return
+    await this.services.providerDocs.keep(key, version, docs.source, docs.docs, numbering)
   }
 
   /** A public provider, into the mirror as a signed release (the same path as `homeport import-providers` of a release folder). */

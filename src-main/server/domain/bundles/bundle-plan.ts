@@ -1,11 +1,12 @@
 import semver from 'semver'
-import type { StoredFile } from '../../store/records.js'
+import type { ProviderDocsRecord, StoredFile } from '../../store/records.js'
 import type { BundledModule } from '../../../shared/bundle-manifest.js'
 import type { BundleProblem } from '../../../shared/wire/bundles.js'
 import type { Caller } from '../core/access.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import type { IngestQueue } from '../ingest/ingest-queue.js'
 import type { ProviderRegistryService, ProviderRelease } from '../providers/provider-registry.js'
+import type { DocsProvider, DocsReader } from '../provider-docs/docs-reader.js'
 import type { PublicMirrors } from '../upstream/public-mirrors.js'
 import type { RegistryService } from '../modules/protocol-reads.js'
 import { terraformConstraint } from '../modules/versions/constraints.js'
@@ -42,6 +43,8 @@ export interface PlannedProvider extends ProviderAddress {
   version: string
   registry: 'mirror' | 'private'
   release: ProviderRelease
+  /** Its docs, when Homeport keeps any for the version. */
+  docs?: ProviderDocsRecord
 }
 
 export interface BundlePlan {
@@ -64,6 +67,7 @@ export interface PlanSources {
   providerRegistry: ProviderRegistryService
   ingest: IngestQueue
   archives: ArchiveKeeper
+  providerDocs: DocsReader
   /** Called at every step, for progress. */
   step: (message: string) => void
 }
@@ -277,7 +281,11 @@ export class BundlePlanner {
       const zh = locked?.hashes.filter((hash) => hash.startsWith('zh:')) ?? []
       const unlocked = release.packages.filter((found) => zh.length > 0 && !zh.includes(`zh:${found.binary.sha256}`))
       if (unlocked.length > 0) return problem(`the ${unlocked.map((found) => found.filename).join(', ')} here match none of the hashes .terraform.lock.hcl records for ${version}: Terraform would refuse them`)
-      return { hostname, namespace, type, version, registry: isPublic ? 'mirror' : 'private', release }
+      // Its docs go with it, pinned like its files, when there are any.
+      const docsOf: DocsProvider = isPublic ? { kind: 'mirror', hostname, namespace, type } : { kind: 'private', organization: namespace, name: type }
+      const docs = (await this.sources.providerDocs.shelf(caller, docsOf)).docs.get(version)
+      for (const doc of docs?.docs ?? []) this.pin(doc.content)
+      return { hostname, namespace, type, version, registry: isPublic ? 'mirror' : 'private', release, ...(docs ? { docs } : {}) }
     } catch (error) {
       return problem((error as Error).message)
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { makeFolder, writeInside } from '../../files/folder-writes.js'
 import { join } from 'node:path'
@@ -17,6 +18,7 @@ import { BundleImporter, type ImportReport, type ImportServices } from './bundle
 import { rollBackInterruptedImports } from './import-journal.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { BundlePlanner, type BundleRequest, type PlanSources } from './bundle-plan.js'
+import { docsFileOf } from '../provider-docs/docs-file.js'
 
 /** A bundle being made, or made: what the API and the GUI show of it while it runs. */
 export interface BundleJob {
@@ -180,6 +182,10 @@ export class BundleService {
         files.push({ path, stored })
         return { path, sha256: stored.sha256, size: stored.size }
       }
+      const made = (path: string, bytes: Buffer): BundleFile => {
+        files.push({ path, bytes })
+        return { path, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length }
+      }
       const manifest: BundleManifest = {
         format: BUNDLE_FORMAT,
         formatVersion: BUNDLE_FORMAT_VERSION,
@@ -191,17 +197,20 @@ export class BundleService {
           ...module,
           archive: entry(`modules/${module.hostname}/${module.namespace}/${module.name}/${module.provider}/${module.version}.tar.gz`, archive)
         })),
-        providers: plan.providers.map(({ release, ...provider }) => {
-          const folder = `providers/${provider.hostname}/${provider.namespace}/${provider.type}/${provider.version}`
-          return {
-            ...provider,
-            protocols: release.protocols,
-            shasums: entry(`${folder}/${release.shasumsName}`, release.shasums),
-            signature: entry(`${folder}/${release.shasumsName}.sig`, release.signature),
-            keys: release.keys,
-            packages: release.packages.map(({ binary, ...found }) => ({ ...found, file: entry(`${folder}/${found.filename}`, binary) }))
-          }
-        })
+        providers: await Promise.all(
+          plan.providers.map(async ({ release, docs, ...provider }) => {
+            const folder = `providers/${provider.hostname}/${provider.namespace}/${provider.type}/${provider.version}`
+            return {
+              ...provider,
+              protocols: release.protocols,
+              shasums: entry(`${folder}/${release.shasumsName}`, release.shasums),
+              signature: entry(`${folder}/${release.shasumsName}.sig`, release.signature),
+              keys: release.keys,
+              packages: release.packages.map(({ binary, ...found }) => ({ ...found, file: entry(`${folder}/${found.filename}`, binary) })),
+              ...(docs ? { docs: made(`${folder}/docs.json`, docsFileOf(docs, await Promise.all(docs.docs.map((doc) => readText(this.store.archives.read(doc.content.sha256)))))) } : {})
+            }
+          })
+        )
       }
       const written = await writeBundle(job.path, manifest, files, (sha256) => this.store.archives.read(sha256), (done, total) => {
         job.writtenBytes = done
@@ -238,4 +247,10 @@ export class BundleService {
   private view({ owner: _owner, path: _path, ...job }: BundleJob & { owner: string; path: string }): BundleJob {
     return { ...job, steps: [...job.steps], problems: [...job.problems] }
   }
+}
+
+async function readText(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
 }

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import semver from 'semver'
 import type { ProviderDocRecord, ProviderDocsRecord, ProviderDocCategory } from '../../store/records.js'
 import { DOC_NUMBER, DOCS_PROVIDER, DOCS_VERSION, type Store } from '../../store/port.js'
+import { UniqueConstraintError } from '../../store/errors.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import { now } from '../core/ids.js'
 import { DOC_CATEGORIES, MAX_DOC_BYTES, type DocInput } from './docs-tree.js'
@@ -17,10 +18,23 @@ export function mirroredDocsKey(hostname: string, namespace: string, type: strin
 }
 
 /**
+ * What a provider's docs are numbered by: its address as people name it (`private:acme/widget`,
+ * `mirror:registry.terraform.io/hashicorp/null`), the same on every Homeport, where its key names
+ * this Homeport's record.
+ */
+export function privateDocsNumbering(organization: string, name: string): string {
+  return `private:${organization.toLowerCase()}/${name.toLowerCase()}`
+}
+
+export function mirroredDocsNumbering(publicName: string, namespace: string, type: string): string {
+  return `mirror:${publicName}/${namespace.toLowerCase()}/${type.toLowerCase()}`
+}
+
+/**
  * A number for `text`, the same every time: the public registry's docs API names versions and docs
  * by numbers (clients such as HashiCorp's MCP server refuse other ids), and a number derived from
- * what it names stays the same across a backup, a bundle and another Homeport. 52 bits of SHA-256:
- * below 2^53, so JavaScript clients read it exactly.
+ * what it names stays the same across a backup, a bundle and another Homeport (a link to a doc
+ * works on both). 52 bits of SHA-256: below 2^53, so JavaScript clients read it exactly.
  */
 export function numberFor(text: string): string {
   const value = Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, 13), 16)
@@ -65,10 +79,22 @@ export class ProviderDocs {
 
   /**
    * Keeps `docs` as the documentation of `provider`'s `version`, in place of any it had: each doc's
-   * markdown is stored (pinned until the record names it), then the outline in one write.
+   * markdown is stored (pinned until the record names it), then the outline in one write. The
+   * numbers come from `numbering` (see privateDocsNumbering); should another provider's docs hold
+   * one of them already (a renamed organization's name taken again), from this Homeport's key.
    */
-  async keep(provider: string, version: string, source: ProviderDocsRecord['source'], docs: readonly DocInput[]): Promise<ProviderDocsRecord> {
+  async keep(provider: string, version: string, source: ProviderDocsRecord['source'], docs: readonly DocInput[], numbering: string): Promise<ProviderDocsRecord> {
+    try {
+      return await this.keepNumbered(provider, version, source, docs, numbering)
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintError && error.index === DOC_NUMBER) || numbering === provider) throw error
+      return this.keepNumbered(provider, version, source, docs, provider)
+    }
+  }
+
+  private async keepNumbered(provider: string, version: string, source: ProviderDocsRecord['source'], docs: readonly DocInput[], numbering: string): Promise<ProviderDocsRecord> {
     const key = `${provider}@${version}`
+    const numbered = `${numbering}@${version}`
     const id = `pdocs-${createHash('sha256').update(key).digest('hex').slice(0, 40)}`
     const unpins: Array<() => void> = []
     const stored: ProviderDocRecord[] = []
@@ -78,9 +104,9 @@ export class ProviderDocs {
         const content = await this.store.archives.put(Readable.from([Buffer.from(doc.content, 'utf8')]), MAX_DOC_BYTES * 4)
         unpins.push(this.archives.pin(content.sha256))
         const { content: _text, ...outline } = doc
-        stored.push({ ...outline, id: numberFor(`${key}|${doc.language}|${doc.path}`), content })
+        stored.push({ ...outline, id: numberFor(`${numbered}|${doc.language}|${doc.path}`), content })
       }
-      const record: ProviderDocsRecord = { id, key, provider, version, versionNumber: numberFor(key), source, createdAt: now(), docs: stored }
+      const record: ProviderDocsRecord = { id, key, provider, version, versionNumber: numberFor(numbered), source, createdAt: now(), docs: stored }
       replaced = await this.store.providerDocs.get(id)
       await this.store.providerDocs.upsert(
         id,

@@ -5,7 +5,7 @@ import type { UpstreamRegistry } from '../upstream/upstream.js'
 import { docIdSegment, namespaceSegment, typeSegment, upstreamPath } from '../upstream/upstream-path.js'
 import { DOC_CATEGORIES, MAX_DOC_BYTES, summary, type DocInput } from './docs-tree.js'
 import { readFrontmatter } from './frontmatter.js'
-import { mirroredDocsKey, type ProviderDocs } from './provider-docs.js'
+import { mirroredDocsKey, mirroredDocsNumbering, type ProviderDocs } from './provider-docs.js'
 
 /** The most pages of one category read (at the registry's page size, far more docs than the 2,000 a version may have). */
 const MAX_PAGES = 200
@@ -42,7 +42,8 @@ export class UpstreamDocs {
     private readonly upstream: UpstreamRegistry,
     private readonly docs: ProviderDocs,
     private readonly background: Background,
-    private readonly hostname: () => string
+    /** The upstream's host (what mirrored providers are kept under) and its public name (what their docs are numbered by). */
+    private readonly names: () => { hostname: string; publicName: string }
   ) {}
 
   /**
@@ -50,7 +51,8 @@ export class UpstreamDocs {
    * (0 when the upstream has none for it). Throws when the upstream cannot be read.
    */
   ensure(namespace: string, type: string, version: string): Promise<number> {
-    const provider = mirroredDocsKey(this.hostname(), namespace, type)
+    const { hostname, publicName } = this.names()
+    const provider = mirroredDocsKey(hostname, namespace, type)
     const key = `${provider}@${version}`
     let running = this.inFlight.get(key)
     if (!running) {
@@ -59,7 +61,7 @@ export class UpstreamDocs {
         if (kept) return kept.docs.length
         const docs = await this.fetch(namespace, type, version)
         if (docs === undefined) return 0
-        return (await this.docs.keep(provider, version, 'upstream', docs)).docs.length
+        return (await this.docs.keep(provider, version, 'upstream', docs, mirroredDocsNumbering(publicName, namespace, type))).docs.length
       })().finally(() => this.inFlight.delete(key))
       this.inFlight.set(key, running)
     }
@@ -73,7 +75,7 @@ export class UpstreamDocs {
 
   /** Forgets a version's docs (the version left the mirror). */
   forget(namespace: string, type: string, version: string): Promise<void> {
-    return this.docs.remove(mirroredDocsKey(this.hostname(), namespace, type), version)
+    return this.docs.remove(mirroredDocsKey(this.names().hostname, namespace, type), version)
   }
 
   /** The docs the upstream has for the version, or undefined when it has none (no such version on its v2 API). */

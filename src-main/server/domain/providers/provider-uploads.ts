@@ -14,7 +14,7 @@ import type { ProviderFile } from './providers.js'
 import type { Origin } from '../core/origin.js'
 import { archiveHash1, binarySignature, checkProviderZip, checkSignature, parseShasums } from './release-files.js'
 import { docsOfArchive, MAX_DOCS_ARCHIVE_BYTES } from '../provider-docs/docs-archive.js'
-import { privateDocsKey, type ProviderDocs } from '../provider-docs/provider-docs.js'
+import { privateDocsKey, privateDocsNumbering, type ProviderDocs } from '../provider-docs/provider-docs.js'
 
 /** The largest provider zip accepted: real ones reach a few hundred MB. */
 export const MAX_PROVIDER_ZIP_BYTES = 1024 * 1024 * 1024
@@ -159,7 +159,8 @@ export class ProviderUploadService {
     try {
       const { docs } = await docsOfArchive(this.store, archive, provider.name)
       if (!(await this.store.providers.get(provider.id))?.versions.some((candidate) => candidate.id === versionId)) throw new NotFoundError('The provider version was deleted', false)
-      await this.docs.keep(privateDocsKey(provider.id), version.version, 'archive', docs)
+      const org = await this.store.organizations.get(provider.organizationId)
+      await this.docs.keep(privateDocsKey(provider.id), version.version, 'archive', docs, privateDocsNumbering(org?.name ?? provider.organizationId, provider.name))
     } finally {
       unpin()
       await this.archives.release([archive.sha256])

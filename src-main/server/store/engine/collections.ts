@@ -26,6 +26,7 @@ import {
   PROVIDER_PLATFORM_ID,
   PROVIDER_VERSION_ID,
   providerFiles,
+  providerDocsFiles,
   versionArchives,
   providerKey,
   MODULE_KEY,
@@ -159,7 +160,7 @@ export function collectionSpecs() {
       },
       groups: {
         [DOCS_PROVIDER]: (docs) => docs.provider,
-        [BY_ARCHIVE]: (docs) => [...new Set(docs.docs.map((doc) => doc.content.sha256))]
+        [BY_ARCHIVE]: providerDocsFiles
       }
     })
   }

@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { create } from 'tar'
 import { linkInside, writeInside } from '../../files/folder-writes.js'
-import { mirroredFiles, providerFiles, type Store } from '../port.js'
+import { mirroredFiles, providerDocsFiles, providerFiles, type Store } from '../port.js'
 import { SCHEMAS } from '../schema.js'
 import { ADMIN_TOKEN_FILE, BACKUP_KEY_FILE, BACKUPS_DIR, CA_KEY_FILE, TLS_DIR } from '../../data-dir/layout.js'
 
@@ -29,7 +29,7 @@ export interface BackupManifest {
  * folder while writes wait (a moment), and packed after.
  */
 /** What a backup reads of the file store: its folder, its records and archives, and a moment no record is written. */
-export interface BackupSource extends Pick<Store, 'modules' | 'providers' | 'providerMirror'> {
+export interface BackupSource extends Pick<Store, 'modules' | 'providers' | 'providerMirror' | 'providerDocs'> {
   readonly dataDir: string
   readonly archives: { pathOf(sha256: string): string }
   /** The folders that hold records, relative to the data directory. */
@@ -49,6 +49,7 @@ export async function writeBackup(store: BackupSource, destination: Writable): P
       for (const module of await store.modules.all()) for (const version of module.versions) if (version.archive) archives.add(version.archive.sha256)
       for (const provider of await store.providers.all()) for (const sha256 of providerFiles(provider)) archives.add(sha256)
       for (const provider of await store.providerMirror.all()) for (const sha256 of mirroredFiles(provider)) archives.add(sha256)
+      for (const docs of await store.providerDocs.all()) for (const sha256 of providerDocsFiles(docs)) archives.add(sha256)
       for (const sha256 of archives) {
         const archive = store.archives.pathOf(sha256)
         for (const file of [archive, archive.replace(/\.tar\.gz$/, '.docs.json')]) {

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { Document } from '@shared/wire/jsonapi'
 import type { ProviderVersionAttributes } from '@shared/wire/providers'
@@ -32,6 +32,7 @@ export function DocsUpload({ org, name, versions }: { org: string; name: string;
   const { client } = useSession()
   const queryClient = useQueryClient()
   const [version, setVersion] = useState(versions[0] ?? '')
+  const versionId = useId()
   const [status, setStatus] = useState<{ state: 'working' | 'done' | 'failed'; text: string } | undefined>()
   const send = async (files: TarFile[]) => {
     setStatus({ state: 'working', text: 'Uploading…' })
@@ -46,14 +47,14 @@ export function DocsUpload({ org, name, versions }: { org: string; name: string;
   return (
     <details className="stack-tight">
       <summary>Upload docs</summary>
-      <label>
-        For version
-        <select value={version} onChange={(event) => setVersion(event.target.value)}>
+      <div className="docs-version">
+        <label htmlFor={versionId}>For version</label>
+        <select id={versionId} value={version} onChange={(event) => setVersion(event.target.value)}>
           {versions.map((candidate) => (
             <option key={candidate}>{candidate}</option>
           ))}
         </select>
-      </label>
+      </div>
       <FolderDrop
         prompt="Drop the provider repository, or its docs/ folder (as tfplugindocs writes it) or legacy website/docs/ folder: its pages replace the version’s docs."
         label="Docs folder"

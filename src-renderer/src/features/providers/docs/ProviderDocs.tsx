@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { AppLink } from '../../../lib/link'
 import { Markdown } from '../../../lib/markdown'
@@ -24,6 +24,7 @@ export interface DocsPlace {
 export function ProviderDocs({ source, place, linkTo, empty }: { source: DocsSource; place: DocsPlace; linkTo: (place: DocsPlace) => Route; empty?: React.ReactNode }) {
   const { client } = useSession()
   const [filter, setFilter] = useState('')
+  const versionId = useId()
   const outline = useQuery(versionDocsOptions(client, source, place.version))
   if (outline.isPending) return <Loading what="the documentation" />
   if (outline.isError) return <ErrorMessage error={outline.error} action="Could not read the documentation" />
@@ -31,16 +32,16 @@ export function ProviderDocs({ source, place, linkTo, empty }: { source: DocsSou
   const groups = navigationOf(source.type, docs, filter)
   const chosen = docs.find((doc) => doc.language === 'hcl' && docKey(doc) === place.doc) ?? docs.find((doc) => doc.category === 'overview') ?? docs.find((doc) => doc.language === 'hcl')
   const versionSwitch = (
-    <label className="docs-version">
-      Version
-      <select value={version} onChange={(event) => navigate(linkTo({ version: event.target.value, doc: place.doc }))}>
+    <div className="docs-version">
+      <label htmlFor={versionId}>Version</label>
+      <select id={versionId} value={version} onChange={(event) => navigate(linkTo({ version: event.target.value, doc: place.doc }))}>
         {versions.map((candidate) => (
           <option key={candidate} value={candidate}>
             {candidate}
           </option>
         ))}
       </select>
-    </label>
+    </div>
   )
   if (docs.length === 0) {
     return (

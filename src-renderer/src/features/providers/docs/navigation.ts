@@ -68,7 +68,9 @@ export function docMarkdown(content: string): string {
   for (const line of body) {
     const sigil = /^(->|~>|!>)\s?(.*)$/.exec(line)
     if (sigil && (out.length === 0 || out.at(-1)!.trim() === '')) {
-      out.push(`> [!${kinds[sigil[1]!]}]`, `> ${sigil[2]}`)
+      // `-> **Note:** …`: the alert's own title says it, so the word goes, and names the alert when it is another (`-> **Warning:**`).
+      const named = /^\*\*(note|tip|important|warning|caution)(?::\*\*|\*\*:)\s*(.*)$/i.exec(sigil[2]!)
+      out.push(`> [!${named ? named[1]!.toUpperCase() : kinds[sigil[1]!]}]`, `> ${named ? named[2] : sigil[2]}`)
       callout = true
     } else if (callout && line.trim() !== '') out.push(`> ${line}`)
     else {
