@@ -1,6 +1,5 @@
-import { chromium } from '@playwright/test'
-import { existsSync } from 'node:fs'
-import { ADMIN_TOKEN, median, startHomeport } from './lib.js'
+import { launchChromium, signedInPage } from './browser.js'
+import { median, startHomeport } from './lib.js'
 import { generateRegistry } from './store.js'
 
 export interface GuiFigure {
@@ -18,17 +17,9 @@ export interface GuiFigure {
 export async function measureGui(dataDir: string, rounds = 3): Promise<GuiFigure> {
   await generateRegistry(dataDir, 10_000, 1)
   const server = await startHomeport(1, dataDir)
-  const executablePath = existsSync(chromium.executablePath()) ? undefined : (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-  })
+  const browser = await launchChromium()
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    await page.goto(server.url)
-    await page.getByLabel('API token').fill(ADMIN_TOKEN)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.locator('[data-app-state="loaded"]').waitFor()
+    const page = await signedInPage(browser, server.url)
     const shown: number[] = []
     const nav = page.getByRole('navigation', { name: 'Homeport' })
     for (let round = 0; round < rounds; round++) {

@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { requiredProvidersBlock } from '@shared/provider-usage'
 import { AppLink } from '../../lib/link'
 import { navigate } from '../../lib/router'
-import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { serverInfoOptions } from '../terraform/api'
 import { deleteProvider, providerKeys, providerListOptions } from './api'
 import { VersionTable } from './ProviderVersions'
 import { versionsOf } from './ProvidersPage'
+import { ProviderUsage } from './ProviderUsage'
 import { queryOf } from '../../lib/router'
 import { ProviderDocs, type DocsPlace } from './docs/ProviderDocs'
+import { versionDocsOptions } from './docs/api'
 import { DocsUpload } from './docs/DocsUpload'
 
 /**
@@ -22,6 +22,9 @@ export function ProviderPage({ org, name, place = {} }: { org: string; name: str
   const { client } = useSession()
   const providers = useQuery(providerListOptions(client, org))
   const info = useQuery(serverInfoOptions(client))
+  // The docs' outline is asked for beside the provider list, not after it: the doc shows one round trip sooner.
+  const docsSource = { base: '/api/registry', namespace: org, type: name }
+  useQuery(versionDocsOptions(client, docsSource, place.version))
   const breadcrumbs = (
     <p className="breadcrumbs">
       <AppLink to={{ page: 'organizations' }}>Organizations</AppLink> / <AppLink to={{ page: 'organization', org, tab: 'modules' }}>{org}</AppLink> /{' '}
@@ -41,9 +44,8 @@ export function ProviderPage({ org, name, place = {} }: { org: string; name: str
   }
   const versions = versionsOf(provider, providers.data.included ?? [])
   const source = `${info.data?.registryHostname ?? 'homeport.localhost'}/${org}/${name}`.toLowerCase()
-  // Terraform installs a prerelease only when a constraint names it: the block is for the newest stable version.
+  // Terraform installs a prerelease only when a constraint names it: the usage is for the newest stable version.
   const latest = versions.find((version) => !version.attributes.version.includes('-')) ?? versions[0]
-  const block = latest && requiredProvidersBlock({ source, version: latest.attributes.version })
   return (
     <div className="stack">
       <header>
@@ -53,25 +55,13 @@ export function ProviderPage({ org, name, place = {} }: { org: string; name: str
           <code>{source}</code> · a private provider of {org}
         </p>
       </header>
-      {block && (
-        <section className="card padded stack-tight" aria-labelledby="provider-usage">
-          <div className="snippet-header">
-            <h2 id="provider-usage">Usage</h2>
-            <CopyButton text={block} label="Copy usage" />
-          </div>
-          <pre className="usage-lines" aria-label="Usage">
-            {block.trimEnd().split('\n').map((line, index) => (
-              <span key={index}>{`${line}\n`}</span>
-            ))}
-          </pre>
-        </section>
-      )}
+      {latest && <ProviderUsage source={source} version={latest.attributes.version} />}
       {versions.length > 0 && (
         <section className="card padded stack-tight" aria-labelledby="provider-docs">
           <h2 id="provider-docs">Documentation</h2>
           {provider.attributes.permissions['can-delete'] && <DocsUpload org={org} name={name} versions={versions.map((version) => version.attributes.version)} />}
           <ProviderDocs
-            source={{ base: '/api/registry', namespace: org, type: name }}
+            source={docsSource}
             place={place}
             linkTo={(next) => ({ page: 'provider', org, name, query: queryOf({ ...next }, ['version', 'doc']) })}
             empty={<p className="muted">No docs yet for this version: upload the repository’s docs/ folder (tfplugindocs’ layout) or its legacy website/docs/ folder.</p>}

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { PUBLIC_MIRROR_PREFIXES } from '@shared/terraform-config'
-import { requiredProvidersBlock } from '@shared/provider-usage'
 import { AppLink } from '../../../lib/link'
-import { CopyButton } from '../../../lib/copy-button'
 import { queryOf } from '../../../lib/router'
 import { useSession } from '../../../lib/session'
 import { Empty } from '../../../lib/ui'
 import { versionDocsOptions } from './api'
 import { ProviderDocs, type DocsPlace } from './ProviderDocs'
+import { ProviderUsage } from '../ProviderUsage'
 
 /**
  * A public provider mirrored here, as the public registry shows it: how to require it, and its
@@ -33,8 +32,6 @@ export function MirroredProviderPage({ hostname, namespace, type, place }: { hos
       </div>
     )
   }
-  // Terraform's own registry is its default: its providers are required without the hostname, as its docs show them.
-  const block = shown.data && requiredProvidersBlock({ source: hostname === 'registry.terraform.io' ? `${namespace}/${type}` : source, version: shown.data.version })
   return (
     <div className="stack">
       <header>
@@ -44,17 +41,8 @@ export function MirroredProviderPage({ hostname, namespace, type, place }: { hos
           <code>{source}</code> · a public provider mirrored here
         </p>
       </header>
-      {block && (
-        <section className="card padded stack-tight" aria-labelledby="provider-usage">
-          <div className="snippet-header">
-            <h2 id="provider-usage">Usage</h2>
-            <CopyButton text={block} label="Copy usage" />
-          </div>
-          <pre className="usage-lines" aria-label="Usage">
-            {block}
-          </pre>
-        </section>
-      )}
+      {/* Terraform's own registry is its default: its providers are required without the hostname, as its docs show them. */}
+      {shown.data && <ProviderUsage source={hostname === 'registry.terraform.io' ? `${namespace}/${type}` : source} version={shown.data.version} />}
       <section className="card padded stack-tight" aria-labelledby="provider-docs">
         <h2 id="provider-docs">Documentation</h2>
         <ProviderDocs

@@ -1,0 +1,21 @@
+import { chromium, type Browser, type Page } from '@playwright/test'
+import { existsSync } from 'node:fs'
+import { ADMIN_TOKEN } from './lib.js'
+
+/** Chromium as the GUI specs run it: Playwright's own where it is installed, else the system's (CHROMIUM_PATH, or Debian's). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: existsSync(chromium.executablePath()) ? undefined : (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  })
+}
+
+/** A page of the GUI at `url`, signed in as the benchmark's site admin. */
+export async function signedInPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await page.goto(url)
+  await page.getByLabel('API token').fill(ADMIN_TOKEN)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.locator('[data-app-state="loaded"]').waitFor()
+  return page
+}

@@ -1,0 +1,23 @@
+import { requiredProvidersBlock } from '@shared/provider-usage'
+import { CopyButton } from '../../lib/copy-button'
+
+/** The `required_providers` block to copy for a provider's version, line by line (so a narrow screen wraps none). */
+export function ProviderUsage({ source, version }: { source: string; version: string }) {
+  const block = requiredProvidersBlock({ source, version })
+  return (
+    <section className="card padded stack-tight" aria-labelledby="provider-usage">
+      <div className="snippet-header">
+        <h2 id="provider-usage">Usage</h2>
+        <CopyButton text={block} label="Copy usage" />
+      </div>
+      <pre className="usage-lines" aria-label="Usage">
+        {block
+          .trimEnd()
+          .split('\n')
+          .map((line, index) => (
+            <span key={index}>{`${line}\n`}</span>
+          ))}
+      </pre>
+    </section>
+  )
+}
