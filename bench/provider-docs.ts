@@ -5,8 +5,10 @@ import { ADMIN_TOKEN, api, median, startHomeport } from './lib.js'
 
 export interface ProviderDocsFigure {
   docs: number
-  /** From a click on the provider in its organization's list to the doc's heading and the navigation shown. */
+  /** From a click on the provider in its organization's list to the doc's heading and the navigation's first screen shown. */
   pageShownMs: number
+  /** … to the whole navigation drawn (its last link, the thousandth). */
+  navigationDrawnMs: number
   /** A docs search through the API the GUI's search box calls, and the MCP tool's reader: median and p95 of 50. */
   searchP50Ms: number
   searchP95Ms: number
@@ -24,8 +26,9 @@ function resourcePage(index: number): string {
 
 /**
  * Figure 14: a provider with 1,000 docs (the size of the largest real ones: aws has about 1,500 in
- * all, 1,000 resources and data sources among them). Its page opened in Chromium on one of them,
- * from the organization's provider list, as a user clicks, until the doc and the navigation show;
+ * all, 1,000 resources and data sources among them). Its page opened in Chromium, from the
+ * organization's provider list, as a user clicks, until the doc and the navigation's first screen show
+ * (the rest of the navigation is drawn after, in a transition input interrupts), and until all of it is;
  * and the docs search that the GUI's search box and the MCP tool make, over HTTP.
  */
 export async function measureProviderDocs(dataDir: string, rounds = 5): Promise<ProviderDocsFigure> {
@@ -57,16 +60,27 @@ export async function measureProviderDocs(dataDir: string, rounds = 5): Promise<
 
     const page = await signedInPage(browser, server.url)
     const shown: number[] = []
+    const drawn: number[] = []
     for (let round = 0; round < rounds; round++) {
       // A fresh page each round, so nothing is cached in the app: the provider list, then a click on the provider.
       await page.goto(`${server.url}/orgs/bench/providers`)
-      const link = page.getByRole('link', { name: 'bench', exact: true })
-      await link.waitFor()
-      const started = performance.now()
-      await link.click()
-      await page.getByRole('heading', { level: 1, name: 'Bench Provider' }).waitFor()
-      await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'bench_resource_0999' }).waitFor({ state: 'attached' })
-      shown.push(performance.now() - started)
+      await page.getByRole('link', { name: 'bench', exact: true }).waitFor()
+      // Clicked and watched from inside the page, at every frame: a role query over a thousand links takes longer than what
+      // it measures. (A string, not a function: the benchmark runs under tsx, whose helpers do not exist in the page.)
+      const [shownMs, drawnMs] = await page.evaluate<[number, number]>(`new Promise((resolve) => {
+        const links = () => [...document.querySelectorAll('.docs-nav a')].map((link) => link.textContent)
+        const started = performance.now()
+        let shown
+        document.querySelector('a[href="/orgs/bench/providers/bench"]').click()
+        requestAnimationFrame(function check() {
+          const now = performance.now()
+          if (shown === undefined && document.querySelector('.docs-content h1')?.textContent === 'Bench Provider' && links().includes('bench_resource_0001')) shown = now - started
+          if (shown !== undefined && links().includes('bench_resource_0999')) resolve([shown, now - started])
+          else requestAnimationFrame(check)
+        })
+      })`)
+      shown.push(shownMs)
+      drawn.push(drawnMs)
     }
 
     const searches: number[] = []
@@ -77,7 +91,7 @@ export async function measureProviderDocs(dataDir: string, rounds = 5): Promise<
       if (!(found.body.data as Array<{ attributes: { kind: string } }>).some((hit) => hit.attributes.kind === 'provider-doc')) throw new Error('the search found no doc')
     }
     const sorted = [...searches].sort((a, b) => a - b)
-    return { docs: DOCS, pageShownMs: Math.round(median(shown)), searchP50Ms: Math.round(median(searches) * 10) / 10, searchP95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)]! * 10) / 10 }
+    return { docs: DOCS, pageShownMs: Math.round(median(shown)), navigationDrawnMs: Math.round(median(drawn)), searchP50Ms: Math.round(median(searches) * 10) / 10, searchP95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)]! * 10) / 10 }
   } finally {
     await browser.close()
     await server.stop()

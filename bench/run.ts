@@ -174,7 +174,8 @@ async function measureFileStore(work: string, rows: Row[], results: Record<strin
   log('14. a provider with 1,000 docs: its page in Chromium, and a docs search…')
   const docs = await measureProviderDocs(join(work, 'provider-docs'))
   results.providerDocs = docs
-  rows.push({ figure: `14. a provider's page with ${docs.docs} docs, a doc shown`, result: `${docs.pageShownMs} ms`, target: '< 300 ms', met: docs.pageShownMs < 300 })
+  rows.push({ figure: `14. a provider's page with ${docs.docs} docs: a doc and the navigation's first screen shown`, result: `${docs.pageShownMs} ms`, target: '< 300 ms', met: docs.pageShownMs < 300 })
+  rows.push({ figure: '14. … the whole navigation drawn', result: `${docs.navigationDrawnMs} ms`, target: '< 1,000 ms', met: docs.navigationDrawnMs < 1000 })
   rows.push({ figure: '14. a docs search (p50 / p95)', result: `${docs.searchP50Ms} / ${docs.searchP95Ms} ms`, target: 'p95 < 50 ms', met: docs.searchP95Ms < 50 })
   rows.push({
     figure: '6. scrolling it (frame time p95 / max)',

@@ -68,4 +68,12 @@ test('shows the public provider mirror, says in the server’s words why mirrori
   await random('registry.opentofu.org').getByRole('button', { name: 'Delete' }).click()
   await expect(random('registry.opentofu.org')).toHaveCount(0)
   await expect(random('registry.terraform.io')).toBeVisible()
+
+  // A mirrored provider has a page: its usage, and its docs (none for an imported release: they come from the registry's docs API when mirrored online).
+  await random('registry.terraform.io').getByRole('link', { name: 'registry.terraform.io/hashicorp/random' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'random' })).toBeVisible()
+  await expect(page).toHaveTitle('registry.terraform.io/hashicorp/random · provider · Homeport')
+  await expect(page.getByRole('region', { name: 'Usage' }).getByLabel('Usage')).toContainText('source  = "hashicorp/random"')
+  await expect(page.getByRole('region', { name: 'Documentation' })).toContainText('No documentation was kept for this version')
+  await expectAccessible(page, 'a mirrored provider’s page')
 })

@@ -1,13 +1,33 @@
-import { useId, useState } from 'react'
+import { startTransition, useEffect, useId, useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { AppLink } from '../../../lib/link'
+import { ListLink } from '../../../lib/link'
 import { Markdown } from '../../../lib/markdown'
 import { navigate, type Route } from '../../../lib/router'
 import { useSession } from '../../../lib/session'
 import { Empty, ErrorMessage, Loading } from '../../../lib/ui'
 import { docContentOptions, versionDocsOptions, type DocOutline, type DocsSource } from './api'
 import { CATEGORY_LABELS, type DocCategory } from '@shared/provider-docs'
-import { docKey, docMarkdown, docName, linkedDoc, navigationOf } from './navigation'
+import { docKey, docMarkdown, docName, linkedDoc, navigationOf, type NavigationGroup } from './navigation'
+
+/** How many of the navigation's links are drawn with the doc: more than a screen holds. */
+const FIRST_SCREEN = 120
+
+/** The navigation's groups cut after `count` links (all of them when it is infinite). */
+function firstLinks(groups: NavigationGroup[], count: number): NavigationGroup[] {
+  if (!Number.isFinite(count)) return groups
+  let left = count
+  const cut: NavigationGroup[] = []
+  for (const group of groups) {
+    if (left <= 0) break
+    const sections = group.sections.map((section) => {
+      const docs = section.docs.slice(0, Math.max(left, 0))
+      left -= docs.length
+      return { ...section, docs }
+    })
+    cut.push({ ...group, sections: sections.filter((section) => section.docs.length > 0) })
+  }
+  return cut
+}
 
 /** What the address holds of the docs shown: the version and the doc (`resources/server`). */
 export interface DocsPlace {
@@ -26,10 +46,15 @@ export function ProviderDocs({ source, place, linkTo, empty }: { source: DocsSou
   const [filter, setFilter] = useState('')
   const versionId = useId()
   const outline = useQuery(versionDocsOptions(client, source, place.version))
+  // The navigation of the largest providers is a thousand links: its first screen is drawn with the doc,
+  // the rest just after, in a transition the reader's input interrupts.
+  const [drawnWhole, setDrawnWhole] = useState<unknown>()
+  useEffect(() => startTransition(() => setDrawnWhole(outline.data)), [outline.data])
+  const budget = drawnWhole === outline.data ? Number.POSITIVE_INFINITY : FIRST_SCREEN
   if (outline.isPending) return <Loading what="the documentation" />
   if (outline.isError) return <ErrorMessage error={outline.error} action="Could not read the documentation" />
   const { version, versions, docs } = outline.data
-  const groups = navigationOf(source.type, docs, filter)
+  const groups = firstLinks(navigationOf(source.type, docs, filter), budget)
   const chosen = docs.find((doc) => doc.language === 'hcl' && docKey(doc) === place.doc) ?? docs.find((doc) => doc.category === 'overview') ?? docs.find((doc) => doc.language === 'hcl')
   const versionSwitch = (
     <div className="docs-version">
@@ -66,9 +91,9 @@ export function ProviderDocs({ source, place, linkTo, empty }: { source: DocsSou
                 <ul>
                   {section.docs.map((doc) => (
                     <li key={doc.id}>
-                      <AppLink to={linkTo({ version: place.version, doc: docKey(doc) })} aria-current={doc.id === chosen?.id ? 'page' : undefined}>
+                      <ListLink to={linkTo({ version: place.version, doc: docKey(doc) })} aria-current={doc.id === chosen?.id ? 'page' : undefined}>
                         {docName(source.type, doc)}
-                      </AppLink>
+                      </ListLink>
                     </li>
                   ))}
                 </ul>
