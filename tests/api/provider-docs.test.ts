@@ -17,6 +17,7 @@ const HCL_DOCS = Object.values(DOCS_TREE_COUNTS).reduce((sum, count) => sum + co
 let homeport: TestServer
 let upstream: TestServer
 let docsUpstream: DocsUpstream
+let openTofuDocs: DocsUpstream
 let reader: string
 let outsider: string
 const clients: Client[] = []
@@ -26,7 +27,16 @@ beforeAll(async () => {
   upstream = started.upstream
   await publishProvider(upstream, 'hashicorp', await providerRelease('null', '3.2.3', ['linux_amd64'], started.key), started.key)
   docsUpstream = await startDocsUpstream(upstream.url, { 'hashicorp/null': { '3.2.3': providerDocsTree('null') } })
-  homeport = await startTestServer({ upstream: docsUpstream.url, upstreamToken: upstream.adminToken, upstreamMaxAgeMs: 0 })
+  // OpenTofu's registry, its protocols and its docs API (api.opentofu.org) on one stand-in.
+  openTofuDocs = await startDocsUpstream(upstream.url, { 'hashicorp/null': { '3.2.3': providerDocsTree('null') } }, 10, { openTofu: true })
+  homeport = await startTestServer({
+    upstream: docsUpstream.url,
+    upstreamToken: upstream.adminToken,
+    openTofuUpstream: openTofuDocs.url,
+    openTofuUpstreamToken: upstream.adminToken,
+    openTofuDocs: openTofuDocs.url,
+    upstreamMaxAgeMs: 0
+  })
   await createOrganization(homeport, 'acme')
   await createOrganization(homeport, 'other')
   const key = await makeSigningKey()
@@ -39,6 +49,7 @@ afterAll(async () => {
   for (const client of clients) await client.close()
   await homeport.close()
   await docsUpstream.close()
+  await openTofuDocs.close()
   await upstream.close().catch(() => undefined)
 })
 
@@ -144,7 +155,7 @@ describe('a private provider’s docs', () => {
 })
 
 describe('a mirrored provider’s docs', () => {
-  it('are fetched from the upstream’s v2 docs API when it is mirrored, every page of every category, and served with the upstream gone', async () => {
+  it('are fetched from the upstream’s docs API when it is mirrored (every page of every category of registry.terraform.io’s v2 API; OpenTofu’s static files), and served with the upstream gone', async () => {
     const mirrored = await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'hashicorp/null', versions: '3.2.3', platforms: ['linux_amd64'] }) })
     expect(mirrored.status).toBe(201)
     expect(mirrored.body.data.attributes.docs).toEqual([{ version: '3.2.3', count: HCL_DOCS }])
@@ -152,8 +163,22 @@ describe('a mirrored provider’s docs', () => {
     const resourcePages = docsUpstream.asked.filter((asked) => asked.startsWith('/v2/provider-docs?') && asked.includes('filter%5Bcategory%5D=resources'))
     expect(resourcePages.map((asked) => new URLSearchParams(asked.split('?')[1]).get('page[number]'))).toEqual(['1', '2', '3'])
 
+    // OpenTofu's registry's copy, from its own docs API: every kind it has (not the newer ephemeral resources, actions and list resources).
+    const fromOpenTofu = await homeport.api('POST', '/admin/provider-mirror', { body: doc('provider-mirrors', { source: 'registry.opentofu.org/hashicorp/null', versions: '3.2.3', platforms: ['linux_amd64'] }) })
+    const openTofuCount = HCL_DOCS - DOCS_TREE_COUNTS['ephemeral-resources'] - DOCS_TREE_COUNTS.actions - DOCS_TREE_COUNTS['list-resources']
+    expect(fromOpenTofu.body.data.attributes.docs).toEqual([{ version: '3.2.3', count: openTofuCount }])
+    expect(openTofuDocs.asked).toContain('/registry/docs/providers/hashicorp/null/v3.2.3/index.json')
+
     await docsUpstream.close()
+    await openTofuDocs.close()
     await upstream.stop()
+    const tofuV1 = await homeport.api('GET', '/api/registry/opentofu/v1/providers/hashicorp/null/3.2.3', { token: reader })
+    expect(tofuV1.body.docs).toHaveLength(openTofuCount)
+    const dataSource = tofuV1.body.docs.find((entry: { category: string; slug: string }) => entry.category === 'data-sources' && entry.slug === 'subnets')
+    expect(dataSource).toMatchObject({ path: 'datasources/subnets.md', subcategory: 'Networking' })
+    expect((await homeport.api('GET', `/api/registry/opentofu/v2/provider-docs/${dataSource.id}`, { token: reader })).body.data.attributes.content).toContain('# null_subnets (Data Source)')
+    // Each registry's copy is its own: Terraform's face does not serve OpenTofu's.
+    expect((await homeport.api('GET', `/api/registry/public/v2/provider-docs/${dataSource.id}`, { token: reader })).status).toBe(404)
     const v1 = await homeport.api('GET', '/api/registry/public/v1/providers/hashicorp/null/3.2.3', { token: reader })
     expect(v1.status).toBe(200)
     expect(v1.body.docs).toHaveLength(HCL_DOCS)

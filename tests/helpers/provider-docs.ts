@@ -322,9 +322,11 @@ export interface DocsUpstream {
  * A stand-in for registry.terraform.io's docs: its v2 API (`/v2/providers/{ns}/{type}?include=provider-versions`,
  * `/v2/provider-docs` paged at `pageSize` with a page past the end answering `data: []`, `/v2/provider-docs/{id}`)
  * over the trees given per `namespace/type` and version, in front of `behind` (a Homeport standing in
- * for the registry's protocols), to which it passes every other request.
+ * for the registry's protocols), to which it passes every other request. With `openTofu`, OpenTofu's
+ * docs API instead (api.opentofu.org's static files: `/registry/docs/providers/{ns}/{type}/v{version}/index.json`,
+ * `index.md`, `{kind}s/{name}.md`, with `datasources` for data sources and no newer kinds).
  */
-export async function startDocsUpstream(behind: string, trees: Record<string, Record<string, Record<string, string>>>, pageSize = 10): Promise<DocsUpstream> {
+export async function startDocsUpstream(behind: string, trees: Record<string, Record<string, Record<string, string>>>, pageSize = 10, { openTofu = false } = {}): Promise<DocsUpstream> {
   const { createServer } = await import('node:http')
   let next = 7_000_000
   const versions = new Map<string, { id: string; version: string; docs: ServedDoc[] }[]>()
@@ -349,7 +351,27 @@ export async function startDocsUpstream(behind: string, trees: Record<string, Re
       response.writeHead(status, { 'content-type': 'application/vnd.api+json' })
       response.end(JSON.stringify(body))
     }
-    if (url.pathname.startsWith('/v2/')) asked.push(`${url.pathname}${url.search}`)
+    if (url.pathname.startsWith('/v2/') || url.pathname.startsWith('/registry/docs/')) asked.push(`${url.pathname}${url.search}`)
+    const tofu = openTofu ? /^\/registry\/docs\/providers\/([^/]+)\/([^/]+)\/v([^/]+)\/(.+)$/.exec(url.pathname) : null
+    if (tofu) {
+      const [, namespace, type, version, file] = tofu as unknown as [string, string, string, string, string]
+      const docs = versions.get(`${namespace}/${type}`)?.find((entry) => entry.version === version)?.docs.filter((doc) => doc.attributes.language === 'hcl')
+      if (!docs) return json(404, { errors: ['Not Found'] })
+      const kinds: Record<string, string> = { resources: 'resources', 'data-sources': 'datasources', functions: 'functions', guides: 'guides' }
+      const item = (doc: ServedDoc) => ({ name: doc.attributes.slug, title: doc.attributes.title, subcategory: doc.attributes.subcategory ?? '', description: /description: \|-\n {2}(.*)/.exec(doc.content)?.[1] ?? '', edit_link: '' })
+      if (file === 'index.json') {
+        const index = docs.find((doc) => doc.attributes.category === 'overview')
+        return json(200, {
+          id: `v${version}`,
+          published: '2026-05-13T10:00:00Z',
+          docs: { ...(index ? { index: item(index) } : {}), ...Object.fromEntries(Object.entries(kinds).map(([category, kind]) => [kind, docs.filter((doc) => doc.attributes.category === category).map(item)])) }
+        })
+      }
+      const doc = file === 'index.md' ? docs.find((candidate) => candidate.attributes.category === 'overview') : docs.find((candidate) => `${kinds[candidate.attributes.category]}/${candidate.attributes.slug}.md` === file)
+      if (!doc) return json(404, { errors: ['Not Found'] })
+      response.writeHead(200, { 'content-type': 'text/markdown' })
+      return response.end(doc.content)
+    }
     const provider = /^\/v2\/providers\/([^/]+)\/([^/]+)$/.exec(url.pathname)
     if (provider) {
       const listed = versions.get(`${provider[1]}/${provider[2]}`)

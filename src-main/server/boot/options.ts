@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { EDITIONS, type Edition } from '../domain/organizations/edition.js'
 import { resolveDataDir } from '../data-dir/default-dir.js'
 import { DEFAULT_MAX_ARCHIVE_BYTES } from '../domain/modules/uploads.js'
-import { DEFAULT_OPENTOFU_UPSTREAM, DEFAULT_UPSTREAM } from '../domain/upstream/upstream.js'
+import { DEFAULT_OPENTOFU_DOCS, DEFAULT_OPENTOFU_UPSTREAM, DEFAULT_UPSTREAM } from '../domain/upstream/upstream.js'
 import { DEFAULT_POLL_INTERVAL_MS } from '../domain/vcs/builds.js'
 import { parseDuration } from '../domain/gate/duration.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../http/rate-limit.js'
@@ -35,6 +35,8 @@ export interface ServeOptions {
   /** OpenTofu's public registry, mirrored beside `upstream` (the same address: one mirror answers for both names). */
   openTofuUpstream: string
   openTofuUpstreamToken: string | undefined
+  /** OpenTofu's docs API (static files), which its registry's providers' docs are read from when mirrored. */
+  openTofuDocs: string
   /** Versions from the public registries younger than this (seconds) are held back (domain/gate/); 0: none. */
   cooldownSeconds: number
   vcsPollIntervalMs: number
@@ -137,6 +139,8 @@ export const SETTINGS: readonly Setting[] = [
   setting({ key: 'upstreamToken', flag: 'upstream-token', env: 'HOMEPORT_UPSTREAM_TOKEN', takes: '<token>', shown: 'none', help: 'a token for that registry, if it wants one', parse: (text) => text || undefined }),
   setting({ key: 'openTofuUpstream', flag: 'opentofu-upstream', env: 'HOMEPORT_OPENTOFU_UPSTREAM', takes: '<url>', shown: DEFAULT_OPENTOFU_UPSTREAM, help: 'the public registry mirrored for registry.opentofu.org',
     parse: (text) => registryAddress('--opentofu-upstream', text ?? DEFAULT_OPENTOFU_UPSTREAM) }),
+  setting({ key: 'openTofuDocs', flag: 'opentofu-docs', env: 'HOMEPORT_OPENTOFU_DOCS', takes: '<url>', shown: DEFAULT_OPENTOFU_DOCS, help: 'OpenTofu\'s docs API, where the docs of providers mirrored from registry.opentofu.org are read',
+    parse: (text) => registryAddress('--opentofu-docs', text ?? DEFAULT_OPENTOFU_DOCS) }),
   setting({ key: 'openTofuUpstreamToken', flag: 'opentofu-upstream-token', env: 'HOMEPORT_OPENTOFU_UPSTREAM_TOKEN', takes: '<token>', shown: 'none', help: 'a token for that registry, if it wants one', parse: (text) => text || undefined }),
   setting({ key: 'cooldownSeconds', flag: 'cooldown', env: 'HOMEPORT_COOLDOWN', takes: '<duration>', shown: '0 (off; 7d recommended)', help: 'hold versions from the public registries until this old (7d, 36h, 90m)',
     parse(text) {

@@ -12,7 +12,7 @@ import { IngestQueue } from '../domain/ingest/ingest-queue.js'
 import { RegistryService } from '../domain/modules/protocol-reads.js'
 import { PackageFetcher } from '../domain/upstream/package-fetcher.js'
 import { PublicRegistryService } from '../domain/upstream/public-registry.js'
-import { DEFAULT_OPENTOFU_UPSTREAM, UpstreamRegistry } from '../domain/upstream/upstream.js'
+import { DEFAULT_OPENTOFU_DOCS, DEFAULT_OPENTOFU_UPSTREAM, UpstreamRegistry } from '../domain/upstream/upstream.js'
 import { PublicMirrors, type PublicMirror } from '../domain/upstream/public-mirrors.js'
 import { OPENTOFU_REGISTRY, TERRAFORM_REGISTRY } from '../../shared/terraform-config.js'
 import { VcsConnectionService } from '../domain/vcs/connections.js'
@@ -52,7 +52,7 @@ import type { Services } from '../domain/services.js'
 /** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
 export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> &
   Partial<Pick<ServeOptions, 'cooldownSeconds'>> &
-  Partial<Pick<ServeOptions, 'openTofuUpstream' | 'openTofuUpstreamToken'>> & {
+  Partial<Pick<ServeOptions, 'openTofuUpstream' | 'openTofuUpstreamToken' | 'openTofuDocs'>> & {
   adminToken: string
   /** A local folder for git mirrors of VCS modules (a cache). */
   mirrorsDir: string
@@ -97,8 +97,8 @@ export function createServices(store: Store, background: Background, options: Se
   const providerDocs = new ProviderDocs(store, archives)
   const gate = new Gate(store, releaseDates, audit, { cooldownSeconds: options.cooldownSeconds ?? 0, clock })
   // One mirror per public registry; the same address for both (another Homeport, say) is one mirror answering for both names.
-  const mirrorOf = (url: string, token: string | undefined, names: string[]): PublicMirror => {
-    const upstream = new UpstreamRegistry(store, { url, token, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
+  const mirrorOf = (url: string, token: string | undefined, names: string[], docsUrl?: string): PublicMirror => {
+    const upstream = new UpstreamRegistry(store, { url, token, docsUrl, maxAgeMs: options.upstreamMaxAgeMs, clock: options.clock, stopping: background.stopping })
     const fetcher = new PackageFetcher(store.archives, maxArchiveBytes, (location) => upstream.fetchArchive(location), { stopping: background.stopping })
     return {
       providers: new ProviderMirror(store, upstream, archives, names, audit, gate, releaseDates, new UpstreamDocs(upstream, providerDocs, background, () => ({ hostname: new URL(upstream.address).host, publicName: names[0]! }))),
@@ -110,7 +110,7 @@ export function createServices(store: Store, background: Background, options: Se
   const publicMirrors = new PublicMirrors(
     sameUpstream
       ? [mirrorOf(options.upstream, options.upstreamToken, [TERRAFORM_REGISTRY, OPENTOFU_REGISTRY])]
-      : [mirrorOf(options.upstream, options.upstreamToken, [TERRAFORM_REGISTRY]), mirrorOf(openTofuUpstream, options.openTofuUpstreamToken, [OPENTOFU_REGISTRY])]
+      : [mirrorOf(options.upstream, options.upstreamToken, [TERRAFORM_REGISTRY]), mirrorOf(openTofuUpstream, options.openTofuUpstreamToken, [OPENTOFU_REGISTRY], options.openTofuDocs ?? DEFAULT_OPENTOFU_DOCS)]
   )
 
   const gpgKeys = new GpgKeyService(store, audit)

@@ -2,7 +2,7 @@ import type { ProviderDocCategory } from '../../store/records.js'
 import type { Background } from '../core/background.js'
 import { BadGatewayError } from '../core/errors.js'
 import type { UpstreamRegistry } from '../upstream/upstream.js'
-import { docIdSegment, namespaceSegment, typeSegment, upstreamPath } from '../upstream/upstream-path.js'
+import { docFileSegment, docIdSegment, namespaceSegment, tagSegment, typeSegment, upstreamPath } from '../upstream/upstream-path.js'
 import { DOC_CATEGORIES, MAX_DOC_BYTES, summary, type DocInput } from './docs-tree.js'
 import { readFrontmatter } from './frontmatter.js'
 import { mirroredDocsKey, mirroredDocsNumbering, type ProviderDocs } from './provider-docs.js'
@@ -12,6 +12,40 @@ const MAX_PAGES = 200
 /** Docs fetched at once: a provider with a thousand docs is a thousand requests. */
 const CONCURRENCY = 8
 const MAX_FIELD = 512
+
+/** A doc as OpenTofu's docs API lists it in a version's `index.json`. */
+interface OpenTofuDoc {
+  name: string
+  title?: unknown
+  subcategory?: unknown
+  description?: unknown
+}
+
+/** OpenTofu's kinds of docs: the key in `index.json`, the folder of their files, and the registry's category. */
+const OPENTOFU_FOLDERS = [
+  ['resources', 'resources', 'resources'],
+  ['datasources', 'datasources', 'data-sources'],
+  ['functions', 'functions', 'functions'],
+  ['guides', 'guides', 'guides']
+] as const
+
+/** A doc of OpenTofu's, as the registry's outline has it: its path as the docs API serves it, a doc over 500 KB cut. */
+function openTofuDoc(item: OpenTofuDoc, category: ProviderDocCategory, folder: string | undefined, content: string): DocInput {
+  const bytes = Buffer.from(content, 'utf8')
+  const cut = bytes.length > MAX_DOC_BYTES
+  const name = item.name
+  return {
+    path: folder ? `${folder}/${name}.md` : 'index.md',
+    slug: name,
+    category,
+    subcategory: text(item.subcategory) || null,
+    language: 'hcl',
+    title: (category === 'guides' || category === 'overview' ? text(item.title) : undefined) || name,
+    description: summary(text(item.description, 4096) ?? ''),
+    truncated: cut,
+    content: cut ? bytes.subarray(0, MAX_DOC_BYTES).toString('utf8').replace(/\uFFFD$/, '') : content
+  }
+}
 
 interface ListedDoc {
   id: string
@@ -25,14 +59,13 @@ function text(value: unknown, max = MAX_FIELD): string | undefined {
 }
 
 /**
- * A mirrored provider version's docs, fetched from the upstream registry's v2 docs API as
- * registry.terraform.io's own UI and HashiCorp's MCP server read it (shared/research/provider-docs.md
- * §2b): the version's number from `/v2/providers/{ns}/{type}?include=provider-versions`, each
+ * A mirrored provider version's docs, fetched from OpenTofu's docs API for a registry that has one
+ * (see fetchOpenTofu), else from the upstream registry's v2 docs API as registry.terraform.io's own UI
+ * and HashiCorp's MCP server read it (shared/research/provider-docs.md §2b): the version's number from `/v2/providers/{ns}/{type}?include=provider-versions`, each
  * category's list from `/v2/provider-docs?filter[provider-version]=…&filter[category]=…` page by page
  * until an empty one, then each doc's markdown from `/v2/provider-docs/{id}`. Every request goes
- * through the one upstream client (its origin, its bounds). Docs are optional: an upstream without
- * them (OpenTofu's registry serves none on this API), or out of reach, leaves the version as it is,
- * and the next mirror of it tries again.
+ * through the one upstream client (its origins, its bounds). Docs are optional: an upstream without
+ * them, or out of reach, leaves the version as it is, and the next mirror of it tries again.
  */
 export class UpstreamDocs {
   /** Fetches in flight, by docs key: a mirror and a pull-through of the same version share one. */
@@ -78,8 +111,46 @@ export class UpstreamDocs {
     return this.docs.remove(mirroredDocsKey(this.names().hostname, namespace, type), version)
   }
 
-  /** The docs the upstream has for the version, or undefined when it has none (no such version on its v2 API). */
-  private async fetch(namespace: string, type: string, version: string): Promise<DocInput[] | undefined> {
+  /** The docs the upstream has for the version, or undefined when it has none (no such version on its docs API). */
+  private fetch(namespace: string, type: string, version: string): Promise<DocInput[] | undefined> {
+    return this.upstream.hasDocsApi ? this.fetchOpenTofu(namespace, type, version) : this.fetchV2(namespace, type, version)
+  }
+
+  /**
+   * From OpenTofu's docs API (static files, shared/research/provider-docs.md §3): the version's
+   * `index.json` (its docs by kind: `index`, `resources`, `datasources`, `functions`, `guides`, each
+   * `{name, title, subcategory, description}`), then each doc's markdown at `<kind>s/<name>.md`.
+   */
+  private async fetchOpenTofu(namespace: string, type: string, version: string): Promise<DocInput[] | undefined> {
+    const base = ['providers', namespaceSegment(namespace), typeSegment(type), tagSegment(`v${version}`)] as const
+    const { status, body } = await this.upstream.read(upstreamPath(...base, 'index.json'), 'docs')
+    if (status === 404) return undefined
+    if (status !== 200) throw new BadGatewayError(`OpenTofu's docs API answered HTTP ${status} for ${namespace}/${type} ${version}.`)
+    const listed = (body as { docs?: Record<string, unknown> } | null)?.docs
+    if (!listed || typeof listed !== 'object') return []
+    const wanted: Array<{ item: OpenTofuDoc; category: ProviderDocCategory; folder: (typeof OPENTOFU_FOLDERS)[number][1] | undefined }> = []
+    const index = listed.index as OpenTofuDoc | undefined
+    if (index && typeof index === 'object') wanted.push({ item: { ...index, name: 'index' }, category: 'overview', folder: undefined })
+    for (const [kind, folder, category] of OPENTOFU_FOLDERS) {
+      const items = listed[kind]
+      if (Array.isArray(items)) for (const item of items as OpenTofuDoc[]) if (item && text(item.name, 128)) wanted.push({ item, category, folder })
+    }
+    const docs: DocInput[] = []
+    for (let start = 0; start < wanted.length; start += CONCURRENCY) {
+      const batch = await Promise.all(
+        wanted.slice(start, start + CONCURRENCY).map(async ({ item, category, folder }) => {
+          const path = folder ? upstreamPath(...base, folder, docFileSegment(`${item.name}.md`)) : upstreamPath(...base, 'index.md')
+          const content = await this.upstream.readText(path, 'docs', MAX_DOC_BYTES * 2)
+          return content === undefined ? undefined : openTofuDoc(item, category, folder, content)
+        })
+      )
+      for (const doc of batch) if (doc) docs.push(doc)
+    }
+    return docs
+  }
+
+  /** From the public registry's v2 docs API. */
+  private async fetchV2(namespace: string, type: string, version: string): Promise<DocInput[] | undefined> {
     const answer = await this.upstream.get(upstreamPath('providers', namespaceSegment(namespace), typeSegment(type)), 'v2', { include: 'provider-versions' })
     if (answer.status === 404) return undefined
     const included = (answer.body as { included?: Array<{ type?: unknown; id?: unknown; attributes?: { version?: unknown } }> } | null)?.included

@@ -13,6 +13,8 @@ export interface UpstreamOptions {
   url: string
   /** A token for an upstream that wants one (another Homeport, say); never sent elsewhere. */
   token?: string
+  /** The upstream's docs API where it is not its v2 API (OpenTofu's registry: `https://api.opentofu.org`, static files). */
+  docsUrl?: string
   /** Answers younger than this are served without asking the upstream again, while it is reachable. */
   maxAgeMs?: number
   timeoutMs?: number
@@ -32,6 +34,7 @@ export interface UpstreamAnswer {
 
 export const DEFAULT_UPSTREAM = 'https://registry.terraform.io'
 export const DEFAULT_OPENTOFU_UPSTREAM = 'https://registry.opentofu.org'
+export const DEFAULT_OPENTOFU_DOCS = 'https://api.opentofu.org'
 const DEFAULT_MAX_AGE_MS = 5 * 60 * 1000
 /**
  * Once the upstream has failed FAILURES_TO_OPEN times in a row (breaker.ts), how long Homeport answers
@@ -46,11 +49,12 @@ export const OFFLINE_RETRY_MS = 30_000
 export const MAX_UPSTREAM_JSON_BYTES = 8 * 1024 * 1024
 
 /**
- * The services of the upstream Homeport follows: the two protocols its discovery names, and the
- * public registry's v2 API (`/v2/` on its own origin, which discovery does not name), read for the
- * publish times of provider versions.
+ * The services of the upstream Homeport follows: the two protocols its discovery names, the public
+ * registry's v2 API (`/v2/` on its own origin, which discovery does not name), read for the publish
+ * times and docs of provider versions, and, where the upstream has one, its docs API of its own
+ * (OpenTofu's `/registry/docs/` on the origin of `docsUrl`).
  */
-export type UpstreamService = 'modules.v1' | 'providers.v1' | 'v2'
+export type UpstreamService = 'modules.v1' | 'providers.v1' | 'v2' | 'docs'
 
 /**
  * The upstream public registry, seen through a cache in the data directory: every answer is
@@ -138,6 +142,34 @@ export class UpstreamRegistry {
     }
   }
 
+  /** Whether the upstream has a docs API of its own (OpenTofu's registry), rather than its v2 API's docs. */
+  get hasDocsApi(): boolean {
+    return this.options.docsUrl !== undefined
+  }
+
+  /** A text file of one of the upstream's services (a doc's markdown), read up to `maxBytes`; undefined when it has none (404). Online only, not cached. */
+  async readText(path: UpstreamPath, service: UpstreamService, maxBytes: number): Promise<string | undefined> {
+    const unreachable = (reason: string) => new UpstreamUnavailableError(`The public registry at ${this.options.url} cannot be reached (${reason}).`)
+    if (!this.breaker.admits()) throw unreachable('it did not answer several times in a row moments ago')
+    let url: URL
+    let response: Response
+    try {
+      url = await this.urlOf(path, service)
+      response = await this.fetch(url, service !== 'docs')
+    } catch (error) {
+      throw unreachable((error as Error).message)
+    }
+    if (response.status === 404) {
+      await response.body?.cancel()
+      return undefined
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel()
+      throw new BadGatewayError(`The upstream answered HTTP ${response.status} for ${url.pathname}.`)
+    }
+    return (await readBounded(response, maxBytes, `${url.origin}${url.pathname}`)).toString('utf8')
+  }
+
   /** Where the upstream says a version's archive is (its X-Terraform-Get, resolved). Online only. */
   async downloadLocation(path: UpstreamPath): Promise<string> {
     let url: URL
@@ -187,7 +219,8 @@ export class UpstreamRegistry {
   private base(service: UpstreamService): Promise<URL> {
     let base = this.bases.get(service)
     if (!base) {
-      base = (service === 'v2' ? Promise.resolve(new URL('/v2/', this.options.url)) : this.discover(service)).catch((error: unknown) => {
+      const fixed = service === 'v2' ? new URL('/v2/', this.options.url) : service === 'docs' ? new URL('/registry/docs/', this.options.docsUrl ?? this.options.url) : undefined
+      base = (fixed ? Promise.resolve(fixed) : this.discover(service as Exclude<UpstreamService, 'v2' | 'docs'>)).catch((error: unknown) => {
         this.bases.delete(service)
         throw error
       })
@@ -196,7 +229,7 @@ export class UpstreamRegistry {
     return base
   }
 
-  private async discover(service: Exclude<UpstreamService, 'v2'>): Promise<URL> {
+  private async discover(service: Exclude<UpstreamService, 'v2' | 'docs'>): Promise<URL> {
     const discovery = new URL('/.well-known/terraform.json', this.options.url)
     const { status, body } = await this.request(discovery)
     const value = (body as Record<string, unknown> | undefined)?.[service]
