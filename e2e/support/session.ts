@@ -23,6 +23,8 @@ export async function openOrganization(page: Page, name: string): Promise<void> 
   await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Organizations' }).click()
   const list = page.getByRole('list', { name: 'Organizations' })
   const card = list.getByRole('heading', { name, exact: true })
+  // Once the list has come (or its empty state): asked before, a slow load looked like "not there" and the create was refused as the name taken.
+  await expect(list.or(page.getByRole('heading', { name: 'No organizations yet' }))).toBeVisible()
   if (!(await card.isVisible().catch(() => false))) {
     await page.getByRole('button', { name: 'New organization' }).click()
     await page.getByLabel('Name', { exact: true }).fill(name)
