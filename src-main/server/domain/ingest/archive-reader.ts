@@ -149,6 +149,9 @@ export async function readModuleArchive(
   } catch (error) {
     gunzip.destroy()
     source.destroy()
+    // Until the source has closed, what it was reading from may still be settling (PostgreSQL's archive
+    // cache finishing, or taking back, the copy this read filled): the refusal waits for it.
+    if (!source.closed) await new Promise((closed) => source.once('close', closed))
     if (entries === 0 && decompressed > 0 && onlyZeros) throw new InvalidArchiveError('The archive holds no files.')
     throw describe(failure ?? error)
   }
