@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
-import { availableParallelism, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, defineConfig, type PlaywrightTestProject } from '@playwright/test'
 
@@ -51,11 +51,11 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  // A worker per core: the specs share the one server but never each other's organizations, and a
-  // spec waits on the server and the browser about half its time, so two on two cores took the GUI
-  // suite from 4.9 to 4.2 minutes. (Two made a slow organization list show: openOrganization waits
-  // for it, or it creates one that exists.)
-  workers: availableParallelism(),
+  // One worker: the specs share the one server, and some read or change what is installation-wide
+  // (the provider mirror, the gate's policy), so two at once see each other's (the Mirror spec found a
+  // provider another spec had mirrored where it expects none). Two workers took the suite from 4.9 to
+  // 4.2 minutes: worth it once each such spec has a server of its own (e2e/support/own-server.ts).
+  workers: 1,
   retries: 0,
   // Budgets for a loaded machine, not a quiet one: the specs are bound by the CPU, so with two
   // `npm test` runs at once each takes twice as long, and Playwright's 30 s and 5 s timed out the
