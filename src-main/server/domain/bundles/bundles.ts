@@ -207,7 +207,7 @@ export class BundleService {
               signature: entry(`${folder}/${release.shasumsName}.sig`, release.signature),
               keys: release.keys,
               packages: release.packages.map(({ binary, ...found }) => ({ ...found, file: entry(`${folder}/${found.filename}`, binary) })),
-              ...(docs ? { docs: made(`${folder}/docs.json`, docsFileOf(docs, await Promise.all(docs.docs.map((doc) => readText(this.store.archives.read(doc.content.sha256)))))) } : {})
+              ...(docs ? { docs: made(`${folder}/docs.json`, docsFileOf(docs, await Promise.all(docs.docs.map((doc) => this.importing.providerDocs.text(doc))))) } : {})
             }
           })
         )
@@ -247,10 +247,4 @@ export class BundleService {
   private view({ owner: _owner, path: _path, ...job }: BundleJob & { owner: string; path: string }): BundleJob {
     return { ...job, steps: [...job.steps], problems: [...job.problems] }
   }
-}
-
-async function readText(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
 }
