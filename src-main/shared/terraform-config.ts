@@ -107,6 +107,11 @@ export interface OpenTofuConfigInput extends Required<Pick<TerraformConfigInput,
   install: OpenTofuInstall
   /** Public providers and modules from this Homeport as well (its mirror), and nothing from the internet. */
   airGapped: boolean
+  /**
+   * Online, the public registries' providers through Homeport's mirror too (pulled through, kept, under
+   * its gate); their modules still come direct. Implied by `airGapped`.
+   */
+  mirrorPublic?: boolean
 }
 
 /** Why an OpenTofu configuration cannot be written for this server, or undefined when it can. */
@@ -120,19 +125,19 @@ export function openTofuConfigProblem({ install, serverUrl }: Pick<OpenTofuConfi
 /**
  * The OpenTofu CLI configuration (a `.tofurc`) for this Homeport: the same `host` and `credentials`
  * blocks as Terraform's for modules (OpenTofu reads them alike), and, for the mirrors, a
- * `provider_installation` block: the private registry's providers (and with `airGapped`, the public
- * registries' too) from Homeport's network mirror or its OCI face, everything else direct (none when
- * air-gapped). The OCI mirror gets `oci_credentials`: OpenTofu sends OCI registries no other kind.
+ * `provider_installation` block: the private registry's providers (and with `airGapped` or
+ * `mirrorPublic`, the public registries' too) from Homeport's network mirror or its OCI face, everything
+ * else direct (none when air-gapped). The OCI mirror gets `oci_credentials`: OpenTofu sends OCI registries no other kind.
  */
 export function openTofuCliConfig(input: OpenTofuConfigInput): string {
-  const { hostname, serverUrl, token, install, airGapped } = input
+  const { hostname, serverUrl, token, install, airGapped, mirrorPublic = false } = input
   checked(input)
   const problem = openTofuConfigProblem(input)
   if (problem) throw new Error(problem)
   const base = hcl(serverUrl.replace(/\/+$/, ''))
   const serverHost = hcl(new URL(serverUrl).host)
   const publicHosts = airGapped ? PUBLIC_REGISTRY_HOSTS : []
-  const mirrored = [hostname, ...publicHosts].map((host) => `"${hcl(host)}/*/*"`).join(', ')
+  const mirrored = [hostname, ...(airGapped || mirrorPublic ? PUBLIC_REGISTRY_HOSTS : [])].map((host) => `"${hcl(host)}/*/*"`).join(', ')
   const direct = airGapped ? '' : `\n  direct {\n    exclude = [${mirrored}]\n  }`
   const installation =
     install === 'network-mirror'

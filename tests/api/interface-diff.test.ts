@@ -82,6 +82,39 @@ describe('comparing versions', () => {
     expect((await test.api('GET', MODULE)).body.data.attributes['version-statuses'].map((entry: { version: string }) => entry.version)).toEqual(['1.4.0', '1.3.0'])
   })
 
+  it('previews a new module’s first version, which compares with nothing, as its interface; creating nothing', async () => {
+    const first = await test.fetch(`${test.url}/api/v2/organizations/acme/registry-modules/private/acme/subnets/aws/compare?version=1.0.0`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${test.adminToken}`, 'Content-Type': 'application/gzip' },
+      body: new Uint8Array(await moduleArchive(vpc(['subnet_ids'])))
+    })
+    expect(first.status).toBe(200)
+    expect(((await first.json()) as { data: { attributes: unknown } }).data.attributes).toEqual({
+      from: null,
+      to: '1.0.0',
+      impact: 'none',
+      step: 'none',
+      changes: [],
+      verdict: null,
+      warnings: [],
+      interface: {
+        inputs: [
+          { name: 'azs', type: 'list(string)', required: false },
+          { name: 'cidr', type: 'string', required: true }
+        ],
+        outputs: ['subnet_ids']
+      }
+    })
+    expect((await test.api('GET', '/organizations/acme/registry-modules/private/acme/subnets/aws')).status).toBe(404)
+    // Not in another organization's namespace, nor for one the caller may not read.
+    const elsewhere = await test.fetch(`${test.url}/api/v2/organizations/acme/registry-modules/private/other/subnets/aws/compare?version=1.0.0`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${test.adminToken}`, 'Content-Type': 'application/gzip' },
+      body: new Uint8Array(await moduleArchive(vpc(['subnet_ids'])))
+    })
+    expect(elsewhere.status).toBe(404)
+  })
+
   it('refuses a preview to readers, without a version, and of what is not an archive', async () => {
     const { token } = await createTeamWithToken(test, 'acme', 'readers')
     expect((await preview('1.5.0', vpc(['vpc_id']), token)).status).toBe(404)

@@ -476,6 +476,8 @@ describe('entitlement set', () => {
     for (const flag of ['agents', 'audit-logging', 'private-module-registry', 'private-policy-agents', 'private-vcs', 'teams', 'vcs-integrations']) {
       expect(set.attributes[flag]).toBeTypeOf('boolean')
     }
+    // What Homeport does is entitled: its audit trail, its private registry and teams.
+    expect(set.attributes).toMatchObject({ 'audit-logging': true, 'private-module-registry': true, teams: true })
     for (const limit of ['policy-limit', 'user-limit', 'run-task-limit', 'versioned-policy-set-limit']) {
       expect(set.attributes).toHaveProperty(limit, null)
     }

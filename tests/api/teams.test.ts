@@ -86,6 +86,25 @@ describe('team tokens and what they may do', () => {
     expect((await test.api('GET', '/organizations/acme', { token })).status).toBe(200)
   })
 
+  it('adds tokens to a team with HCP’s multiple team tokens, each described, listed and revoked alone', async () => {
+    const made = await test.api('POST', `/teams/${readers.id}/authentication-tokens`, { body: doc('authentication-tokens', { description: 'terraform on the build box' }) })
+    expect(made.status).toBe(201)
+    expect(made.body.data.attributes).toMatchObject({ description: 'terraform on the build box', 'expired-at': null })
+    const token = made.body.data.attributes.token as string
+    // It acts as the team, and the team's own token still works beside it.
+    expect((await test.api('GET', '/organizations/acme', { token })).body.data.attributes.permissions['can-create-module']).toBe(false)
+    expect((await test.api('GET', '/organizations/acme', { token: readers.token })).status).toBe(200)
+    expect((await test.api('GET', '/organizations/other', { token })).status).toBe(404)
+    const listed = (await test.api('GET', '/organizations/acme/authentication-tokens')).body.data.find((entry: { id: string }) => entry.id === made.body.data.id)
+    expect(listed.attributes).toMatchObject({ description: 'terraform on the build box', 'team-name': 'token-readers', 'approved-by': 'the site admin' })
+    expect(JSON.stringify(await test.server.services.store.organizations.all())).not.toContain(token)
+    // Only owners add one; revoking it stops it alone.
+    expect((await test.api('POST', `/teams/${readers.id}/authentication-tokens`, { token: publishers.token, body: doc('authentication-tokens', {}) })).status).toBe(404)
+    expect((await test.api('DELETE', `/authentication-tokens/${made.body.data.id as string}`)).status).toBe(204)
+    expect((await test.api('GET', '/organizations/acme', { token })).status).toBe(401)
+    expect((await test.api('GET', '/organizations/acme', { token: readers.token })).status).toBe(200)
+  })
+
   it('lets a team read its own organization only, and lists only it', async () => {
     const list = await test.api('GET', '/organizations', { token: readers.token })
     expect(list.body.data.map((org: { id: string }) => org.id)).toEqual(['acme'])

@@ -114,6 +114,14 @@ describe('terraform login (login.v1)', () => {
     expect((await approve(terraformRequest(), teams.owners!, publisherToken)).status).toBe(404)
     const own = (await test.api('GET', '/organizations/acme/teams')).body.data.find((team: { attributes: { name: string } }) => team.attributes.name === 'publishers').id as string
     expect((await approve(terraformRequest(), own, publisherToken)).status).toBe(201)
+    // The team list says which teams the caller may hand out, so the approval page offers only those.
+    const grantable = async (token: string) =>
+      ((await test.api('GET', '/organizations/acme/teams', { token })).body.data as Array<{ attributes: { name: string; permissions: Record<string, boolean> } }>)
+        .filter((team) => team.attributes.permissions['can-approve-terraform-login'])
+        .map((team) => team.attributes.name)
+        .sort()
+    expect(await grantable(publisherToken)).toEqual(['publishers'])
+    expect(await grantable(test.adminToken)).toEqual(['owners', 'publishers', 'readers'])
     expect((await exchange({ grant_type: 'password', client_id: 'terraform-cli' })).body.error).toBe('unsupported_grant_type')
   })
 })

@@ -10,8 +10,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const run = promisify(execFile)
 
 describe('homeport terraform-config', () => {
-  it('uses HOMEPORT_ADMIN_TOKEN when it is set and no --token is given', async () => {
-    const { stdout } = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport'], {
+  it('writes the site admin’s token, from HOMEPORT_ADMIN_TOKEN, only when --admin asks for it', async () => {
+    const { stdout } = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--data-dir', '/nonexistent-homeport', '--admin'], {
       cwd: ROOT,
       env: { ...process.env, HOMEPORT_ADMIN_TOKEN: 'admin-token-from-the-environment' }
     })
@@ -53,12 +53,34 @@ describe('homeport terraform-config', () => {
 })
 
 describe('homeport --help', () => {
-  it('prints the usage for any command, and nothing else', async () => {
-    const questions = [['--help'], ['serve', '--help'], ['-h'], ['backup', '--help'], ['serve', '--port', '1', '--help']]
-    const answers = await Promise.all(questions.map((args) => run(process.execPath, [...HOMEPORT_CLI, ...args], { cwd: ROOT })))
+  it('prints every command’s usage for --help alone, a command’s own for <command> --help, and nothing else', async () => {
+    const questions: Array<[string[], RegExp]> = [
+      [['--help'], /^Usage: homeport \[serve\][\s\S]*homeport backup[\s\S]*Options of serve/],
+      [['-h'], /^Usage: homeport \[serve\][\s\S]*homeport backup/],
+      [['serve', '--help'], /^Usage: homeport \[serve\] [^\n]*\n\n[\s\S]*Options of serve/],
+      [['serve', '--port', '1', '--help'], /^Usage: homeport \[serve\] /],
+      [['backup', '--help'], /^Usage: homeport backup [^\n]*\n\nA consistent snapshot/],
+      [['terraform-config', '--help'], /^Usage: homeport terraform-config /]
+    ]
+    const answers = await Promise.all(questions.map(([args]) => run(process.execPath, [...HOMEPORT_CLI, ...args], { cwd: ROOT })))
     for (const [index, { stdout, stderr }] of answers.entries()) {
-      expect(stdout, questions[index]!.join(' ')).toMatch(/^Usage: homeport \[serve\]/)
+      const [args, expected] = questions[index]!
+      expect(stdout, args.join(' ')).toMatch(expected)
+      if (args[0] !== '--help' && args[0] !== '-h') expect(stdout, args.join(' ')).not.toContain('homeport mcp')
       expect(stderr.replace(/npm warn.*\n/g, '')).toBe('')
     }
+  })
+
+  it('answers a usage error with one line and the command’s own usage, not the whole help', async () => {
+    const failed = await run(process.execPath, [...HOMEPORT_CLI, 'terraform-config', '--no-such-flag'], { cwd: ROOT }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error
+    )
+    expect(failed?.code).toBe(2)
+    const lines = failed!.stderr.replace(/npm warn.*\n/g, '').trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^homeport: Unknown option '--no-such-flag'/)
+    expect(lines[1]).toMatch(/^Usage: homeport terraform-config /)
+    expect(lines[2]).toBe('Run homeport terraform-config --help for more.')
+    expect(lines).toHaveLength(3)
   })
 })

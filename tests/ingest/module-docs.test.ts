@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { Readable } from 'node:stream'
 import { DEFAULT_ARCHIVE_LIMITS, InvalidArchiveError, readModuleArchive } from '../../src-main/server/domain/ingest/archive-reader.js'
-import { describe as describeReadme, extractDocs, isDocumentationFile } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import { extractDocs, isDocumentationFile } from '../../src-main/server/domain/ingest/terraform-docs.js'
+import { readmeDescription as describeReadme } from '../../src-main/shared/readme-description.js'
 import { HclParser } from '../../src-main/server/domain/ingest/hcl-parser.js'
 import { gzip, moduleArchive, NETWORK_MODULE, rawTar } from '../helpers/archives.js'
 
@@ -170,10 +171,16 @@ output "arn" {
     )
     expect(docs.root.empty).toBe(true)
     expect(docs.root.readme).toBe('# Docs only')
-    expect(docs.warnings).toHaveLength(2)
+    // A collection of submodules (terraform-aws-iam) is empty at its root by design: no warning of it.
+    expect(docs.warnings).toHaveLength(1)
     expect(docs.warnings[0]).toMatch(/^modules\/broken\/main\.tf could not be parsed.*Invalid multi-line string/)
-    expect(docs.warnings[1]).toMatch(/no Terraform files at its root/)
     expect(docs.submodules[0]!.outputs.map((output) => output.name)).toEqual(['fine'])
+  })
+
+  it('warns of an empty root when no submodule holds Terraform either (the module packed inside a folder)', async () => {
+    const docs = await extractDocs(new Map([['terraform-aws-vpc/main.tf', 'variable "x" {}\n'], ['modules/notes/README.md', '# Notes']]), parser.parse.bind(parser))
+    expect(docs.root.empty).toBe(true)
+    expect(docs.warnings).toEqual([expect.stringMatching(/no Terraform files at its root/)])
   })
 })
 

@@ -146,6 +146,8 @@ export interface InterfaceDiffAttributes {
   verdict: string | null
   /** For a preview: what ingest would warn about. */
   warnings?: string[]
+  /** Homeport's own, for a preview of a first version (nothing to compare with): the root's interface as it would be published. */
+  interface?: { inputs: Array<{ name: string; type: string; required: boolean }>; outputs: string[] }
 }
 
 /** A module at a version, as the registry protocol lists it. */

@@ -82,6 +82,8 @@ export interface TeamAttributes {
     'can-update-api-token': boolean
     'can-update-membership': boolean
     'can-update-visibility': boolean
+    /** Homeport's own: whether the caller may hand this team's rights to `terraform login` (owners any team's, a team its own). */
+    'can-approve-terraform-login': boolean
   }
 }
 

@@ -260,11 +260,11 @@ function vcsPublishInput(ctx: Context): VcsPublishInput {
 
 /** An `interface-diffs` resource (Homeport's own): see domain/modules/versions/interface-diff.ts. */
 export function comparisonResource(comparison: Comparison): Resource<InterfaceDiffAttributes, 'interface-diffs'> {
-  const { from, to, impact, step, verdict, changes, warnings } = comparison
+  const { from, to, impact, step, verdict, changes, warnings, interface: shape } = comparison
   return {
     id: `${from ?? ''}...${to}`,
     type: 'interface-diffs',
-    attributes: { from, to, impact, step, verdict, changes, ...(warnings ? { warnings } : {}) }
+    attributes: { from, to, impact, step, verdict, changes, ...(warnings ? { warnings } : {}), ...(shape ? { interface: shape } : {}) }
   }
 }
 

@@ -51,6 +51,11 @@ export function teamRoutes(router: Router, services: Services, baseUrl: BaseUrl)
     const { token, record } = await services.teams.createToken(callerOf(ctx), ctx.params.id!, tokenInput(ctx))
     sendDocument(ctx, 201, { data: tokenResource(record, { team: { data: { id: ctx.params.id, type: 'teams' } } }, token) })
   })
+  // HCP's multiple team tokens: one more, with a description, leaving the others working.
+  router.post('/teams/:id/authentication-tokens', async (ctx) => {
+    const { token, record } = await services.teams.addToken(callerOf(ctx), ctx.params.id!, tokenInput(ctx))
+    sendDocument(ctx, 201, { data: tokenResource(record, { team: { data: { id: ctx.params.id, type: 'teams' } } }, token) })
+  })
   router.get('/teams/:id/authentication-token', async (ctx) => {
     const record = await services.teams.readToken(callerOf(ctx), ctx.params.id!)
     sendDocument(ctx, 200, { data: tokenResource(record, { team: { data: { id: ctx.params.id, type: 'teams' } } }) })
@@ -127,7 +132,8 @@ function teamResource(ctx: Context, { org, team }: TeamRef): Resource<TeamAttrib
         'can-update-organization-access': owner && !team.owners,
         'can-update-api-token': owner,
         'can-update-membership': false,
-        'can-update-visibility': false
+        'can-update-visibility': false,
+        'can-approve-terraform-login': authorize(callerOf(ctx), 'approve terraform login', org, { teamId: team.id })
       }
     },
     relationships: {

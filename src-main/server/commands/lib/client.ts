@@ -7,7 +7,7 @@ import { readAdminTokenFile } from '../../boot/admin-token.js'
 import { CA_CERT_FILE, SERVER_FILE, TLS_DIR } from '../../data-dir/layout.js'
 import type { BundleAttributes, BundleImportAttributes, BundleRequestAttributes } from '../../../shared/wire/bundles.js'
 import type { Document, ListDocument } from '../../../shared/wire/jsonapi.js'
-import type { OrganizationAttributes } from '../../../shared/wire/organizations.js'
+import type { OrganizationAttributes, TeamAttributes, TokenAttributes } from '../../../shared/wire/organizations.js'
 import type { MirroredPackageAttributes, ProviderMirrorAttributes, ProviderReleaseImportAttributes } from '../../../shared/wire/providers.js'
 
 /** A request Homeport refused (or one that could not be sent): the server's own words when it gave some. */
@@ -41,6 +41,30 @@ export interface ReleaseFiles {
 
 const path = (...segments: string[]) => segments.map(encodeURIComponent).join('/')
 
+/** Where the Homeport serving a data directory listens, and its own CA when it serves HTTPS with one. */
+export interface RunningServer {
+  url: string
+  ca?: string
+}
+
+/**
+ * The Homeport running on a data directory, from the server file it writes once listening (and
+ * removes on a clean stop), checked against a live process; undefined when none runs there. An
+ * address bound to every interface (0.0.0.0, ::) is reached on loopback.
+ */
+export async function runningServer(dataDir: string): Promise<RunningServer | undefined> {
+  let url: string
+  try {
+    const found = JSON.parse(await readFile(join(dataDir, SERVER_FILE), 'utf8')) as { pid: number; url: string }
+    process.kill(found.pid, 0)
+    url = found.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://[::1]:')
+  } catch {
+    return undefined
+  }
+  const ca = url.startsWith('https:') ? await readFile(join(dataDir, TLS_DIR, CA_CERT_FILE), 'utf8').catch(() => undefined) : undefined
+  return { url, ...(ca ? { ca } : {}) }
+}
+
 /**
  * The one way the command line talks to a Homeport: a URL and a token, every endpoint typed over
  * the same wire documents the server and the GUI use, and every refusal one `ClientError` carrying
@@ -60,18 +84,15 @@ export class HomeportClient {
    * when none runs), with a token: the one given, HOMEPORT_ADMIN_TOKEN, or the data directory's.
    */
   static async running(dataDir: string, token?: string): Promise<HomeportClient | undefined> {
-    let url: string
-    try {
-      const found = JSON.parse(await readFile(join(dataDir, SERVER_FILE), 'utf8')) as { pid: number; url: string }
-      process.kill(found.pid, 0)
-      url = found.url
-    } catch {
-      return undefined
-    }
+    const server = await runningServer(dataDir)
+    if (!server) return undefined
     const adminToken = token ?? process.env.HOMEPORT_ADMIN_TOKEN ?? (await readAdminTokenFile(dataDir))
-    if (!adminToken) throw new Error('Homeport is running but no admin token was found: pass --token.')
-    const ca = url.startsWith('https:') ? await readFile(join(dataDir, TLS_DIR, CA_CERT_FILE), 'utf8').catch(() => undefined) : undefined
-    return new HomeportClient(url, adminToken, ca)
+    if (!adminToken) {
+      throw new Error(
+        `Homeport is running at ${server.url}, but ${dataDir} holds no admin token: it was started with HOMEPORT_ADMIN_TOKEN. Set the same HOMEPORT_ADMIN_TOKEN here, or pass --token.`
+      )
+    }
+    return new HomeportClient(server.url, adminToken, server.ca)
   }
 
   /**
@@ -91,6 +112,15 @@ export class HomeportClient {
 
   organizations(): Promise<ListDocument<OrganizationAttributes>> {
     return this.send('GET', '/api/v2/organizations')
+  }
+
+  teams(organization: string): Promise<ListDocument<TeamAttributes>> {
+    return this.send('GET', `/api/v2/organizations/${path(organization)}/teams`)
+  }
+
+  /** One more token acting as a team (HCP's multiple team tokens), described; its text is in this answer only. */
+  addTeamToken(teamId: string, description: string): Promise<Document<TokenAttributes>> {
+    return this.send('POST', `/api/v2/teams/${path(teamId)}/authentication-tokens`, { data: { type: 'authentication-tokens', attributes: { description } } })
   }
 
   createBundle(attributes: BundleRequestAttributes): Promise<Document<BundleAttributes>> {

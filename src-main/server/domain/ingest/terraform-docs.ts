@@ -1,5 +1,6 @@
 import { formatBytes } from './archive-reader.js'
 import type { ModuleDocs, ModuleInput, ModulePart } from '../archives/module-docs.js'
+import { readmeDescription } from '../../../shared/readme-description.js'
 
 const PART_FOLDER = /^(?:(modules|examples)\/([^/]+)\/)?([^/]+)$/
 /** A Terraform configuration file, in HCL or its JSON syntax. */
@@ -89,37 +90,18 @@ export async function extractDocs(files: Map<string, string>, parse: HclParse, b
   }
   const byPath = (a: ModulePart, b: ModulePart) => a.path.localeCompare(b.path)
   const root = built.find((part) => part.path === '')!
-  if (root.empty) {
+  // A collection (terraform-aws-iam: only submodules, nothing at the root) is empty at its root by design.
+  if (root.empty && !built.some((part) => part.path.startsWith('modules/') && !part.empty)) {
     warnings.push('The archive has no Terraform files at its root. A module archive has the module’s .tf files at the top, not in a folder.')
   }
   return {
-    description: describe(root.readme),
+    description: readmeDescription(root.readme),
     root,
     submodules: built.filter((part) => part.path.startsWith('modules/')).sort(byPath),
     examples: built.filter((part) => part.path.startsWith('examples/')).sort(byPath),
     warnings,
     changelog
   }
-}
-
-const DESCRIPTION_MAX = 300
-
-/** The first paragraph of prose in a README (no headings, badges or HTML), as plain text. */
-export function describe(readme: string): string {
-  const paragraphs = readme
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/```[\s\S]*?```/g, '')
-    .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.trim())
-  const prose = paragraphs.find((paragraph) => paragraph && !/^(#|!\[|\[!\[|<|\||[-*+] |>)/.test(paragraph))
-  if (!prose) return ''
-  const text = prose
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim()
-  if (text.length <= DESCRIPTION_MAX) return text
-  return `${text.slice(0, text.lastIndexOf(' ', DESCRIPTION_MAX - 1))}…`
 }
 
 /** Which attributes of a block documentation reads, and which nested blocks it reads whole. */

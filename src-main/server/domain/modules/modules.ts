@@ -197,6 +197,21 @@ export class ModuleService {
   }
 
   /**
+   * The module at `address` if there is one, and its organization: what a publish is checked against
+   * before its module exists (its first version compares with nothing). 404 for an organization the
+   * caller may not read, as `read`.
+   */
+  async readIfAny(caller: Caller, address: ModuleAddress): Promise<{ org: OrganizationRecord; module: ModuleRecord | undefined }> {
+    const org = await this.organizations.read(caller, address.organization)
+    try {
+      return await this.find(org, address)
+    } catch (error) {
+      if (error instanceof NotFoundError && this.registryNameForRead(address.registryName) === 'private' && address.namespace === org.name) return { org, module: undefined }
+      throw error
+    }
+  }
+
+  /**
    * The module at `address`, for a change under `permission` (its `action`, on the module or on
    * `version` of it): 404 when there is none, and when the caller may not (recorded in its trail).
    */

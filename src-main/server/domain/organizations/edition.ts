@@ -21,7 +21,8 @@ export function entitlementsFor(edition: Edition): Entitlements {
   return {
     features: {
       agents: false,
-      'audit-logging': false,
+      // The audit trail: every change, read at /api/v2/organization/audit-trail and in the organization's Audit trail tab.
+      'audit-logging': true,
       'configuration-designer': false,
       'cost-estimation': false,
       'global-run-tasks': false,

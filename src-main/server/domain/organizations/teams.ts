@@ -1,7 +1,7 @@
-import type { AuthenticationTokenRecord, OrganizationRecord, TeamRecord } from '../../store/records.js'
+import type { AuthenticationTokenRecord, CliTokenRecord, OrganizationRecord, TeamRecord } from '../../store/records.js'
 import { TEAM_ID, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
-import { accountOf, type Caller } from '../core/access.js'
+import { accountOf, describeCaller, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
@@ -115,6 +115,37 @@ export class TeamService {
       return { ref: { org: updated, team }, token, record }
     } catch (error) {
       // 256 random bits cannot collide; should they, the caller may simply try again.
+      if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
+      throw error
+    }
+  }
+
+  /**
+   * One more token acting as the team (HCP's multiple team tokens, `POST /teams/:id/authentication-tokens`),
+   * beside its legacy one and those terraform login obtained: listed and revoked with them under the
+   * organization's tokens. Made for a purpose (`homeport terraform-config --team`), so described.
+   */
+  async addToken(caller: Caller, teamId: string, input: { description: string | null; expiredAt?: string | null }): Promise<{ ref: TeamRef; token: string; record: CliTokenRecord }> {
+    const { org, team } = await this.forChange(caller, teamId, 'create', 'authentication-token')
+    const token = newToken()
+    const record: CliTokenRecord = {
+      id: newId('at'),
+      hash: hashToken(token),
+      createdAt: now(),
+      description: input.description,
+      expiredAt: tokenExpiry(input.expiredAt),
+      createdBy: accountOf(caller, org).id,
+      teamId,
+      approvedBy: describeCaller(caller, org)
+    }
+    try {
+      const { record: updated } = await this.store.organizations.update(org.id, (draft) => {
+        if (!draft.teams.some((candidate) => candidate.id === teamId)) throw new NotFoundError(`team "${teamId}" not found`)
+        draft.cliTokens.push(record)
+      })
+      await this.changed(caller, updated, 'create', { type: 'authentication-token', id: record.id, name: `a token of team ${org.name}/${team.name}` })
+      return { ref: { org: updated, team }, token, record }
+    } catch (error) {
       if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
       throw error
     }

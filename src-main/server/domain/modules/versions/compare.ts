@@ -14,8 +14,15 @@ import { diffInterfaces, type InterfaceDiff } from './interface-diff.js'
 import { findVersion, label, type ModuleAddress, normalizeVersion, published } from '../module-rules.js'
 import type { ModuleService } from '../modules.js'
 
-/** A comparison; `from` is null for a module's first version, which has nothing before it. */
-export type Comparison = Omit<InterfaceDiff, 'from'> & { from: string | null; warnings?: string[] }
+/**
+ * A comparison; `from` is null for a module's first version, which has nothing before it (a preview
+ * of one then says what its interface would be).
+ */
+export type Comparison = Omit<InterfaceDiff, 'from'> & {
+  from: string | null
+  warnings?: string[]
+  interface?: { inputs: Array<{ name: string; type: string; required: boolean }>; outputs: string[] }
+}
 
 /**
  * The interface change between two published versions of a module (by default, a version and
@@ -52,7 +59,8 @@ export class VersionComparer {
    * the published version it would follow. Kept only while it is read: nothing is published.
    */
   async preview(caller: Caller, address: ModuleAddress, version: string, archive: Readable): Promise<Comparison> {
-    const view = await this.modules.read(caller, address)
+    // A module's first version is checked before the module exists: it follows nothing.
+    const view = await this.modules.readIfAny(caller, address)
     if (!authorize(caller, 'publish module', view.org)) throw new NotFoundError(`registry module ${label(address)} not found`)
     const normalized = normalizeVersion(version)
     if (!normalized) throw new InvalidInputError(`"${version}" is not a semantic version.`, 'version')
@@ -71,10 +79,11 @@ export class VersionComparer {
       unpin()
       await this.archives.release([stored.sha256])
     }
-    const from = published(view.module).find((candidate) => semver.lt(candidate.version, normalized))
+    const from = view.module && published(view.module).find((candidate) => semver.lt(candidate.version, normalized))
     const comparison = this.diff(from && { version: from.version, docs: await this.docs.get(from.archive?.sha256) }, { version: normalized, docs })
-    // What ingest would warn about, too (files that do not parse, no Terraform files).
-    return { ...comparison, warnings: docs.warnings }
+    // What ingest would warn about, too (files that do not parse, no Terraform files); a first version's interface in place of a change.
+    const shape = from ? {} : { interface: { inputs: docs.root.inputs.map(({ name, type, required }) => ({ name, type, required })), outputs: docs.root.outputs.map((output) => output.name) } }
+    return { ...comparison, warnings: docs.warnings, ...shape }
   }
 
   private diff(from: { version: string; docs: ModuleDocs } | undefined, to: { version: string; docs: ModuleDocs }): Comparison {
