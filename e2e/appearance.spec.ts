@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
+import { adminPost } from './support/admin-api'
 import { signIn } from './support/session'
 
 /** The page's background, as painted. */
@@ -33,5 +34,20 @@ test('Settings chooses light, dark or the system’s scheme, at once and for the
   await page.getByRole('group', { name: 'Appearance' }).getByLabel('As the system').check()
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./)
   expect(await background(page)).toBe(dark)
+  await page.emulateMedia({ colorScheme: 'light' })
+})
+
+test('a confirm’s filled red button reads in both schemes (dark text on the dark scheme’s light red)', async ({ page }) => {
+  await signIn(page)
+  await adminPost(page, '/organizations', { data: { type: 'organizations', attributes: { name: 'confirms', email: 'c@confirms.example' } } })
+  await adminPost(page, '/organizations/confirms/teams', { data: { type: 'teams', attributes: { name: 'leaving' } } })
+  await page.goto('/orgs/confirms/teams')
+  const row = page.getByRole('row', { name: /leaving/ })
+  await row.getByRole('button', { name: 'Delete leaving' }).click()
+  const confirm = row.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Delete' })
+  await expect(confirm).toBeVisible()
+  await expectAccessible(page, 'a team’s delete confirm')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await confirm.evaluate((button) => getComputedStyle(button).color)).toBe('rgb(26, 6, 5)')
   await page.emulateMedia({ colorScheme: 'light' })
 })

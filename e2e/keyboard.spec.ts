@@ -4,10 +4,10 @@ import { adminPost } from './support/admin-api'
 import { expect, test } from './support/fixtures'
 import { publish } from './support/publish'
 
-/** Presses Tab until `target` has the focus, and says how many presses that took; fails past `most`. */
-async function tabTo(page: Page, target: Locator, most: number): Promise<number> {
+/** Presses Tab (or Shift+Tab, back) until `target` has the focus, and says how many presses that took; fails past `most`. */
+async function tabTo(page: Page, target: Locator, most: number, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<number> {
   for (let presses = 1; presses <= most; presses++) {
-    await page.keyboard.press('Tab')
+    await page.keyboard.press(key)
     if (await target.evaluate((element) => element === document.activeElement)) return presses
   }
   throw new Error(`not reached in ${most} Tabs`)
@@ -41,12 +41,20 @@ test('reads a module and copies its usage by keyboard alone', async ({ page, con
   await expect(page.getByRole('heading', { level: 1, name: 'dns', exact: true })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Versions' }).getByText('published')).toBeVisible({ timeout: 20_000 })
 
-  // The usage is a few Tabs from the top of the page, and Enter copies it.
+  // Tab follows the page as it is laid out: the version menu, the documentation's tabs and the README, then the
+  // right column (the usage first, deleting the module last of all).
   await expect(page.getByRole('tab', { name: /Readme/ })).toBeVisible()
-  const presses = await tabTo(page, page.getByRole('button', { name: 'Copy usage' }), 20)
-  expect(presses).toBeLessThanOrEqual(12)
-  // Deleting the module is never among the first stops: it comes after everything else about the module.
-  const deleteFollows = await page.getByRole('button', { name: 'Delete aws provider' }).evaluate((button) => {
+  const stops: string[] = []
+  for (let press = 0; press < 25 && !stops.includes('Copy usage'); press++) {
+    await page.keyboard.press('Tab')
+    stops.push(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim() ?? ''))
+  }
+  const at = (name: string | RegExp) => stops.findIndex((stop) => (typeof name === 'string' ? stop === name : name.test(stop)))
+  expect(at('Version'), stops.join(' → ')).toBeGreaterThanOrEqual(0)
+  expect(at('Version')).toBeLessThan(at(/^Readme/))
+  expect(at(/^Readme/)).toBeLessThan(at('Copy usage'))
+  expect(stops.length, stops.join(' → ')).toBeLessThanOrEqual(12)
+  const deleteFollows = await page.getByRole('button', { name: 'Delete keys/dns/aws' }).evaluate((button) => {
     const copy = [...document.querySelectorAll('button')].find((candidate) => candidate.textContent === 'Copy usage')!
     return (copy.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && button.closest('aside')?.lastElementChild?.contains(button) === true
   })
@@ -54,8 +62,8 @@ test('reads a module and copies its usage by keyboard alone', async ({ page, con
   await page.keyboard.press('Enter')
   expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('source  = "homeport.localhost/keys/dns/aws"')
 
-  // The documentation's tabs: one Tab stop, arrows between them.
-  await tabTo(page, page.getByRole('tab', { name: /Readme/ }), 40)
+  // The documentation's tabs, back before the usage: one Tab stop, arrows between them.
+  await tabTo(page, page.getByRole('tab', { name: /Readme/ }), 10, 'Shift+Tab')
   await page.keyboard.press('ArrowRight')
   await expect(page.getByRole('tab', { name: /Inputs/ })).toBeFocused()
   await expect(page.getByRole('tabpanel', { name: /Inputs/ })).toContainText('zone')

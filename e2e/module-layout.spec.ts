@@ -35,7 +35,10 @@ test.beforeAll(async ({ request }) => {
       '# label\n\nMakes `name` and `tags` for **every** resource, as [the guide](https://example.com/guide) says.\n\n' +
       '> [!WARNING]\n> Changing `namespace` renames, and so replaces, every resource labelled with it.\n\n' +
       '> [!TIP]\n> Pass `context` from one label to the next.\n',
-    'variables.tf': 'variable "namespace" {\n  type    = string\n  default = null\n}\n'
+    'variables.tf':
+      'variable "namespace" {\n  type    = string\n  default = null\n}\n\n' +
+      // An object type longer than a glance (cloudposse's context is 20 lines): folded to its first line.
+      `variable "context" {\n  type = object({\n${Array.from({ length: 18 }, (_, index) => `    field_${index} = optional(string)`).join('\n')}\n  })\n  default = {}\n}\n`
   })
   // Shaped like terraform-aws-modules/iam: a README at the root, the Terraform in submodules only.
   await request.post('/api/v2/organizations/layouts/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'iam', provider: 'aws' } } } })
@@ -52,10 +55,19 @@ test('the usage offers only what can be called: not an example (a configuration 
   await expect(page.getByLabel('Usage', { exact: true })).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
 
+  // A collection (terraform-aws-iam): its root is empty by design, said so without a warning, and it opens on its submodules.
   await page.goto('/orgs/layouts/modules/private/layouts/iam/aws')
   await expect(page.getByRole('note')).toContainText('The root of this module holds no Terraform files: there is nothing to call. Choose one of its submodules under Submodule.')
+  const collection = page.getByRole('region', { name: 'A collection of 1 submodules' })
+  await expect(collection).toContainText('Its root holds no Terraform files by design')
+  await expect(collection.getByRole('list', { name: 'Submodules' })).toContainText('iam-user · 1 input')
+  await expect(page.getByText(/published with a warning/)).toHaveCount(0)
+  await expectAccessible(page, 'a collection of submodules')
+  await collection.getByRole('button', { name: 'iam-user' }).click()
+  await expect(page).toHaveURL(/part=modules%2Fiam-user/)
+  await page.goto('/orgs/layouts/modules/private/layouts/iam/aws')
   await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
-  await page.getByLabel('Submodule').selectOption('modules/iam-user')
+  await page.getByLabel('Submodule', { exact: true }).selectOption('modules/iam-user')
   await expect(page.getByLabel('Usage', { exact: true })).toContainText('source  = "homeport.localhost/layouts/iam/aws//modules/iam-user"')
   await expect(page.getByLabel('Usage', { exact: true })).toContainText('name = "" # string')
 })
@@ -79,12 +91,14 @@ test('a real module’s inputs stay in their card at every width, a long URL in 
   await expect(panel.getByRole('region', { name: 'Optional inputs' })).toContainText('vpc_flow_log_config')
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(width)
+    // Against the width inside the scrollbar: a page 9 px wider than that scrolls sideways, whatever the window's width.
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }))
+    expect(scrollWidth, `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(clientWidth)
     expect(await overflowing(page, '.input-entry, .input-entry *, [role="tabpanel"] input[type="search"]', '.card'), `at ${width} px`).toEqual([])
   }
 })
 
-test('a multi-line object type reads as the HCL it is: monospace, line by line, folded when long with its first line shown', async ({ page }) => {
+test('a multi-line object type reads as the HCL it is: monospace, line by line, shown open up to 15 lines and folded beyond with its first line shown', async ({ page }) => {
   await signIn(page)
   await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws?tab=inputs')
   const panel = page.getByRole('tabpanel', { name: /Inputs/ })
@@ -92,34 +106,63 @@ test('a multi-line object type reads as the HCL it is: monospace, line by line, 
   const entry = panel.locator('.input-entry').filter({ hasText: 'vpc_flow_log_config' })
   const type = entry.getByRole('group', { name: /^Type/ })
   await expect(type).toBeVisible()
-  // Folded: its first line shows, the rest on demand.
-  await expect(type.locator('summary')).toContainText('object({')
-  await expect(type.locator('pre')).toBeHidden()
-  await type.locator('summary').click()
+  // Eight lines: read at a glance, open.
   const laidOut = type.locator('pre')
   await expect(laidOut).toBeVisible()
+  await expect(type.locator('details')).toHaveCount(0)
   expect(await laidOut.evaluate((pre) => getComputedStyle(pre).fontFamily)).toMatch(/mono|Menlo|Consolas/i)
   // Line by line, as written.
   expect((await laidOut.innerText()).split('\n').length).toBeGreaterThanOrEqual(8)
   await expect(laidOut).toContainText('max_aggregation_interval = optional(number, 600)')
   // The default, multi-line too, is laid out the same way.
   await expect(entry.locator('.input-default pre')).toContainText('"traffic_type": "ALL"')
+  await expectAccessible(page, 'an input with an object type')
+
+  // Twenty lines: folded, its first line shown, the rest on demand.
+  await page.goto('/orgs/layouts/modules/private/layouts/label/null?tab=inputs')
+  const long = page.getByRole('tabpanel', { name: /Inputs/ }).getByRole('group', { name: 'Type of context' })
+  await expect(long.locator('summary')).toContainText('object({')
+  await expect(long.locator('summary')).toContainText('20 lines')
+  await expect(long.locator('pre')).toBeHidden()
+  await long.locator('summary').click()
+  await expect(long.locator('pre')).toContainText('field_17 = optional(string)')
   await expectAccessible(page, 'an input with a folded object type')
 })
 
-test('the usage’s source line is readable whole at every width, and a wide screen is used', async ({ page }) => {
+test('the usage keeps its lines as Copy copies them at every width, scrolling sideways rather than breaking an address, and a wide screen is used', async ({ page }) => {
   await signIn(page)
-  await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws')
+  await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws?part=modules%2Fvpc-endpoints')
   const usage = page.getByLabel('Usage', { exact: true })
-  await expect(usage).toContainText('source  = "homeport.localhost/layouts/vpc/aws"')
+  await expect(usage).toContainText('source  = "homeport.localhost/layouts/vpc/aws//modules/vpc-endpoints"')
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
-    const { scrollWidth, clientWidth } = await usage.evaluate((pre) => ({ scrollWidth: pre.scrollWidth, clientWidth: pre.clientWidth }))
-    expect(scrollWidth, `the usage scrolls sideways at ${width} px`).toBeLessThanOrEqual(clientWidth)
+    // Each line one line on screen: the box is as many line-heights tall as the snippet has lines.
+    const { lines, height, lineHeight, wraps } = await usage.evaluate((pre) => {
+      const style = getComputedStyle(pre)
+      return { lines: pre.textContent.split('\n').length, height: pre.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom), lineHeight: parseFloat(style.lineHeight), wraps: style.whiteSpace }
+    })
+    expect(wraps, `at ${width} px`).toBe('pre')
+    expect(Math.round(height / lineHeight), `lines on screen at ${width} px`).toBe(lines)
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }))
+    expect(scrollWidth, `the page scrolls sideways at ${width} px`).toBeLessThanOrEqual(clientWidth)
   }
   // At 1920 px the page is not a narrow column in the middle of the screen.
   const main = await page.locator('.module-layout').boundingBox()
   expect(main!.width).toBeGreaterThan(1920 * 0.7)
+})
+
+test('a short module page ends where its content ends: nothing hidden below makes it scroll into blank space', async ({ page }) => {
+  await signIn(page)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.goto('/orgs/layouts/modules/private/layouts/label/null')
+  await expect(page.getByRole('figure', { name: 'Downloads per day, the last 30 days' })).toBeVisible()
+  const { scrollHeight, contentBottom } = await page.evaluate(() => ({
+    scrollHeight: document.documentElement.scrollHeight,
+    contentBottom: Math.max(...[...document.querySelectorAll('.module-layout > *')].map((element) => element.getBoundingClientRect().bottom + window.scrollY))
+  }))
+  expect(scrollHeight - contentBottom).toBeLessThan(120)
+  // The numbers are still there for a screen reader.
+  await expect(page.getByRole('table', { name: 'Downloads per day' })).toHaveCount(1)
 })
 
 test('a README’s tall, wide Inputs table scrolls in a box no taller than the window, its sideways scrollbar and header in sight', async ({ page }) => {

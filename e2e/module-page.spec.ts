@@ -63,13 +63,15 @@ test('shows what a version changes in the interface, on the module page and befo
   await page.getByRole('button', { name: 'Check what 1.4.1 changes' }).click()
   const preview = page.getByRole('region', { name: 'Interface change' })
   await expect(preview.getByRole('alert')).toHaveText('1.4.1 adds output igw_id: that is new interface in a patch release (a minor release says so).')
-  // The form proposes the version the change needs.
-  await preview.getByRole('button', { name: 'Publish as 1.5.0 instead' }).click()
+  // The form proposes the version the change needs: a proposal only (the one primary action stays Publish), said once taken.
+  await expect(page.getByRole('form', { name: 'Version to publish' }).locator('button.primary')).toHaveCount(1)
+  await preview.getByRole('button', { name: 'Use 1.5.0 as the version' }).click()
   await expect(page.getByLabel('Version', { exact: true })).toHaveValue('1.5.0')
+  await expect(page.getByRole('status').filter({ hasText: 'The version is now 1.5.0: Publish below publishes it as 1.5.0.' })).toBeVisible()
   await page.getByRole('button', { name: 'Check what 1.5.0 changes' }).click()
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('list')).toContainText('additive 1.5.0 adds output igw_id')
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toHaveCount(0)
-  await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: /^Publish as/ })).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: /^Use .* as the version/ })).toHaveCount(0)
 
   // A breaking change proposes the next major.
   const breaking = mkdtempSync(join(tmpdir(), 'homeport-e2e-vpc-'))
@@ -80,7 +82,7 @@ test('shows what a version changes in the interface, on the module page and befo
   await page.getByLabel('Version', { exact: true }).fill('1.5.0')
   await page.getByRole('button', { name: 'Check what 1.5.0 changes' }).click()
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toContainText('breaking change')
-  await page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: 'Publish as 2.0.0 instead' }).click()
+  await page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: 'Use 2.0.0 as the version' }).click()
   await expect(page.getByLabel('Version', { exact: true })).toHaveValue('2.0.0')
 
   // Deleting the last version says the module goes with it, and lands on the module list.
@@ -90,11 +92,38 @@ test('shows what a version changes in the interface, on the module page and befo
     const entry = versions.getByRole('listitem').filter({ hasText: version })
     await entry.getByRole('button', { name: 'Delete' }).click()
     const confirm = entry.getByRole('group', { name: 'Confirm' })
-    if (version === '1.3.0') await expect(confirm).toContainText('It is the last version: the aws module goes with it.')
+    if (version === '1.3.0') await expect(confirm).toContainText('It is the last version: interfaces/vpc/aws goes with it.')
     await confirm.getByRole('button', { name: 'Delete' }).click()
     if (version === '1.4.0') await expect(versions.getByRole('listitem')).toHaveCount(1)
   }
   await expect(page.getByText('No modules yet')).toBeVisible()
+})
+
+test('a first version has nothing to compare with: the check shows its interface instead, and Changes is no tab of it', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'firsts')
+  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-first-'))
+  for (const [name, text] of Object.entries(vpc(['vpc_id', 'vpc_arn']))) writeFileSync(join(folder, name), text)
+  await page.getByRole('link', { name: 'Publish', exact: true }).click()
+  await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
+  await page.getByLabel('Module name').fill('fresh')
+  await page.getByLabel('Provider').fill('aws')
+  await page.getByLabel('Version', { exact: true }).fill('1.0.0')
+  await page.getByRole('button', { name: 'Check what 1.0.0 changes' }).click()
+  const preview = page.getByRole('region', { name: 'Interface change' })
+  await expect(preview).toContainText('1.0.0 is the first version: there is nothing before it to compare with.')
+  await expect(preview).toContainText('Its interface: 1 input (1 required), 2 outputs.')
+  await expect(preview.getByRole('list', { name: 'Inputs of 1.0.0' })).toContainText('cidr string required')
+  await expect(preview.getByRole('list', { name: 'Outputs of 1.0.0' })).toHaveText(/vpc_arn\s*vpc_id/)
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await expectAccessible(page, 'a first version checked before it is published')
+
+  // Published, its one version: a link to its Changes shows the Readme, and the address says so.
+  await page.request.post('/api/v2/organizations/firsts/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws' } } } })
+  await publishVersion(page.request, 'firsts', '1.0.0', vpc(['vpc_id']))
+  await page.goto('/orgs/firsts/modules/private/firsts/vpc/aws?tab=changes')
+  await expect(page.getByRole('tab', { name: 'Readme' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page).toHaveURL(/\/vpc\/aws$/)
 })
 
 test('follows a README’s own links without leaving the module: anchors scroll, relative links open that part', async ({ page }) => {

@@ -127,7 +127,17 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(page.getByRole('heading', { name: 'Versions', exact: true })).toBeFocused()
 
     // Deprecating, then revoking, the version shown, in the publisher's words; then back.
-    await page.getByRole('region', { name: 'Retire 1.0.1' }).getByRole('button', { name: 'Deprecate 1.0.1' }).click()
+    // The form takes the focus, and Escape (as Cancel) gives it back to the button that opened it.
+    const deprecate = page.getByRole('region', { name: 'Retire 1.0.1' }).getByRole('button', { name: 'Deprecate 1.0.1' })
+    await deprecate.click()
+    await expect(page.getByLabel('Why (users see it)')).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('form', { name: 'Deprecate 1.0.1' })).toHaveCount(0)
+    await expect(deprecate).toBeFocused()
+    await deprecate.click()
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await expect(deprecate).toBeFocused()
+    await deprecate.click()
     await page.getByLabel('Why (users see it)').fill('Opens SSH to the world; upgrade to 1.1.0.')
     await page.getByLabel('Link (optional)').fill('https://example.com/advisories/7')
     await page.getByRole('button', { name: 'Deprecate', exact: true }).click()
@@ -145,8 +155,11 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(revoked).toContainText('Deleted data in production.')
     await expect(revoked).toContainText('No token had downloaded it, so no one may install it now.')
     await expect(versions.getByText('revoked', { exact: true })).toBeVisible()
-    // The usage no longer offers it: there is no other version, so nothing to copy.
-    await expect(page.getByRole('note')).toHaveText('1.0.1 is revoked: Terraform installs it for no one new. No version of this module can be installed by someone new.')
+    // Above the documentation, in the publisher's words; the usage no longer offers it: there is no other version, so nothing to copy.
+    await expect(page.getByRole('note').filter({ hasText: 'Deleted data in production.' })).toHaveText('1.0.1 is revoked: Terraform installs it for no one new. Deleted data in production. More')
+    const tabs = page.getByRole('tablist', { name: 'Documentation' })
+    expect(await page.getByRole('note').filter({ hasText: 'Deleted data in production.' }).evaluate((note, list) => (note.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0, await tabs.elementHandle())).toBe(true)
+    await expect(page.getByLabel('About this module').getByRole('note')).toHaveText('1.0.1 is revoked: Terraform installs it for no one new. No version of this module can be installed by someone new.')
     await expect(page.getByRole('button', { name: 'Copy usage' })).toHaveCount(0)
     await docsScreenshot(revoked, 'version-lifecycle.png')
     await revoked.getByRole('button', { name: 'Unrevoke (back to deprecated)' }).click()
@@ -195,6 +208,12 @@ test.describe('publishing a module folder and reading it', () => {
     await expect(status.getByText(/not a gzip-compressed tar archive/)).toBeVisible()
     await docsScreenshot(page, 'ingest-error.png')
     await expectAccessible(page, 'a failed ingest')
+    // The module list says the module is broken, not only its page; each row's date says what it is.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Modules' }).click()
+    const row = page.getByRole('list', { name: 'Module list' }).getByRole('listitem').filter({ hasText: 'broken-things/broken/null' })
+    await expect(row).toContainText('1 version failed')
+    await expect(row).toContainText(/updated \w{3} \d+, \d{4}/)
+    await expectAccessible(page, 'a module list with a broken module')
   })
 
   test('renders a README without running anything from it', async ({ page }) => {
@@ -247,14 +266,19 @@ test.describe('teams and settings', () => {
     await page.getByRole('button', { name: 'Create team' }).click()
     expect(await page.getByLabel('New team').evaluate((input: HTMLInputElement) => input.validationMessage)).toBe('“ci team!” has a space, “!”: a team name is letters, digits, “-” and “_” only.')
     await page.getByLabel('New team').fill('')
-    // A team's access changes after its creation too.
-    const access = row.getByLabel('ci may publish')
-    await expect(access).toBeChecked()
-    // The box shows what the server holds: it changes once the server has changed it.
-    await access.click()
-    await expect(access).not.toBeChecked()
-    await access.click()
-    await expect(access).toBeChecked()
+    // A team's access changes after its creation too: asked, confirmed, then said (a stray click grants nothing).
+    const accessCell = row.getByRole('cell').nth(1)
+    await expect(accessCell).toContainText('yes')
+    await row.getByRole('button', { name: 'Make read-only ci' }).click()
+    await expect(row.getByRole('group', { name: 'Confirm' })).toContainText('ci will only read modules')
+    await row.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Make read-only' }).click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'ci now only reads modules.' })).toBeVisible()
+    await expect(accessCell).toContainText('no')
+    await row.getByRole('button', { name: 'Let publish ci' }).click()
+    await expect(row.getByRole('group', { name: 'Confirm' })).toContainText('ci will publish, change and delete modules and providers')
+    await row.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Grant' }).click()
+    await expect(page.getByTestId('toast').filter({ hasText: 'ci may now publish modules.' })).toBeVisible()
+    await expect(accessCell).toContainText('yes')
     await row.getByRole('button', { name: 'Create token' }).click()
     const token = page.getByLabel('New token')
     await expect(token).toHaveText(/^hp1\./)

@@ -39,6 +39,9 @@ test('adds a signing key, publishes a provider release from its folder, and show
   await page.getByRole('button', { name: 'Publish dns 1.4.0' }).click()
   const status = page.getByRole('list', { name: 'Publishing status' })
   await expect(status.getByText('darwin_arm64 zip: done')).toBeVisible({ timeout: 20_000 })
+  // Done is said, with a link to what was published, and not offered again (a second press only met "already exists").
+  await expect(page.getByRole('status').filter({ hasText: 'Published dns 1.4.0.' }).getByRole('link', { name: 'See edge-providers/dns 1.4.0' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Publish dns 1.4.0' })).toHaveCount(0)
   await expect(page.getByRole('list', { name: 'Providers' })).toContainText('Latest 1.4.0')
   await page.getByRole('link', { name: 'dns', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'dns' })).toBeVisible()
@@ -72,6 +75,9 @@ test('adds a signing key, publishes a provider release from its folder, and show
   await expect(status.getByRole('alert')).toContainText(/not a valid signature of SHA256SUMS by key/)
   // Nothing half-made is left: the version is taken back, and says so.
   await expect(status.getByRole('alert')).toContainText('Nothing of 1.5.0 was kept: publish it again once fixed.')
+  // The steps after the refusal never ran: said so, none left "waiting".
+  await expect(status.getByText('linux_amd64 zip: not done')).toBeVisible()
+  await expect(status.getByText(/: waiting$/)).toHaveCount(0)
   await page.getByRole('link', { name: 'dns', exact: true }).click()
   await expect(page.getByRole('region', { name: 'Versions' }).getByRole('cell', { name: /^1\.5\.0/ })).toHaveCount(0)
 

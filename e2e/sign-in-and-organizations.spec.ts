@@ -70,7 +70,38 @@ test('offers a team’s token only what it may do: no new organization, no publi
   await expect(list.getByRole('heading', { name: 'readers-org' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'New organization' })).toHaveCount(0)
   await list.getByRole('heading', { name: 'readers-org' }).click()
-  await expect(page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Publish' })).toHaveCount(0)
+  const sections = page.getByRole('navigation', { name: 'Sections' })
+  await expect(sections.getByRole('link', { name: 'Modules' })).toBeVisible()
+  // Only what the team may do: no publishing, no audit trail, no backup of the whole installation.
+  await expect(sections.getByRole('link', { name: 'Publish' })).toHaveCount(0)
+  await expect(sections.getByRole('link', { name: 'Audit trail' })).toHaveCount(0)
+  await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Settings' }).click()
+  await expect(page.getByRole('group', { name: 'Appearance' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Download a backup' })).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'Backups' })).toHaveCount(0)
+})
+
+test('says what is not found with a heading, a way back and the window’s title: a page, an organization, a module', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/no/such/page')
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible()
+  await expect(page).toHaveTitle('Page not found · Homeport')
+  await expectAccessible(page, 'a page not found')
+  await page.getByRole('link', { name: 'Back to the organizations' }).click()
+  await expect(page).toHaveTitle('Organizations · Homeport')
+
+  await page.goto('/orgs/nowhere-org/modules')
+  await expect(page.getByRole('heading', { level: 1, name: 'Organization not found' })).toBeVisible()
+  await expect(page.getByText('There is no organization nowhere-org that you may see')).toBeVisible()
+  await expect(page).toHaveTitle('Organization not found · Homeport')
+
+  await adminPost(page, '/organizations', { data: { type: 'organizations', attributes: { name: 'found-org', email: 'f@found.example' } } })
+  await page.goto('/orgs/found-org/modules/private/found-org/ghost/aws')
+  await expect(page.getByRole('heading', { level: 1, name: 'Module not found' })).toBeVisible()
+  await expect(page).toHaveTitle('Module not found · Homeport')
+  await page.getByRole('link', { name: 'Back to found-org’s modules' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'found-org' })).toBeVisible()
+  await expect(page).toHaveTitle('found-org · Modules · Homeport')
 })
 
 test('shows the next token nothing of what the last one saw: signing out empties the cache', async ({ page }, testInfo) => {

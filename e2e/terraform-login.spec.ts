@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { openOrganization, signIn } from './support/session'
+import { openOrganization, signIn, teamToken } from './support/session'
 import { docsScreenshot } from './support/screenshots'
 
 /** Terraform's side of login.v1: a listener on this machine for the code, and the PKCE verifier. */
@@ -66,4 +66,30 @@ test('approves terraform login in the GUI, for a chosen team, and lists and revo
   await logins.getByRole('button', { name: 'Revoke' }).click()
   await logins.getByRole('group', { name: 'Confirm' }).getByRole('button', { name: 'Revoke' }).click()
   await expect(logins.getByText('None yet.')).toBeVisible()
+})
+
+test('offers a read-only team’s token only its own team to hand out, and approving it works', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name === 'electron', 'the desktop app signs in as the site admin')
+  const token = await teamToken(page, 'login-readers', 'readers')
+  await signIn(page, token)
+  const listener = await terraformListener()
+  try {
+    const query = new URLSearchParams({
+      client_id: 'terraform-cli',
+      code_challenge: createHash('sha256').update(`${randomUUID()}.123456789`).digest('base64url'),
+      code_challenge_method: 'S256',
+      redirect_uri: `http://localhost:${listener.port}/login`,
+      response_type: 'code',
+      state: randomUUID()
+    })
+    await page.goto(`/oauth/authorize?${query}`)
+    const form = page.getByRole('form', { name: 'Approve terraform login' })
+    const team = form.getByLabel('The token may do what this team may')
+    // Not the owners' rights, which a read-only team may not hand out (approving them was refused as "team not found").
+    await expect(team.getByRole('option')).toHaveText(['readers (read)'])
+    await form.getByRole('button', { name: 'Approve' }).click()
+    expect(await listener.code).toMatch(/.{20,}/)
+  } finally {
+    listener.server.close()
+  }
 })

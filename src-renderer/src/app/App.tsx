@@ -5,6 +5,7 @@ import { AppLink } from '../lib/link'
 import { ToastProvider } from '../lib/toast'
 import { GlobalSearch } from '../features/search/GlobalSearch'
 import { hrefOf, ORG_TAB_LABELS, useRoute, type Route } from '../lib/router'
+import { useTitleOverride } from '../lib/window-title'
 
 /** The window's title for a route: what is shown first, Homeport last. */
 function titleOf(route: Route): string {
@@ -33,6 +34,8 @@ function titleOf(route: Route): string {
       return 'Settings'
     case 'authorize':
       return 'Approve terraform login'
+    case 'not-found':
+      return 'Page not found'
   }
 }
 
@@ -40,7 +43,7 @@ function titleOf(route: Route): string {
 export function App() {
   const { embedded, signOut } = useSession()
   const route = useRoute()
-  const title = titleOf(route)
+  const title = useTitleOverride() ?? titleOf(route)
   // Another page, not another version, part or tab of the same module (whose controls keep the focus), nor other list filters or another doc of a provider.
   const page = route.page === 'module' ? hrefOf({ ...route, version: undefined, query: undefined }) : hrefOf({ ...route, ...(route.page === 'organization' || route.page === 'provider' || route.page === 'mirrored-provider' ? { query: undefined } : {}) })
   const first = useRef(true)

@@ -12,6 +12,7 @@ import { MirroredProviderPage } from '../features/providers/docs/MirroredProvide
 import { SearchPage } from '../features/search/SearchPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
+import { NotFound } from '../lib/not-found'
 import { App } from './App'
 import { bindRouter, ORG_SEARCH, ORG_TABS, PROVIDER_SEARCH, queryOf, type OrgTab } from '../lib/router'
 
@@ -172,7 +173,11 @@ export const router = createRouter({
   },
   // The app moves focus to the page it opens (App.tsx); the router restores nothing by itself.
   scrollRestoration: false,
-  defaultNotFoundComponent: () => <p>There is no such page. Start from the organizations.</p>
+  defaultNotFoundComponent: () => (
+    <NotFound title="Page not found" back={{ to: { page: 'organizations' }, label: 'Back to the organizations' }}>
+      Homeport has no page at this address: it may be mistyped, or from another version of Homeport.
+    </NotFound>
+  )
 })
 bindRouter(router)
 

@@ -26,6 +26,8 @@ export type Route =
   | { page: 'app-settings' }
   /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
   | { page: 'authorize'; query: string }
+  /** An address the app has no page for. */
+  | { page: 'not-found' }
 
 export const ORG_TABS = ['modules', 'providers', 'publish', 'teams', 'settings', 'vcs', 'audit', 'gate'] as const
 export type OrgTab = (typeof ORG_TABS)[number]
@@ -70,6 +72,8 @@ export function hrefOf(route: Route): string {
       return '/settings'
     case 'authorize':
       return withQuery('/authorize', route.query)
+    case 'not-found':
+      return window.location.pathname
     case 'organization':
       return withQuery(path('orgs', route.org, route.tab), route.query)
     case 'provider':
@@ -146,7 +150,9 @@ export function useRoute(): Route {
       const { org = '', registry = '', namespace = '', name = '', provider = '', version } = params
       return { page: 'module', org, registry, namespace, name, provider, version, query: queryOf(search, MODULE_SEARCH) }
     }
-    default:
+    case '/':
       return { page: 'organizations' }
+    default:
+      return { page: 'not-found' }
   }
 }

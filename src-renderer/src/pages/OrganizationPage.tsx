@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Route } from '../lib/router'
 import { useSession } from '../lib/session'
-import { ErrorMessage, Loading, Tabs, type Tab } from '../lib/ui'
+import { LoadFailure } from '../lib/not-found'
+import { Loading, Tabs, type Tab } from '../lib/ui'
 import { ModuleList } from '../features/modules/ModuleList'
 import { Publish } from '../features/modules/Publish'
 import { VcsPage } from '../features/vcs/VcsPage'
@@ -26,7 +27,19 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
   const organization = useQuery(organizationOptions(client, org))
   const info = useQuery(serverInfoOptions(client))
   if (organization.isPending) return <Loading what={org} />
-  if (organization.isError) return <ErrorMessage error={organization.error} action={`Could not open ${org}`} />
+  if (organization.isError) {
+    return (
+      <LoadFailure
+        error={organization.error}
+        action={`Could not open ${org}`}
+        missing={{
+          title: 'Organization not found',
+          back: { to: { page: 'organizations' }, label: 'Back to the organizations' },
+          explanation: `There is no organization ${org} that you may see: it may have been deleted, or the address mistyped.`
+        }}
+      />
+    )
+  }
   const permissions = organization.data.data.attributes.permissions
   const canPublish = permissions['can-create-module']
   const shown: OrgTab[] = ['modules', 'providers', ...(canPublish ? (['publish', 'vcs'] as const) : []), 'teams', ...(permissions['can-update'] ? (['audit'] as const) : []), 'gate', 'settings']

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
 import type { DesktopSettings } from '@shared/bridge'
 import { useSession } from '../lib/session'
 import { ErrorMessage, Loading } from '../lib/ui'
 import { downloadBackup } from '../features/settings/api'
+import { accountOptions } from '../features/organizations/api'
 import { AuditRetention } from '../features/audit/AuditRetention'
 import { ConnectAssistant } from '../features/assistants/ConnectAssistant'
 import { applyTheme, storedTheme, THEMES, type Theme } from '../lib/theme'
@@ -143,9 +145,10 @@ function Appearance() {
   )
 }
 
-/** Download a backup (taken while the server runs); in the desktop app, restore one. */
+/** Download a backup (taken while the server runs); in the desktop app, restore one. The site admin's only: shown to no one else. */
 function Backups() {
   const { client } = useSession()
+  const siteAdmin = useQuery(accountOptions(client)).data?.data.attributes['is-site-admin'] === true
   const [error, setError] = useState<Error | null>(null)
   const [busy, setBusy] = useState(false)
   const [restored, setRestored] = useState<string | null>()
@@ -169,6 +172,7 @@ function Backups() {
       setError(caught as Error)
     }
   }
+  if (!siteAdmin) return null
   return (
     <div className="card padded stack-tight">
       <h2>Backups</h2>

@@ -18,17 +18,20 @@ export function DownloadsChart({ days, totals }: { days: DailyDownloadsAttribute
       <figcaption className="muted">
         7 days {totals.week.toLocaleString()} · 30 days {totals.month.toLocaleString()} · a year {totals.year.toLocaleString()} · all time {totals.total.toLocaleString()}
       </figcaption>
-      <table className="visually-hidden">
-        <caption>Downloads per day</caption>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.date}>
-              <th scope="row">{day.date}</th>
-              <td>{day.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* Hidden by its wrapper: a table grows to its rows whatever height it is given, and a hidden table 30 rows tall made the page scroll into blank space. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>Downloads per day</caption>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.date}>
+                <th scope="row">{day.date}</th>
+                <td>{day.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   )
 }

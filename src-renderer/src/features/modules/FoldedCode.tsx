@@ -1,5 +1,5 @@
-/** How many lines a block shows before it is folded to its first line. */
-const FOLD_AT_LINES = 5
+/** How many lines a block shows open: up to 15 read at a glance; a longer one is folded to its first line. */
+const FOLD_AT_LINES = 16
 
 /**
  * Multi-line HCL (an input's object type, a default laid out) as it is written: monospace, line by

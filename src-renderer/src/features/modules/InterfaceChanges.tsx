@@ -4,7 +4,7 @@ const TONES = { breaking: 'bad', additive: 'info', none: 'neutral' } as const
 
 /** An interface diff: the verdict when the version step is too small for the change, then each change with its impact. */
 export function InterfaceChanges({ diff }: { diff: InterfaceDiffAttributes }) {
-  if (diff.from === null) return <p className="muted">{diff.to} is the first version: there is nothing before it to compare with.</p>
+  if (diff.from === null) return <FirstVersion diff={diff} />
   return (
     <div className="stack-tight">
       {diff.verdict && (
@@ -24,6 +24,49 @@ export function InterfaceChanges({ diff }: { diff: InterfaceDiffAttributes }) {
             </li>
           ))}
         </ul>
+      )}
+    </div>
+  )
+}
+
+/** A first version: nothing to compare with; before it is published, the interface it would have. */
+function FirstVersion({ diff }: { diff: InterfaceDiffAttributes }) {
+  const shape = diff.interface
+  const required = shape?.inputs.filter((input) => input.required).length ?? 0
+  return (
+    <div className="stack-tight">
+      <p className="muted">{diff.to} is the first version: there is nothing before it to compare with.</p>
+      {shape && (
+        <div className="first-interface">
+          <p>
+            Its interface: {shape.inputs.length} input{shape.inputs.length === 1 ? '' : 's'} ({required} required), {shape.outputs.length} output
+            {shape.outputs.length === 1 ? '' : 's'}.
+          </p>
+          {shape.inputs.length > 0 && (
+            <ul aria-label={`Inputs of ${diff.to}`}>
+              {shape.inputs.map((input) => (
+                <li key={input.name}>
+                  <code>{input.name}</code> <span className="muted">{input.type.replace(/\s+/g, ' ') || 'any type'}</span>
+                  {input.required && (
+                    <>
+                      {' '}
+                      <span className="badge warn">required</span>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {shape.outputs.length > 0 && (
+            <ul aria-label={`Outputs of ${diff.to}`}>
+              {shape.outputs.map((output) => (
+                <li key={output}>
+                  <code>{output}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       )}
     </div>
   )

@@ -130,6 +130,8 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                 const module = rows[item.index]!
                 const { attributes } = module
                 const latest = newest(attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version))
+                // A version that failed to publish is what makes a module broken: said in the list, not only on its page.
+                const failed = attributes['version-statuses'].filter((entry) => entry.status.endsWith('_failed')).length
                 return (
                   // A list item holding a link: screen readers announce it as both (a link given role="listitem" was no longer a link to them).
                   <div key={module.id} role="listitem" className="module-row-slot" style={{ transform: `translateY(${item.start - listTop}px)`, height: ROW_HEIGHT }}>
@@ -160,9 +162,14 @@ export function ModuleList({ org, query }: { org: string; query: string }) {
                         {/* A module without a published version says so once, in its status. */}
                         {latest ? <span className="module-version">v{latest}</span> : <StatusBadge status={attributes.status} of="module" />}
                         {latest && attributes.status !== 'setup_complete' && <StatusBadge status={attributes.status} of="module" />}
+                        {failed > 0 && (
+                          <span className="badge bad" title="See its versions on the module's page">
+                            {failed} version{failed === 1 ? '' : 's'} failed
+                          </span>
+                        )}
                       </span>
                       <span className="muted module-date">
-                        {formatDate(attributes['updated-at'])}
+                        updated {formatDate(attributes['updated-at'])}
                         {attributes.downloads !== undefined && (
                           <>
                             <br />

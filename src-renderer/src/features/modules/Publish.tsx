@@ -101,7 +101,7 @@ export function Publish({ org }: { org: string }) {
             </div>
           </div>
           <InterfacePreview
-            key={`${selection?.folder ?? archive?.name}/${name}/${provider}/${version}`}
+            key={`${selection?.folder ?? archive?.name}/${name}/${provider}`}
             address={address}
             version={version}
             enabled={ready}

@@ -60,12 +60,10 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
           {part ? <code>{part}</code> : 'The root of this module'} holds no Terraform files: there is nothing to call. Choose one of its submodules under Submodule.
         </p>
       )}
-      {/* One block per line: a line too long for the card wraps under itself, indented, never hidden. */}
+      {/* Lines as Copy copies them: a line too long for the card scrolls sideways (by keyboard too), never broken inside an address or a name. */}
       {callable && (
-        <pre className="usage-lines" aria-label="Usage">
-          {snippet.trimEnd().split('\n').map((line, index) => (
-            <span key={index}>{`${line}\n`}</span>
-          ))}
+        <pre className="keep-lines" aria-label="Usage" tabIndex={0}>
+          {snippet.trimEnd()}
         </pre>
       )}
       {callable && required.length > 0 && (

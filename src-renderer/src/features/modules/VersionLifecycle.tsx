@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useQuery } from '@tanstack/react-query'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
@@ -18,6 +18,18 @@ export function VersionLifecycle({ address, version }: { address: ModuleAddress;
   const [asking, setAsking] = useState<'deprecate' | 'revoke'>()
   const [reason, setReason] = useState('')
   const [link, setLink] = useState('')
+  /** The buttons that open the form: focus goes back to them when it closes (Cancel, Escape, done), not to the page. */
+  const actions = useRef<HTMLDivElement>(null)
+  const refocus = useRef(false)
+  useEffect(() => {
+    if (asking || !refocus.current) return
+    refocus.current = false
+    actions.current?.querySelector('button')?.focus()
+  }, [asking])
+  const close = () => {
+    refocus.current = true
+    setAsking(undefined)
+  }
   const attributes = record.data?.data.attributes
   const canPublish = org.data?.data.attributes.permissions['can-create-module'] === true
   if (!attributes || attributes.status !== 'ok') return null
@@ -32,7 +44,7 @@ export function VersionLifecycle({ address, version }: { address: ModuleAddress;
         : { revocation: { status: 'Revoked' as const, message: reason, link: trimmedLink } }
     change.mutate(body, {
       onSuccess: () => {
-        setAsking(undefined)
+        close()
         setReason('')
         setLink('')
       }
@@ -61,23 +73,26 @@ export function VersionLifecycle({ address, version }: { address: ModuleAddress;
             event.preventDefault()
             submit()
           }}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') close()
+          }}
         >
           <label htmlFor="lifecycle-reason">{asking === 'deprecate' ? 'Why (users see it)' : 'Message to users'}</label>
-          <textarea id="lifecycle-reason" value={reason} required rows={2} onChange={(event) => setReason(event.target.value)} />
+          <textarea id="lifecycle-reason" value={reason} required rows={2} autoFocus onChange={(event) => setReason(event.target.value)} />
           <label htmlFor="lifecycle-link">Link (optional)</label>
           <input id="lifecycle-link" type="url" value={link} placeholder="https://…" onChange={(event) => setLink(event.target.value)} />
           <div className="form-row">
             <button type="submit" className={asking === 'revoke' ? 'danger' : 'primary'} disabled={change.isPending}>
               {asking === 'deprecate' ? 'Deprecate' : 'Revoke'}
             </button>
-            <button type="button" onClick={() => setAsking(undefined)}>
+            <button type="button" onClick={close}>
               Cancel
             </button>
           </div>
         </form>
       )}
       {canPublish && !asking && (
-        <div className="form-row">
+        <div className="form-row" ref={actions}>
           {!deprecation && (
             <button type="button" onClick={() => setAsking('deprecate')}>
               Deprecate {version}

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { CopyButton } from '../../lib/copy-button'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
+import { useToast } from '../../lib/toast'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { teamsOptions, useCreateTeam, useCreateTeamToken, useDeleteTeam, useUpdateTeamAccess } from './api'
 import { NAME_PATTERN, patternProps } from '../../lib/name-pattern'
@@ -15,6 +16,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
   const remove = useDeleteTeam(client, org)
   const token = useCreateTeamToken(client, org)
   const access = useUpdateTeamAccess(client, org)
+  const toast = useToast()
   const [name, setName] = useState('')
   const [manageModules, setManageModules] = useState(false)
   const [shown, setShown] = useState<{ team: string; token: string }>()
@@ -107,20 +109,33 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
                     <strong>{team.attributes.name}</strong>
                   </td>
                   <td>
-                    {team.attributes.permissions['can-update-organization-access'] ? (
-                      <label className="inline">
-                        <input
-                          type="checkbox"
-                          checked={team.attributes['organization-access']['manage-modules']}
-                          disabled={access.isPending}
-                          onChange={(event) => access.mutate({ teamId: team.id, manageModules: event.target.checked })}
-                        />{' '}
-                        <span className="visually-hidden">{team.attributes.name} </span>may publish
-                      </label>
-                    ) : team.attributes['organization-access']['manage-modules'] ? (
-                      'yes'
-                    ) : (
-                      'no'
+                    {team.attributes['organization-access']['manage-modules'] ? 'yes' : 'no'}
+                    {/* A change of rights is asked for, then confirmed, then said: one stray click on a checkbox granted publishing at once. */}
+                    {team.attributes.permissions['can-update-organization-access'] && (
+                      <>
+                        {' '}
+                        <ConfirmButton
+                          // A new button once the rights changed: the question asked was about the old ones.
+                          key={String(team.attributes['organization-access']['manage-modules'])}
+                          label={team.attributes['organization-access']['manage-modules'] ? 'Make read-only' : 'Let publish'}
+                          subject={team.attributes.name}
+                          confirm={
+                            team.attributes['organization-access']['manage-modules']
+                              ? `${team.attributes.name} will only read modules. Change it?`
+                              : `${team.attributes.name} will publish, change and delete modules and providers. Grant it?`
+                          }
+                          action={team.attributes['organization-access']['manage-modules'] ? 'Make read-only' : 'Grant'}
+                          busyLabel="Saving…"
+                          busy={access.isPending}
+                          onConfirm={() => {
+                            const manageModules = !team.attributes['organization-access']['manage-modules']
+                            access.mutate(
+                              { teamId: team.id, manageModules },
+                              { onSuccess: () => toast(`${team.attributes.name} ${manageModules ? 'may now publish modules' : 'now only reads modules'}.`) }
+                            )
+                          }}
+                        />
+                      </>
                     )}
                   </td>
                   <td>{hasToken ? 'set' : 'none'}</td>

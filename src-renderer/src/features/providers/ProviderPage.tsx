@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { NotFound } from '../../lib/not-found'
 import { AppLink } from '../../lib/link'
 import { navigate } from '../../lib/router'
 import { useSession } from '../../lib/session'
@@ -36,10 +37,9 @@ export function ProviderPage({ org, name, place = {} }: { org: string; name: str
   const provider = providers.data.data.find((candidate) => candidate.attributes.name === name)
   if (!provider) {
     return (
-      <div className="stack">
-        {breadcrumbs}
-        <ErrorMessage error={new Error(`${org} has no provider ${name}, or you may not see it.`)} />
-      </div>
+      <NotFound title="Provider not found" back={{ to: { page: 'organization', org, tab: 'providers' }, label: `Back to ${org}’s providers` }}>
+        {org} has no provider {name} that you may see: it may have been deleted, or the address mistyped.
+      </NotFound>
     )
   }
   const versions = versionsOf(provider, providers.data.included ?? [])

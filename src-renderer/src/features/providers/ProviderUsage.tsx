@@ -1,7 +1,7 @@
 import { requiredProvidersBlock } from '@shared/provider-usage'
 import { CopyButton } from '../../lib/copy-button'
 
-/** The `required_providers` block to copy for a provider's version, line by line (so a narrow screen wraps none). */
+/** The `required_providers` block to copy for a provider's version, its lines as Copy copies them (a narrow screen scrolls sideways). */
 export function ProviderUsage({ source, version }: { source: string; version: string }) {
   const block = requiredProvidersBlock({ source, version })
   return (
@@ -10,13 +10,8 @@ export function ProviderUsage({ source, version }: { source: string; version: st
         <h2 id="provider-usage">Usage</h2>
         <CopyButton text={block} label="Copy usage" />
       </div>
-      <pre className="usage-lines" aria-label="Usage">
-        {block
-          .trimEnd()
-          .split('\n')
-          .map((line, index) => (
-            <span key={index}>{`${line}\n`}</span>
-          ))}
+      <pre className="keep-lines" aria-label="Usage" tabIndex={0}>
+        {block.trimEnd()}
       </pre>
     </section>
   )

@@ -8,7 +8,7 @@ import { useSession } from '../../lib/session'
 import { upload } from '../../lib/upload'
 import { createProviderPlatform, createProviderVersion, deleteProviderVersion, findRelease, gpgKeysOptions, providerKeys, type ReleaseFiles } from './api'
 
-type Step = { label: string; state: 'waiting' | 'working' | 'done' | 'failed'; share?: number; error?: string }
+type Step = { label: string; state: 'waiting' | 'working' | 'done' | 'failed' | 'not done'; share?: number; error?: string }
 
 /** Publishing a release from its files, with each step's progress and the server's reason when one is refused. */
 export function PublishRelease({ org }: { org: string }) {
@@ -21,11 +21,14 @@ export function PublishRelease({ org }: { org: string }) {
   const [steps, setSteps] = useState<Step[]>([])
   const [running, setRunning] = useState(false)
   const [docs, setDocs] = useState<TarFile[]>([])
+  /** The release just published: said, with a link to it, and not offered again (a second press only met "already exists"). */
+  const [published, setPublished] = useState<ReleaseFiles>()
   const available = keys.data?.data ?? []
   const chosenKey = keyId || available[0]?.attributes['key-id'] || ''
 
   const pick = (files: File[]) => {
     setSteps([])
+    setPublished(undefined)
     try {
       setRelease(findRelease(files))
       setProblem(undefined)
@@ -70,10 +73,13 @@ export function PublishRelease({ org }: { org: string }) {
         await uploadDocs(client, org, release.type, release.version, docs, (share) => set(index, { share }))
         set(index++, { state: 'done' })
       }
+      setPublished(release)
     } catch (error) {
       // A version whose signature or a zip was refused is taken back, not left half-made: the release is published whole or not at all.
       const undone = created && (await deleteProviderVersion(client, org, release.type, release.version).then(() => true, () => false))
       set(index, { state: 'failed', error: `${(error as Error).message}${undone ? ` Nothing of ${release.version} was kept: publish it again once fixed.` : ''}` })
+      // The steps after a failure never run: said so, not left "waiting".
+      for (let later = index + 1; later < progress.length; later++) set(later, { state: 'not done' })
     } finally {
       setRunning(false)
       await queryClient.invalidateQueries({ queryKey: providerKeys.all(org) })
@@ -122,9 +128,18 @@ export function PublishRelease({ org }: { org: string }) {
           >
             {docs.length > 0 && <p>{docs.length} docs pages will be published with it.</p>}
           </FolderDrop>
-          <button type="button" className="primary fit" disabled={running || available.length === 0} onClick={() => void publish()}>
-            Publish {release.type} {release.version}
-          </button>
+          {published === release ? (
+            <p role="status">
+              Published {release.type} {release.version}.{' '}
+              <AppLink to={{ page: 'provider', org, name: release.type, query: `version=${encodeURIComponent(release.version)}` }}>
+                See {org}/{release.type} {release.version}
+              </AppLink>
+            </p>
+          ) : (
+            <button type="button" className="primary fit" disabled={running || available.length === 0} onClick={() => void publish()}>
+              Publish {release.type} {release.version}
+            </button>
+          )}
         </>
       )}
       {steps.length > 0 && (

@@ -20,7 +20,9 @@ export function AuthorizeLogin({ query }: { query: string }) {
   const chosenOrg = org || orgs.data?.data[0]?.id || ''
   const teams = useQuery({ ...teamsOptions(client, chosenOrg), enabled: chosenOrg !== '' })
   const [team, setTeam] = useState('')
-  const chosenTeam = team || teams.data?.data[0]?.id || ''
+  // Only the teams whose rights the caller may hand out: all of them for an owner, a team's own for a team.
+  const grantable = (teams.data?.data ?? []).filter((entry) => entry.attributes.permissions['can-approve-terraform-login'])
+  const chosenTeam = team || grantable[0]?.id || ''
   const [until, setUntil] = useState('')
   const [denied, setDenied] = useState(false)
   const approve = useApproveLogin(client)
@@ -85,7 +87,7 @@ export function AuthorizeLogin({ query }: { query: string }) {
             <div className="field">
               <label htmlFor="authorize-team">The token may do what this team may</label>
               <select id="authorize-team" value={chosenTeam} onChange={(event) => setTeam(event.target.value)}>
-                {(teams.data?.data ?? []).map((entry) => (
+                {grantable.map((entry) => (
                   <option key={entry.id} value={entry.id}>
                     {entry.attributes.name} ({entry.attributes['organization-access']['manage-modules'] ? 'read and publish' : 'read'})
                   </option>

@@ -17,6 +17,8 @@ export function ConnectTerraform() {
   const info = useQuery(serverInfoOptions(client))
   const [showToken, setShowToken] = useState(false)
   const [airGapped, setAirGapped] = useState(false)
+  /** OpenTofu's mirrors online: the public registries' providers through Homeport too (air-gapped implies it). */
+  const [mirrorPublic, setMirrorPublic] = useState(false)
   const [tool, setTool] = useState<Tool>('terraform')
   /** A token to put in the file instead of the one signed in with (a team token that only reads, for CI). */
   const [chosenToken, setChosenToken] = useState('')
@@ -34,7 +36,7 @@ export function ConnectTerraform() {
       ? terraformCliConfig({ hostname: registryHostname, serverUrl, token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
       : problem
         ? ''
-        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token, install: tool, airGapped })
+        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token, install: tool, airGapped, mirrorPublic })
   const example = moduleBlock({ hostname: registryHostname, namespace: 'ORGANIZATION', name: 'MODULE', provider: 'PROVIDER', version: '~> 1.0' })
   const shown = showToken ? config : config.replaceAll(token, `${token.slice(0, 8)}…`)
   const download = () => saveFile(new Blob([config], { type: 'text/plain' }), FILE_NAME)
@@ -68,6 +70,11 @@ export function ConnectTerraform() {
             <label className="inline">
               <input type="checkbox" checked={airGapped} onChange={(event) => setAirGapped(event.target.checked)} /> Air-gapped (public providers and modules from this Homeport)
             </label>
+            {tool !== 'terraform' && tool !== 'registry' && !airGapped && (
+              <label className="inline">
+                <input type="checkbox" checked={mirrorPublic} onChange={(event) => setMirrorPublic(event.target.checked)} /> Public providers through this mirror too
+              </label>
+            )}
             <label className="inline">
               <input type="checkbox" checked={showToken} onChange={(event) => setShowToken(event.target.checked)} /> Show token
             </label>
@@ -110,10 +117,11 @@ export function ConnectTerraform() {
         </div>
         <pre>{`export TF_CLI_CONFIG_FILE="$PWD/${FILE_NAME}"`}</pre>
         <p className="hint">
-          Or copy its blocks into <code>{tool === 'terraform' ? '~/.terraformrc' : '~/.tofurc'}</code>. The same file comes from the command line:{' '}
+          Or copy its blocks into <code>{tool === 'terraform' ? '~/.terraformrc' : '~/.tofurc'}</code>. The command line writes it too, with a token made
+          for it that acts as the team you name:{' '}
           <code>
-            homeport terraform-config{tool === 'terraform' ? '' : ` --opentofu --install ${tool}`}
-            {airGapped ? ' --air-gapped' : ''} --output {FILE_NAME}
+            homeport terraform-config --team &lt;organization&gt;/&lt;team&gt;{tool === 'terraform' ? '' : ` --opentofu --install ${tool}`}
+            {airGapped ? ' --air-gapped' : mirrorPublic && tool !== 'terraform' && tool !== 'registry' ? ' --mirror-public' : ''} --output {FILE_NAME}
           </code>
           .
         </p>

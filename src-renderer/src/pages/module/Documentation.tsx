@@ -9,6 +9,8 @@ import { VersionMenu } from '../../features/modules/VersionMenu'
 import { CompareVersions } from '../../features/modules/CompareVersions'
 import { VersionFiles } from '../../features/modules/VersionFiles'
 import { PartSection } from './PartSection'
+import { SubmoduleList } from './SubmoduleList'
+import { VersionNotice } from './VersionNotice'
 import { VersionWarnings } from './VersionWarnings'
 import { COUNTED, countOf, SECTIONS, type Section } from './sections'
 
@@ -45,6 +47,10 @@ export function Documentation({
   const sections = SECTIONS.filter((candidate) => (candidate.id !== 'changelog' || changelog) && (candidate.id !== 'changes' || comparable))
   const shown = sections.some((candidate) => candidate.id === section) || !docs.data ? section : 'readme'
   useEffect(() => {
+    // A tab this version does not have (Changes on a module's only version) is the Readme, in the address too.
+    if (docs.data && shown !== section) setSection(shown)
+  }, [docs.data, shown, section, setSection])
+  useEffect(() => {
     // A version without the part shown (another version had it) shows its root, and the usage follows.
     if (!known) setPart('')
   }, [known, setPart])
@@ -53,6 +59,8 @@ export function Documentation({
   if (docs.isError) return <ErrorMessage error={docs.error} action="Could not load the documentation" />
   const parts = partsOf(docs.data)
   const current = parts.find((candidate) => candidate.path === part) ?? docs.data.root
+  /** The submodules one can call: a collection's front page when its root is empty. */
+  const callable = docs.data.submodules.filter((candidate) => !candidate.empty)
   const query = queryOf({ part, tab: shown === 'readme' ? '' : shown }, ['part', 'tab'])
 
   return (
@@ -65,7 +73,9 @@ export function Documentation({
         />
         <PartMenus detail={docs.data} current={current.path} setPart={setPart} />
       </div>
+      <VersionNotice address={address} attributes={attributes} version={version} deprecation={docs.data.deprecation} />
       <VersionWarnings address={address} version={version} />
+      {current.path === '' && current.empty && callable.length > 0 && <SubmoduleList submodules={callable} setPart={setPart} />}
       <div
         className="tabs"
         role="tablist"

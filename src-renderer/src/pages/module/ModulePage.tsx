@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { AppLink } from '../../lib/link'
 import { MODULE_SEARCH, navigate, queryOf, replaceAddress } from '../../lib/router'
 import { useSession } from '../../lib/session'
+import { LoadFailure } from '../../lib/not-found'
 import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
 import { moduleOptions, modulePath, useDeleteAt, type ModuleAddress } from '../../features/modules/api'
 import { newest } from '../../features/modules/newest'
@@ -34,7 +35,20 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
   }, [address, version, part, section, from])
 
   if (module.isPending) return <Loading what="the module" />
-  if (module.isError) return <ErrorMessage error={module.error} action="Could not load the module" />
+  if (module.isError) {
+    const label = `${address.namespace}/${address.name}/${address.provider}`
+    return (
+      <LoadFailure
+        error={module.error}
+        action="Could not load the module"
+        missing={{
+          title: 'Module not found',
+          back: { to: { page: 'organization', org: address.org, tab: 'modules' }, label: `Back to ${address.org}’s modules` },
+          explanation: `${address.org} has no ${address.registry} module ${label} that you may see: it may have been deleted, or the address mistyped.`
+        }}
+      />
+    )
+  }
   const attributes = module.data.data.attributes
   const published = attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version)
   // A link to a version that is not published (deleted, failed, mistyped) says so, rather than offering its usage.
@@ -61,40 +75,6 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
       </header>
 
       <div className="module-layout">
-        {/* First in the page's order, so the usage is a few Tabs away (and on top on a narrow screen); on a wide one, the right column. */}
-        <aside className="stack" aria-label="About this module">
-          {selected && attributes['registry-name'] === 'private' && <UsageCard address={address} version={selected} part={part} />}
-          {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
-          {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
-          {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
-          {attributes['registry-name'] === 'public' && <GateCard address={address} mirrored={published} />}
-          <Versions address={address} attributes={attributes} selected={selected} />
-          {/* Last: deleting is never among the first things a keyboard reaches. */}
-          {attributes.permissions['can-delete'] && (
-            <section className="card padded stack-tight" aria-labelledby="delete-module">
-              <h2 id="delete-module">{attributes['registry-name'] === 'public' ? 'Stop curating' : 'Delete'}</h2>
-              <p className="muted">
-                {attributes['registry-name'] === 'public'
-                  ? 'Removes this public module from the organization’s registry, with the versions mirrored here.'
-                  : `Deletes ${label} with every version; configurations that call it can no longer install it.`}
-              </p>
-              <div>
-                <ConfirmButton
-                  label={attributes['registry-name'] === 'public' ? 'Delete module' : `Delete ${attributes.provider} provider`}
-                  confirm={attributes['registry-name'] === 'public' ? `Delete ${label}?` : `Delete ${label} and all its versions?`}
-                  busy={remove.isPending}
-                  onConfirm={() =>
-                    // The promise, not an onSuccess callback: this page unmounts when the module's refetch finds it gone.
-                    void remove
-                      .mutateAsync(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address))
-                      .then(() => navigate({ page: 'organization', org: address.org, tab: 'modules' }), () => undefined)
-                  }
-                />
-              </div>
-              <ErrorMessage error={remove.error} action="Could not delete" />
-            </section>
-          )}
-        </aside>
         <div className="stack">
           {selected ? (
             <>
@@ -135,6 +115,40 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
             )
           )}
         </div>
+        {/* After the documentation in the page's order as on screen (the right column, or below it on a narrow screen), so Tab follows what one sees. */}
+        <aside className="stack" aria-label="About this module">
+          {selected && attributes['registry-name'] === 'private' && <UsageCard address={address} version={selected} part={part} />}
+          {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
+          {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
+          {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
+          {attributes['registry-name'] === 'public' && <GateCard address={address} mirrored={published} />}
+          <Versions address={address} attributes={attributes} selected={selected} />
+          {/* Last: deleting is never among the first things a keyboard reaches. */}
+          {attributes.permissions['can-delete'] && (
+            <section className="card padded stack-tight" aria-labelledby="delete-module">
+              <h2 id="delete-module">{attributes['registry-name'] === 'public' ? 'Stop curating' : 'Delete'}</h2>
+              <p className="muted">
+                {attributes['registry-name'] === 'public'
+                  ? 'Removes this public module from the organization’s registry, with the versions mirrored here.'
+                  : `Deletes ${label} with every version; configurations that call it can no longer install it.`}
+              </p>
+              <div>
+                <ConfirmButton
+                  label={attributes['registry-name'] === 'public' ? `Stop curating ${label}` : `Delete ${label}`}
+                  confirm={attributes['registry-name'] === 'public' ? `Stop curating ${label}?` : `Delete ${label} and all its versions?`}
+                  busy={remove.isPending}
+                  onConfirm={() =>
+                    // The promise, not an onSuccess callback: this page unmounts when the module's refetch finds it gone.
+                    void remove
+                      .mutateAsync(attributes['registry-name'] === 'public' ? modulePath(address).replace(/\/[^/]+$/, '') : modulePath(address))
+                      .then(() => navigate({ page: 'organization', org: address.org, tab: 'modules' }), () => undefined)
+                  }
+                />
+              </div>
+              <ErrorMessage error={remove.error} action="Could not delete" />
+            </section>
+          )}
+        </aside>
       </div>
     </article>
   )

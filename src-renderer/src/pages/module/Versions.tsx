@@ -45,7 +45,7 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
                   subject={entry.version}
                   confirm={
                     statuses.length === 1
-                      ? `Delete ${entry.version}? It is the last version: the ${attributes.provider} module goes with it.`
+                      ? `Delete ${entry.version}? It is the last version: ${attributes.namespace}/${attributes.name}/${attributes.provider} goes with it.`
                       : `Delete ${entry.version}?`
                   }
                   busy={remove.isPending}

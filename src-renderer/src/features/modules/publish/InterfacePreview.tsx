@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react'
 import { useMutation } from '@tanstack/react-query'
 import semver from 'semver'
 import { useSession } from '../../../lib/session'
@@ -23,7 +24,12 @@ export function InterfacePreview({
   onPick: (version: string) => void
 }) {
   const { client } = useSession()
+  /** The version proposed and taken: said until the version is changed again. */
+  const [picked, setPicked] = useState<string>()
   const check = useMutation({ mutationFn: async () => (await previewInterface(client, address, version, await archive())).data.attributes })
+  // A check of another version is not this one's (the proposal taken, the field edited): it goes, to be made again.
+  const { reset } = check
+  useEffect(() => reset(), [version, reset])
   // A change bigger than the step taken: the version it needs (a breaking change the next major, an addition the next minor).
   const needed = check.data?.verdict && check.data.from && check.data.impact !== 'none' ? semver.inc(check.data.from, check.data.impact === 'breaking' ? 'major' : 'minor') : null
   return (
@@ -36,10 +42,14 @@ export function InterfacePreview({
       {check.data && (
         <section aria-label="Interface change">
           <InterfaceChanges diff={check.data} />
+          {/* Only a proposal: it sets the version, and the one Publish button below publishes. */}
           {needed && (
             <p>
-              <button type="button" className="primary" onClick={() => onPick(needed)}>
-                Publish as {needed} instead
+              <button type="button" onClick={() => {
+                  setPicked(needed)
+                  onPick(needed)
+                }}>
+                Use {needed} as the version
               </button>
             </p>
           )}
@@ -52,6 +62,7 @@ export function InterfacePreview({
           )}
         </section>
       )}
+      {!check.data && picked === version && <p role="status">The version is now {picked}: Publish below publishes it as {picked}.</p>}
       <ErrorMessage error={check.error} action="Could not compare it" />
     </div>
   )
