@@ -40,3 +40,38 @@ test('the top bar searches every organization’s modules by their words, and / 
   await page.goto('/search?q=nothing%20like%20it')
   await expect(page.getByText('Nothing matches “nothing like it”')).toBeVisible()
 })
+
+test('a public module is curated from the GUI, found by the global search, and a module that calls it links to it', async ({ page, request }) => {
+  await request.post('/api/v2/organizations', { headers, data: { data: { type: 'organizations', attributes: { name: 'curating', email: 'platform@curating.example' } } } })
+  await signIn(page)
+  await page.goto('/orgs/curating/modules')
+  await page.getByText('Curate a public module').click()
+  const form = page.getByRole('form', { name: 'Curate a public module' })
+  await form.getByLabel('Its address on the public registry').fill('not an address')
+  await expect(form.getByRole('button', { name: 'Curate it' })).toBeDisabled()
+  await form.getByLabel('Its address on the public registry').fill('cloudposse/label/null')
+  await expectAccessible(page, 'curating a public module')
+  await form.getByRole('button', { name: 'Curate cloudposse/label/null' }).click()
+  await expect(page).toHaveURL(/\/orgs\/curating\/modules\/public\/cloudposse\/label\/null$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'label' })).toBeVisible()
+
+  // No version mirrored (the test machines reach no public registry), and the search finds it all the same.
+  await page.goto('/search?q=cloudposse')
+  const modules = page.getByRole('region', { name: /^Modules/ })
+  await expect(modules.getByRole('link', { name: 'registry.terraform.io/cloudposse/label/null' })).toBeVisible()
+  await expect(modules).toContainText('no version mirrored yet')
+
+  // A module of the organization calling it links to its page here; one it does not curate, to the public registry's.
+  await request.post('/api/v2/organizations/curating/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'app', provider: 'aws' } } } })
+  await publish(request, 'curating', 'app', 'aws', '1.0.0', {
+    'main.tf':
+      'module "label" {\n  source  = "cloudposse/label/null"\n  version = "0.25.0"\n}\n\n' +
+      'module "vpc" {\n  source  = "registry.terraform.io/terraform-aws-modules/vpc/aws"\n  version = "5.8.1"\n}\n'
+  })
+  await page.goto('/orgs/curating/modules/private/curating/app/aws?tab=dependencies')
+  const panel = page.getByRole('tabpanel', { name: /Dependencies/ })
+  await expect(panel.getByRole('link', { name: 'cloudposse/label/null' })).toHaveAttribute('href', '/orgs/curating/modules/public/cloudposse/label/null')
+  const external = panel.getByRole('link', { name: /terraform-aws-modules\/vpc\/aws/ })
+  await expect(external).toHaveAttribute('href', 'https://registry.terraform.io/modules/terraform-aws-modules/vpc/aws/5.8.1')
+  await expect(external).toHaveAttribute('target', '_blank')
+})

@@ -3,6 +3,7 @@ import type { Route } from '../lib/router'
 import { useSession } from '../lib/session'
 import { LoadFailure } from '../lib/not-found'
 import { Loading, Tabs, type Tab } from '../lib/ui'
+import { CuratePublicModule } from '../features/modules/CuratePublicModule'
 import { ModuleList } from '../features/modules/ModuleList'
 import { Publish } from '../features/modules/Publish'
 import { VcsPage } from '../features/vcs/VcsPage'
@@ -54,7 +55,12 @@ export function OrganizationPage({ org, tab, query }: { org: string; tab: OrgTab
         <p className="muted">{organization.data.data.attributes.email}</p>
       </header>
       <Tabs tabs={tabs} current={tab} linkTo={(id) => ({ page: 'organization', org, tab: id })} />
-      {tab === 'modules' && <ModuleList org={org} query={query ?? ''} />}
+      {tab === 'modules' && (
+        <>
+          {permissions['can-manage-public-modules'] && <CuratePublicModule org={org} />}
+          <ModuleList org={org} query={query ?? ''} />
+        </>
+      )}
       {tab === 'providers' && <ProvidersPage org={org} canPublish={canPublish} registryHostname={info.data?.registryHostname ?? 'homeport.localhost'} />}
       {tab === 'publish' && <Publish org={org} />}
       {tab === 'vcs' && <VcsPage org={org} />}

@@ -5,6 +5,7 @@ import { callerOf } from '../../http/auth.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { queryString } from '../../http/query.js'
 import { subjectOf } from '../../domain/provider-docs/provider-docs.js'
+import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
 import type { SearchHitAttributes } from '../../../shared/wire/search.js'
 
@@ -41,6 +42,21 @@ export function searchRoutes(router: Router, services: Services): void {
           doc: null,
           description,
           matched
+        })
+      }
+      // A curated public module with no version here yet is found by its address, as the module list lists it.
+      for (const { org, module } of await services.moduleCatalog.curatedWithoutVersions(caller)) {
+        const address = `${module.namespace ?? ''}/${module.name}/${module.provider}`
+        if (hits.filter((entry) => entry.attributes.kind === 'module').length >= MOST.module || !holdsEvery(address)) continue
+        hit(`module:${module.id}`, {
+          kind: 'module',
+          organization: org.name,
+          address: `${PUBLIC_REGISTRY_HOSTS[0]!}/${address}`,
+          registry: 'public',
+          module: { namespace: module.namespace ?? '', name: module.name, provider: module.provider },
+          doc: null,
+          description: 'A public module curated here: no version mirrored yet.',
+          matched: ['name']
         })
       }
       const providers = (await services.providerCatalog.entries(caller)).filter((entry) => holdsEvery(`${entry.hostname}/${entry.address}`))

@@ -76,7 +76,20 @@ export class ModuleCatalog {
 
   /** Every module the caller reads with at least one version it is offered. */
   async entries(caller: Caller, filter: CatalogFilter = {}): Promise<CatalogEntry[]> {
-    const found: CatalogEntry[] = []
+    return (await this.offeredVersions(caller, filter)).flatMap(({ entry }) => (entry ? [entry] : []))
+  }
+
+  /**
+   * The public modules the caller's organizations curate that offer no version yet (none mirrored, or
+   * every one held back by the gate): found by name in the GUI's search, as they are in the module list.
+   */
+  async curatedWithoutVersions(caller: Caller): Promise<ModuleView[]> {
+    return (await this.offeredVersions(caller, { registry: 'public' })).flatMap(({ view, entry }) => (entry ? [] : [view]))
+  }
+
+  /** Every module the caller reads, with its entry when it offers the caller a version. */
+  private async offeredVersions(caller: Caller, filter: CatalogFilter): Promise<Array<{ view: ModuleView; address: string; entry?: CatalogEntry }>> {
+    const found: Array<{ view: ModuleView; address: string; entry?: CatalogEntry }> = []
     for (const org of await this.registry.readableOrganizations(caller)) {
       if (filter.organization !== undefined && org.name !== filter.organization) continue
       // Mirrored public modules offer what the gate lets through (the policies read once per organization).
@@ -90,15 +103,11 @@ export class ModuleCatalog {
           const target = { ...publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider), aliases: PUBLIC_REGISTRY_HOSTS.slice(1) }
           versions = (await this.gate.offered({ caller, organizationId: org.id }, target, versions, (version) => version.version, undefined, policies)).offered
         }
-        if (versions.length === 0) continue
+        const view = { org, module }
         const namespace = module.registryName === 'private' ? org.name : (module.namespace ?? '')
-        found.push({
-          view: { org, module },
-          versions,
-          latest: latestOf(versions)!,
-          address: `${namespace}/${module.name}/${module.provider}`,
-          hostname: module.registryName === 'private' ? this.registryHostname : PUBLIC_REGISTRY_HOSTS[0]!
-        })
+        const address = `${namespace}/${module.name}/${module.provider}`
+        const hostname = module.registryName === 'private' ? this.registryHostname : PUBLIC_REGISTRY_HOSTS[0]!
+        found.push({ view, address, ...(versions.length > 0 ? { entry: { view, versions, latest: latestOf(versions)!, address, hostname } } : {}) })
       }
     }
     return found.sort((a, b) => a.address.localeCompare(b.address) || a.view.org.name.localeCompare(b.view.org.name))

@@ -114,6 +114,7 @@ export function Documentation({
           <VersionFiles address={address} version={version} part={current.path} />
         ) : (
           <PartSection
+            org={address.org}
             part={current}
             parts={parts.map((candidate) => candidate.path)}
             changelog={changelog}

@@ -8,12 +8,15 @@ import type { Section } from './sections'
 
 /** One tab of a part's documentation. */
 export function PartSection({
+  org,
   part,
   parts,
   changelog,
   section,
   onLocalLink
 }: {
+  /** The organization whose page this is: where a public module a part calls may be curated. */
+  org: string
   part: ProtocolPart
   /** The paths of the version's parts, which a relative module source can name. */
   parts: string[]
@@ -31,7 +34,7 @@ export function PartSection({
     )
   }
   if (section === 'inputs') return part.inputs.length === 0 ? <p className="muted">None.</p> : <InputsList key={part.path} inputs={part.inputs} />
-  if (section === 'dependencies') return <Dependencies part={part} parts={parts} onPart={(path) => onLocalLink(path)} />
+  if (section === 'dependencies') return <Dependencies org={org} part={part} parts={parts} onPart={(path) => onLocalLink(path)} />
   const tables: Record<Exclude<Section, 'readme' | 'inputs' | 'dependencies' | 'changes' | 'changelog' | 'files'>, { headers: string[]; rows: string[][] }> = {
     outputs: { headers: ['Name', 'Description'], rows: part.outputs.map((output) => [output.name, output.description]) },
     resources: { headers: ['Type', 'Name'], rows: part.resources.map((resource) => [resource.type, resource.name]) },
