@@ -229,6 +229,20 @@ test('a version’s files can be read as its archive holds them, the part’s ow
   await list.getByRole('button', { name: 'variables.tf', exact: true }).click()
   await expect(panel.getByLabel('The text of variables.tf')).toContainText('variable "vpc_flow_log_config" {')
   await expect(list.getByRole('button', { name: 'variables.tf', exact: true })).toHaveAttribute('aria-current', 'true')
+  // The file chosen is in the address: a reload (or a link) shows it again.
+  await expect(page).toHaveURL(/[?&]file=variables\.tf/)
+  await page.reload()
+  const text = panel.getByLabel('The text of variables.tf')
+  await expect(text).toContainText('variable "vpc_flow_log_config" {')
+  // Its lines as written, never wrapped, numbered in a gutter that copying leaves out.
+  expect(await text.evaluate((pre) => getComputedStyle(pre).whiteSpace)).toBe('pre')
+  const gutter = text.locator('.gutter')
+  await expect(gutter).toHaveAttribute('aria-hidden', 'true')
+  expect((await gutter.innerText()).split('\n').slice(0, 3)).toEqual(['1', '2', '3'])
+  expect(await gutter.evaluate((element) => getComputedStyle(element).userSelect)).toBe('none')
+  // A long path breaks after its slashes, not inside a name.
+  const endpoints = list.getByRole('button', { name: 'modules/vpc-endpoints/main.tf' })
+  expect(await endpoints.evaluate((button) => button.querySelectorAll('wbr').length)).toBe(2)
   await page.evaluate(() => window.scrollTo(0, 0))
   await docsScreenshot(page, 'module-files.png')
 })

@@ -14,7 +14,7 @@ import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
 import { NotFound } from '../lib/not-found'
 import { App } from './App'
-import { bindRouter, ORG_SEARCH, ORG_TABS, PROVIDER_SEARCH, queryOf, type OrgTab } from '../lib/router'
+import { bindRouter, MODULE_SEARCH, ORG_SEARCH, ORG_TABS, PROVIDER_SEARCH, queryOf, type OrgTab } from '../lib/router'
 
 /** Search parameters kept as the strings they are (the router's default would read `1.0` as a number). */
 type Search = Record<string, string>
@@ -103,7 +103,7 @@ const mirroredProviderRoute = createRoute({
   }
 })
 
-const moduleSearch = (search: Record<string, unknown>): Search => strings(search, ['part', 'tab'])
+const moduleSearch = (search: Record<string, unknown>): Search => strings(search, MODULE_SEARCH)
 
 interface ModuleParams {
   org: string
@@ -123,7 +123,7 @@ function ModuleView({ params, search }: { params: ModuleParams; search: Search }
       key={`${registry}/${namespace}/${name}/${provider}`}
       address={address}
       version={version}
-      query={queryOf(search, ['part', 'tab']) ?? ''}
+      query={queryOf(search, MODULE_SEARCH) ?? ''}
     />
   )
 }

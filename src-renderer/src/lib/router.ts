@@ -42,8 +42,8 @@ export const ORG_TAB_LABELS: Record<OrgTab, string> = {
   audit: 'Audit trail',
   gate: 'Gate'
 }
-/** A module page's search parameters: the part and tab shown, and the version the Changes tab compares with. */
-export const MODULE_SEARCH = ['part', 'tab', 'from'] as const
+/** A module page's search parameters: the part and tab shown, the version the Changes tab compares with, the file the Files tab shows. */
+export const MODULE_SEARCH = ['part', 'tab', 'from', 'file'] as const
 /** A provider page's search parameters: the docs' version and doc (`resources/server`). */
 export const PROVIDER_SEARCH = ['version', 'doc'] as const
 /** An organization's search parameters: the module list's filters and the audit trail's. */

@@ -9,18 +9,18 @@ import { fileOptions, filesOptions, modulePath, type ModuleAddress } from './api
 
 /**
  * A published version's files as its archive holds them, read-only: the list (the part shown's files
- * first), and the file chosen, as text. The part's main file is shown to begin with.
+ * first), and the file chosen, as text with its line numbers. The part's main file is shown to begin
+ * with; the one chosen is in the address (`file`), so a file of a version is a link.
  */
-export function VersionFiles({ address, version, part }: { address: ModuleAddress; version: string; part: string }) {
+export function VersionFiles({ address, version, part, chosen, setChosen }: { address: ModuleAddress; version: string; part: string; chosen: string; setChosen: (path: string) => void }) {
   const { client } = useSession()
   const files = useQuery(filesOptions(client, address, version))
-  const [chosen, setChosen] = useState<string>()
   if (files.isPending) return <Loading what="the files" />
   if (files.isError) return <ErrorMessage error={files.error} action="Could not list the files" />
   const inPart = (path: string) => part === '' || path.startsWith(`${part}/`)
   const listed = files.data.data.map((file) => file.attributes).sort((a, b) => Number(inPart(b.path)) - Number(inPart(a.path)) || a.path.localeCompare(b.path))
   const prefix = part ? `${part}/` : ''
-  const shown = chosen ?? listed.find((file) => file.path === `${prefix}main.tf`)?.path ?? listed.find((file) => inPart(file.path))?.path ?? listed[0]?.path
+  const shown = (chosen && listed.some((file) => file.path === chosen) ? chosen : undefined) ?? listed.find((file) => file.path === `${prefix}main.tf`)?.path ?? listed.find((file) => inPart(file.path))?.path ?? listed[0]?.path
   return (
     <div className="version-files">
       <div className="stack-tight">
@@ -29,7 +29,7 @@ export function VersionFiles({ address, version, part }: { address: ModuleAddres
           {listed.map((file) => (
             <li key={file.path}>
               <button type="button" className="link" aria-current={file.path === shown ? 'true' : undefined} onClick={() => setChosen(file.path)}>
-                {file.path}
+                <PathText path={file.path} />
               </button>{' '}
               <span className="muted">{formatBytes(file.size)}</span>
             </li>
@@ -77,11 +77,42 @@ function FileText({ address, version, path }: { address: ModuleAddress; version:
       </h3>
       {file.isPending && <Loading what={path} />}
       <ErrorMessage error={file.error} action={`Could not show ${path}`} />
-      {file.data && (
-        <pre tabIndex={0} aria-label={`The text of ${path}`}>
-          <HighlightedCode path={path} text={file.data.data.attributes.text ?? ''} />
-        </pre>
-      )}
+      {file.data && <NumberedText path={path} text={file.data.data.attributes.text ?? ''} />}
     </section>
+  )
+}
+
+/** A path that breaks after its slashes only, never inside a folder's or a file's name. */
+function PathText({ path }: { path: string }) {
+  const segments = path.split('/')
+  return (
+    <>
+      {segments.map((segment, index) => (
+        <span key={index}>
+          {segment}
+          {index < segments.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </span>
+      ))}
+    </>
+  )
+}
+
+/**
+ * A file's text as written, its lines never wrapped (an aligned `=` stays aligned; a long line scrolls
+ * sideways), each numbered in a gutter that scrolls with it and that copying leaves out.
+ */
+function NumberedText({ path, text }: { path: string; text: string }) {
+  const lines = text.replace(/\n$/, '').split('\n').length
+  return (
+    <pre className="numbered" tabIndex={0} aria-label={`The text of ${path}`}>
+      <span className="gutter" aria-hidden="true">
+        {Array.from({ length: lines }, (_, index) => index + 1).join('\n')}
+      </span>
+      <HighlightedCode path={path} text={text} />
+    </pre>
   )
 }

@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
+import { useScrollsFurther } from '../../lib/scrolls-further'
 import { useQuery } from '@tanstack/react-query'
 import { navigate, queryOf } from '../../lib/router'
 import { useSession } from '../../lib/session'
@@ -24,7 +25,9 @@ export function Documentation({
   section,
   setSection,
   from,
-  setFrom
+  setFrom,
+  file,
+  setFile
 }: {
   address: ModuleAddress
   version: string
@@ -36,9 +39,14 @@ export function Documentation({
   /** The version the Changes tab compares with ("": the one before the version shown). */
   from: string
   setFrom: (version: string) => void
+  /** The file the Files tab shows ("": the part's main file). */
+  file: string
+  setFile: (path: string) => void
 }) {
   const { client } = useSession()
   const docs = useQuery(docsOptions(client, address, version))
+  const [tablist, setTablist] = useState<HTMLDivElement | null>(null)
+  const scrollsFurther = useScrollsFurther(tablist)
   const known = docs.data ? partsOf(docs.data).some((candidate) => candidate.path === part) : true
   const changelog = docs.data?.changelog ?? ''
   const published = attributes['version-statuses'].filter((entry) => entry.status === 'ok').map((entry) => entry.version)
@@ -77,7 +85,8 @@ export function Documentation({
       <VersionWarnings address={address} version={version} />
       {current.path === '' && current.empty && callable.length > 0 && <SubmoduleList submodules={callable} setPart={setPart} />}
       <div
-        className="tabs"
+        ref={setTablist}
+        className={`tabs${scrollsFurther ? ' scrolls-further' : ''}`}
         role="tablist"
         aria-label="Documentation"
         onKeyDown={(event) => {
@@ -111,7 +120,7 @@ export function Documentation({
         {shown === 'changes' ? (
           <CompareVersions address={address} versions={published} selected={version} from={from} setFrom={setFrom} />
         ) : shown === 'files' ? (
-          <VersionFiles address={address} version={version} part={current.path} />
+          <VersionFiles address={address} version={version} part={current.path} chosen={file} setChosen={setFile} />
         ) : (
           <PartSection
             org={address.org}

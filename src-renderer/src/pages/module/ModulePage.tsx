@@ -3,19 +3,24 @@ import { useQuery } from '@tanstack/react-query'
 import { AppLink } from '../../lib/link'
 import { MODULE_SEARCH, navigate, queryOf, replaceAddress } from '../../lib/router'
 import { useSession } from '../../lib/session'
+import { useMediaQuery } from '../../lib/media-query'
 import { LoadFailure } from '../../lib/not-found'
-import { ConfirmButton, ErrorMessage, Loading, StatusBadge } from '../../lib/ui'
+import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
 import { moduleOptions, modulePath, useDeleteAt, type ModuleAddress } from '../../features/modules/api'
 import { newest } from '../../features/modules/newest'
 import { UsageCard } from '../../features/modules/UsageCard'
 import { VersionLifecycle } from '../../features/modules/VersionLifecycle'
 import { Documentation } from './Documentation'
+import { ModuleHeader } from './ModuleHeader'
 import { DownloadsCard } from './DownloadsCard'
 import { GateCard } from './GateCard'
 import { MirrorPublicVersion } from './MirrorPublicVersion'
 import { SECTIONS, type Section } from './sections'
 import { VcsCard } from './VcsCard'
 import { Versions } from './Versions'
+
+/** Where the module page's right column goes below its documentation (the width in styles.css's `.module-layout` rule). */
+const NARROW = '(max-width: 960px)'
 
 /** One module: its documentation at a version, its versions and their statuses, how to use it. */
 export function ModulePage({ address, version, query }: { address: ModuleAddress; version?: string; query: string }) {
@@ -28,12 +33,16 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
   const [section, setSection] = useState<Section>(SECTIONS.find((candidate) => candidate.id === initial.get('tab'))?.id ?? 'readme')
   /** The version the Changes tab compares the one shown with ("": the one before it). */
   const [from, setFrom] = useState(initial.get('from') ?? '')
+  /** The file the Files tab shows ("": the part's main file). */
+  const [file, setFile] = useState(initial.get('file') ?? '')
   useEffect(() => {
-    // The part, tab and compared version live in the address (replaced, not pushed), so each view of the module is a link to share.
-    const query = queryOf({ part, tab: section === 'readme' ? '' : section, from: section === 'changes' ? from : '' }, MODULE_SEARCH)
+    // The part, tab, compared version and file live in the address (replaced, not pushed), so each view of the module is a link to share.
+    const query = queryOf({ part, tab: section === 'readme' ? '' : section, from: section === 'changes' ? from : '', file: section === 'files' ? file : '' }, MODULE_SEARCH)
     replaceAddress({ page: 'module', ...address, version, query })
-  }, [address, version, part, section, from])
+  }, [address, version, part, section, from, file])
 
+  // On a narrow screen the right column goes below the documentation: the usage then comes first in the main column, and in the page's order there.
+  const narrow = useMediaQuery(NARROW)
   if (module.isPending) return <Loading what="the module" />
   if (module.isError) {
     const label = `${address.namespace}/${address.name}/${address.provider}`
@@ -55,27 +64,15 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
   const missing = version !== undefined && !published.includes(version) ? version : undefined
   const selected = missing ? undefined : (version ?? newest(published))
   const label = `${attributes.namespace}/${attributes.name}/${attributes.provider}`
+  const usage = selected && attributes['registry-name'] === 'private' && <UsageCard address={address} version={selected} part={part} />
 
   return (
     <article className="stack" aria-labelledby="module-heading">
-      <header className="page-header">
-        <div>
-          <p className="breadcrumbs">
-            <AppLink to={{ page: 'organization', org: address.org, tab: 'modules' }}>{address.org}</AppLink> / modules
-          </p>
-          <h1 id="module-heading">{attributes.name}</h1>
-          <p className="muted">
-            {label} · <span className={`badge ${attributes['registry-name'] === 'public' ? 'info' : 'neutral'}`}>{attributes['registry-name']}</span>{' '}
-            <StatusBadge status={attributes.status} of="module" />
-            {attributes['publishing-mechanism'] && (
-              <span className="muted"> · published from {attributes['publishing-mechanism'] === 'branch' ? 'a branch' : 'tags'}</span>
-            )}
-          </p>
-        </div>
-      </header>
+      <ModuleHeader address={address} attributes={attributes} version={selected} />
 
       <div className="module-layout">
         <div className="stack">
+          {narrow && usage}
           {selected ? (
             <>
               <Documentation
@@ -88,6 +85,8 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
                 setSection={setSection}
                 from={from}
                 setFrom={setFrom}
+                file={file}
+                setFile={setFile}
               />
             </>
           ) : (
@@ -117,7 +116,7 @@ export function ModulePage({ address, version, query }: { address: ModuleAddress
         </div>
         {/* After the documentation in the page's order as on screen (the right column, or below it on a narrow screen), so Tab follows what one sees. */}
         <aside className="stack" aria-label="About this module">
-          {selected && attributes['registry-name'] === 'private' && <UsageCard address={address} version={selected} part={part} />}
+          {!narrow && usage}
           {selected && attributes['registry-name'] === 'private' && <VersionLifecycle address={address} version={selected} />}
           {attributes['registry-name'] === 'private' && <DownloadsCard address={address} />}
           {attributes['vcs-repo'] && <VcsCard address={address} attributes={attributes} />}
