@@ -19,10 +19,11 @@ test.describe('the audit trail', () => {
     await page.goto('/orgs/audited/audit')
     const events = page.getByRole('region', { name: 'Audit events' })
     await expect(events.getByRole('row')).toHaveCount(1 + 7)
-    await expect(events.getByRole('row').nth(1)).toContainText('audited/compute/aws')
-    await expect(events.getByRole('row').nth(1)).toContainText('registry-module')
+    // In words, with a link to what was changed.
+    await expect(events.getByRole('row').nth(1)).toContainText('created module audited/compute/aws')
+    await expect(events.getByRole('row').nth(1).getByRole('link', { name: 'audited/compute/aws' })).toHaveAttribute('href', '/orgs/audited/modules/private/audited/compute/aws')
     await expect(events).toContainText('site-admin')
-    await expect(events.getByRole('row').filter({ hasText: 'audited/planted/aws' })).toContainText('refused')
+    await expect(events.getByRole('row').filter({ hasText: 'audited/planted/aws' })).toContainText('tried to create module audited/planted/aws (refused: nothing changed)')
     await expect(events.getByRole('row').filter({ hasText: 'audited/planted/aws' })).toContainText('api-team_readers')
     await expect(page).toHaveTitle('audited · Audit trail · Homeport')
 

@@ -54,6 +54,9 @@ test('a public module is curated from the GUI, found by the global search, and a
   await form.getByRole('button', { name: 'Curate cloudposse/label/null' }).click()
   await expect(page).toHaveURL(/\/orgs\/curating\/modules\/public\/cloudposse\/label\/null$/)
   await expect(page.getByRole('heading', { level: 1, name: 'label' })).toBeVisible()
+  // The audit trail says it is a public module, not one of the organization's own.
+  await page.goto('/orgs/curating/audit')
+  await expect(page.getByRole('region', { name: 'Audit events' }).getByRole('row').nth(1)).toContainText('created public module cloudposse/label/null')
 
   // No version mirrored (the test machines reach no public registry), and the search finds it all the same.
   await page.goto('/search?q=cloudposse')

@@ -4,7 +4,9 @@ import { queryOf, replaceAddress } from '../../lib/router'
 import { formatDateTime } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ClearFilters, Empty, ErrorMessage, Loading } from '../../lib/ui'
+import { AppLink } from '../../lib/link'
 import { auditTrailOptions, type AuditFilters, type AuditTrailEvent } from './api'
+import { eventWords } from './event-words'
 
 /** The actions the trail names most; any other is searched by its words. */
 const ACTIONS = ['create', 'update', 'destroy', 'upload', 'deprecate', 'undeprecate', 'revoke', 'unrevoke', 'approve', 'mirror', 'import', 'resync', 'retry']
@@ -13,7 +15,7 @@ const CREDENTIALS: Record<AuditTrailEvent['auth']['credential'], string> = {
   'site-admin': 'site admin',
   team: 'team token',
   'organization-token': 'organization token',
-  link: 'signed link',
+  link: 'a signed link Homeport gave out',
   anonymous: 'no valid token',
   system: 'Homeport'
 }
@@ -87,8 +89,7 @@ export function AuditTrail({ org, query }: { org: string; query?: string }) {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Resource</th>
+                <th scope="col">What</th>
                 <th scope="col">From</th>
               </tr>
             </thead>
@@ -102,15 +103,8 @@ export function AuditTrail({ org, query }: { org: string; query?: string }) {
                     {event.auth.description}
                     {event.auth.credential !== 'site-admin' && <div className="muted small">{CREDENTIALS[event.auth.credential]}</div>}
                   </td>
-                  <td>
-                    <span className="badge">{event.resource.action}</span>
-                    {event.resource.meta.outcome === 'refused' && <div className="small refused">refused</div>}
-                  </td>
                   <td className="audit-resource">
-                    {event.resource.meta.name}
-                    <div className="muted small">
-                      {event.resource.type} <code>{event.resource.id}</code>
-                    </div>
+                    <EventSentence event={event} org={org} />
                   </td>
                   <td>{event.request ? event.request.ip : <span className="muted">the command line</span>}</td>
                 </tr>
@@ -133,5 +127,20 @@ export function AuditTrail({ org, query }: { org: string; query?: string }) {
         </nav>
       )}
     </section>
+  )
+}
+
+/** What happened, in words, with a link to the resource where it has a page; its id for the record. */
+function EventSentence({ event, org }: { event: AuditTrailEvent; org: string }) {
+  const words = eventWords(event, org)
+  return (
+    <>
+      <span className={event.resource.meta.outcome === 'refused' ? 'refused' : undefined}>{words.verb}</span> {words.kind && `${words.kind} `}
+      {words.to ? <AppLink to={words.to}>{words.name}</AppLink> : <strong>{words.name}</strong>}
+      {event.resource.meta.outcome === 'refused' && <span className="small refused"> (refused: nothing changed)</span>}
+      <div className="muted small" title={`${event.resource.type} ${event.resource.id}`}>
+        under “{event.resource.meta.permission}”
+      </div>
+    </>
   )
 }
