@@ -282,3 +282,19 @@ test('a long module list scrolls with the page, not in a box of its own, loading
     await expect(list.getByText('many/mod129/aws')).toBeInViewport({ timeout: 500 })
   }).toPass({ timeout: 15_000 })
 })
+
+test('the header says what the module is, who publishes it and how often it was installed, at every width and in both schemes', async ({ page }) => {
+  await signIn(page)
+  await page.goto('/orgs/layouts/modules/private/layouts/vpc/aws')
+  const header = page.locator('header.module-header')
+  await expect(header.getByRole('heading', { level: 1, name: 'vpc' })).toBeVisible()
+  await expect(header).toContainText('Terraform module which creates VPC resources on AWS')
+  await expect(header).toContainText(/layouts\/vpc\/aws · private ready · published by layouts · \d+ downloads?/)
+  // axe at each width on a short module (on vpc's README it takes seconds a scheme).
+  await page.goto('/orgs/layouts/modules/private/layouts/label/null')
+  await expect(page.locator('header.module-header')).toContainText('Makes name and tags for every resource')
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 })
+    await expectAccessible(page, `a module page at ${width} px`)
+  }
+})

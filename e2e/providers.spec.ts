@@ -46,6 +46,8 @@ test('adds a signing key, publishes a provider release from its folder, and show
   await page.getByRole('link', { name: 'dns', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'dns' })).toBeVisible()
   await expect(page).toHaveTitle('edge-providers/dns · provider · Homeport')
+  // What Terraform needs to know first: the latest version and its plugin protocol; each version's platforms and protocols below.
+  await expect(page.getByRole('banner').or(page.locator('header')).first()).toContainText('latest 1.4.0, plugin protocol 6.0 (Terraform 1.0 and later)')
   await expect(page.getByRole('region', { name: 'Usage' }).getByLabel('Usage')).toHaveText(
     'terraform {\n  required_providers {\n    dns = {\n      source  = "homeport.localhost/edge-providers/dns"\n      version = "~> 1.4"\n    }\n  }\n}\n'
   )
@@ -53,6 +55,7 @@ test('adds a signing key, publishes a provider release from its folder, and show
   await expect(provider.getByRole('cell', { name: /^1\.4\.0/ })).toBeVisible()
   await expect(provider.getByText('uploaded and checked')).toBeVisible()
   await expect(provider.getByText('linux_amd64', { exact: true })).toBeVisible()
+  await expect(provider.getByRole('cell', { name: '6.0', exact: true })).toBeVisible()
   // The plugin protocols come from the release's manifest.
   const published = await page.request.get(`${new URL(page.url()).origin}/api/v2/organizations/edge-providers/registry-providers/private/edge-providers/dns/versions/1.4.0`, {
     headers: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` }

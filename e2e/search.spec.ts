@@ -34,6 +34,22 @@ test('the top bar searches every organization’s modules by their words, and / 
   await modules.getByRole('link', { name: 'homeport.localhost/searchable/eks/aws' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'eks', exact: true })).toBeVisible()
 
+  // Suggestions as one types: arrows choose one, Enter opens it; Escape closes them.
+  const suggestions = page.getByRole('listbox', { name: 'Suggestions' })
+  await box.fill('eks')
+  await expect(suggestions.getByRole('option', { name: 'module homeport.localhost/searchable/eks/aws' })).toBeVisible()
+  await expect(box).toHaveAttribute('aria-expanded', 'true')
+  await expectAccessible(page, 'search suggestions')
+  await box.press('Escape')
+  await expect(suggestions).toBeHidden()
+  await box.fill('eks ')
+  await expect(suggestions.getByRole('option').first()).toBeVisible()
+  await box.press('ArrowDown')
+  await expect(suggestions.getByRole('option').first()).toHaveAttribute('aria-selected', 'true')
+  await expect(box).toHaveAttribute('aria-activedescendant', 'search-suggestion-0')
+  await box.press('Enter')
+  await expect(page.getByRole('heading', { level: 1, name: 'eks', exact: true })).toBeVisible()
+
   // An input's name finds it too; words that match nothing say so.
   await page.goto('/search?q=cluster_name')
   await expect(page.getByRole('region', { name: /^Modules/ })).toContainText('homeport.localhost/searchable/eks/aws')

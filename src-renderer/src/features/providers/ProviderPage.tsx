@@ -53,6 +53,8 @@ export function ProviderPage({ org, name, place = {} }: { org: string; name: str
         <h1>{name}</h1>
         <p className="muted">
           <code>{source}</code> · a private provider of {org}
+          {latest && ` · latest ${latest.attributes.version}`}
+          {latest && latest.attributes.protocols.length > 0 && `, plugin protocol ${latest.attributes.protocols.join(', ')} (Terraform ${latest.attributes.protocols.some((protocol) => protocol.startsWith('5')) ? '0.12' : '1.0'} and later)`}
         </p>
       </header>
       {latest && <ProviderUsage source={source} version={latest.attributes.version} />}

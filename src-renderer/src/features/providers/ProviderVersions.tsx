@@ -16,6 +16,7 @@ export function VersionTable({ org, name, versions }: { org: string; name: strin
           <th scope="col">Signed by key</th>
           <th scope="col">SHA256SUMS and signature</th>
           <th scope="col">Platforms</th>
+          <th scope="col">Plugin protocols</th>
           <th scope="col">Status</th>
           <ActionsHeader />
         </tr>
@@ -58,6 +59,7 @@ function VersionRow({ org, name, version }: { org: string; name: string; version
           </span>
         ))}
       </td>
+      <td>{attributes.protocols.length > 0 ? attributes.protocols.join(', ') : <span className="muted">not said</span>}</td>
       <td>
         {attributes.deprecation ? (
           <p>

@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import type { Resource } from '@shared/wire/jsonapi'
 import type { SearchHitAttributes } from '@shared/wire/search'
 import { AppLink } from '../../lib/link'
-import type { Route } from '../../lib/router'
 import { InlineMarkdown } from '../../lib/inline-markdown'
 import { useSession } from '../../lib/session'
 import { Empty, ErrorMessage, Loading } from '../../lib/ui'
-import { searchOptions } from './api'
+import { hitRoute, searchOptions } from './api'
 import { CATEGORY_LABELS, type DocCategory } from '@shared/provider-docs'
 
 const KINDS: ReadonlyArray<{ kind: SearchHitAttributes['kind']; title: string }> = [
@@ -42,7 +40,7 @@ export function SearchPage({ query }: { query: string }) {
             <ul className="plain search-hits">
               {hits.map((hit) => (
                 <li key={hit.id}>
-                  <AppLink to={routeOf(hit)}>
+                  <AppLink to={hitRoute(hit)}>
                     <code>{hit.attributes.doc?.name ?? hit.attributes.address}</code>
                   </AppLink>{' '}
                   {hit.attributes.doc && (
@@ -65,18 +63,4 @@ export function SearchPage({ query }: { query: string }) {
       })}
     </section>
   )
-}
-
-/** The page a hit opens: the organization's modules, the module's page, the provider's page, or a doc on it. */
-function routeOf({ attributes }: Resource<SearchHitAttributes>): Route {
-  if (attributes.kind === 'organization') return { page: 'organization', org: attributes.organization, tab: 'modules' }
-  if (attributes.kind === 'module' && attributes.module) return { page: 'module', org: attributes.organization, registry: attributes.registry ?? 'private', ...attributes.module }
-  if (attributes.kind === 'provider-doc' && attributes.doc) {
-    const { category, slug, version, hostname, namespace, type } = attributes.doc
-    const query = new URLSearchParams({ version, doc: `${category}/${slug}` }).toString()
-    return attributes.registry === 'private' ? { page: 'provider', org: attributes.organization, name: type, query } : { page: 'mirrored-provider', hostname, namespace, type, query }
-  }
-  const [hostname = '', namespace = '', type = ''] = attributes.address.split('/')
-  if (attributes.registry === 'private') return { page: 'provider', org: attributes.organization, name: type }
-  return { page: 'mirrored-provider', hostname, namespace, type }
 }
