@@ -290,6 +290,19 @@ test('the header says what the module is, who publishes it and how often it was 
   await expect(header.getByRole('heading', { level: 1, name: 'vpc' })).toBeVisible()
   await expect(header).toContainText('Terraform module which creates VPC resources on AWS')
   await expect(header).toContainText(/layouts\/vpc\/aws · private ready · published by layouts · \d+ downloads?/)
+  // The documentation's tabs are one row at 1280 px (a row too long scrolls, fading at its end), and the version, submodule and example menus one row too.
+  await page.setViewportSize({ width: 1280, height: 900 })
+  const tabs = page.getByRole('tablist', { name: 'Documentation' })
+  const rows = await tabs.getByRole('tab').evaluateAll((tabs) => new Set(tabs.map((tab) => Math.round(tab.getBoundingClientRect().top))).size)
+  expect(rows).toBe(1)
+  const menus = await page.locator('.doc-controls select').evaluateAll((selects) => new Set(selects.map((select) => Math.round(select.getBoundingClientRect().top))).size)
+  expect(menus).toBe(1)
+  // At 1920 px a list uses the width: the vpc module's description is read whole.
+  await page.setViewportSize({ width: 1920, height: 900 })
+  await page.goto('/orgs/layouts/modules')
+  const description = page.getByRole('list', { name: 'Module list' }).getByRole('listitem').filter({ hasText: 'layouts/vpc/aws' }).locator('.module-description')
+  await expect(description).toBeVisible()
+  expect(await description.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true)
   // axe at each width on a short module (on vpc's README it takes seconds a scheme).
   await page.goto('/orgs/layouts/modules/private/layouts/label/null')
   await expect(page.locator('header.module-header')).toContainText('Makes name and tags for every resource')

@@ -42,6 +42,9 @@ test('shows what a version changes in the interface, on the module page and befo
   await expect(page.getByRole('heading', { name: 'Version 9.9.9 is not published' })).toBeVisible()
   await expect(page.getByLabel('Usage')).toHaveCount(0)
   await page.getByRole('link', { name: 'See 1.4.0, the latest.' }).click()
+  // An older version says a newer one exists, above its documentation.
+  await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws/1.3.0')
+  await expect(page.getByRole('note').filter({ hasText: 'older version' })).toHaveText('This is an older version of the module. See 1.4.0, the latest.')
   // Another version compared with, and the comparison is a link: the address says which, a reload keeps it.
   await page.goto('/orgs/interfaces/modules/private/interfaces/vpc/aws/1.3.0?tab=changes')
   await changes.getByLabel('What 1.3.0 changes since').selectOption('1.4.0')
