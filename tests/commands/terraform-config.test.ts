@@ -74,12 +74,13 @@ describe('homeport terraform-config beside a running Homeport', () => {
   })
 
   it('asks which rights rather than writing the site admin’s token, and says what is wrong when it cannot', async () => {
-    const [none, admin, stranger, nowhere, ambiguous] = await Promise.all([
+    const [none, admin, stranger, nowhere, ambiguous, noAdmin] = await Promise.all([
       run(['--data-dir', test.dataDir]),
       run(['--data-dir', test.dataDir, '--admin']),
       run(['--data-dir', test.dataDir, '--team', 'acme/nobody']),
       run(['--data-dir', out, '--team', 'acme/readers']),
-      run(['--data-dir', test.dataDir, '--team', 'acme/readers', '--admin'])
+      run(['--data-dir', test.dataDir, '--team', 'acme/readers', '--admin']),
+      run(['--data-dir', out, '--admin'])
     ])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('Which rights should Terraform have? Pass --team <organization>/<team>')
@@ -92,5 +93,7 @@ describe('homeport terraform-config beside a running Homeport', () => {
     expect(nowhere.stderr).toContain(`no Homeport is running on ${out}`)
     expect(nowhere.stderr).toContain('--team makes its token through the running Homeport, and none runs on')
     expect(ambiguous.stderr).toContain('Choose one of --team, --token, --login and --admin.')
+    // Where the admin token is not, it says why it may not be, not only "start Homeport once".
+    expect(noAdmin.stderr).toContain(`${out} holds no admin token: Homeport has not run on it yet (start it once), or it runs with HOMEPORT_ADMIN_TOKEN`)
   })
 })

@@ -16,7 +16,7 @@ import {
   type OpenTofuInstall
 } from '../../shared/terraform-config.js'
 import { command } from './command.js'
-import { HomeportClient, runningServer, type RunningServer } from './lib/client.js'
+import { HomeportClient, noAdminToken, runningServer, type RunningServer } from './lib/client.js'
 
 export const terraformConfig = command({
   name: 'terraform-config',
@@ -114,13 +114,7 @@ async function chooseToken(
   if (values.team !== undefined) return teamToken(values.team, dataDir, running, hostname)
   if (values.admin) {
     const admin = env.HOMEPORT_ADMIN_TOKEN ?? (await readAdminTokenFile(dataDir))
-    if (!admin) {
-      throw new UsageError(
-        running
-          ? `Homeport is running at ${running.url}, but ${dataDir} holds no admin token: it was started with HOMEPORT_ADMIN_TOKEN. Set the same HOMEPORT_ADMIN_TOKEN here.`
-          : `${dataDir} holds no admin token: Homeport has not run on it yet (start it once), or it runs with HOMEPORT_ADMIN_TOKEN (set the same here), or on another --data-dir.`
-      )
-    }
+    if (!admin) throw new UsageError(noAdminToken(dataDir, running))
     return { token: admin, said: 'It holds the site admin’s token: every right on every organization. Prefer --team <organization>/<team> for everyday use.' }
   }
   throw new UsageError(

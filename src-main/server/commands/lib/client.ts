@@ -65,6 +65,13 @@ export async function runningServer(dataDir: string): Promise<RunningServer | un
   return { url, ...(ca ? { ca } : {}) }
 }
 
+/** Why no admin token was found, in the words that fit: the server that runs was given its own, or none has run on the folder. */
+export function noAdminToken(dataDir: string, running: RunningServer | undefined): string {
+  return running
+    ? `Homeport is running at ${running.url}, but ${dataDir} holds no admin token: it was started with HOMEPORT_ADMIN_TOKEN. Set the same HOMEPORT_ADMIN_TOKEN here.`
+    : `${dataDir} holds no admin token: Homeport has not run on it yet (start it once), or it runs with HOMEPORT_ADMIN_TOKEN (set the same here), or on another --data-dir.`
+}
+
 /**
  * The one way the command line talks to a Homeport: a URL and a token, every endpoint typed over
  * the same wire documents the server and the GUI use, and every refusal one `ClientError` carrying
@@ -87,11 +94,7 @@ export class HomeportClient {
     const server = await runningServer(dataDir)
     if (!server) return undefined
     const adminToken = token ?? process.env.HOMEPORT_ADMIN_TOKEN ?? (await readAdminTokenFile(dataDir))
-    if (!adminToken) {
-      throw new Error(
-        `Homeport is running at ${server.url}, but ${dataDir} holds no admin token: it was started with HOMEPORT_ADMIN_TOKEN. Set the same HOMEPORT_ADMIN_TOKEN here, or pass --token.`
-      )
-    }
+    if (!adminToken) throw new Error(`${noAdminToken(dataDir, server)} Or pass --token.`)
     return new HomeportClient(server.url, adminToken, server.ca)
   }
 
