@@ -30,7 +30,8 @@ export function searchRoutes(router: Router, services: Services): void {
       for (const org of organizations.slice(0, MOST.organization)) {
         hit(`organization:${org.name}`, { kind: 'organization', organization: org.name, address: org.name, registry: null, module: null, doc: null, description: org.email, matched: ['name'] })
       }
-      for (const { item, matched } of (await services.moduleCatalog.search(caller, query)).slice(0, MOST.module)) {
+      const modules = await services.moduleCatalog.searchWithCurated(caller, query)
+      for (const { item, matched } of modules.ranked.slice(0, MOST.module)) {
         const { entry, description } = item
         const [namespace = '', name = '', provider = ''] = entry.address.split('/')
         hit(`module:${entry.view.module.id}`, {
@@ -44,10 +45,9 @@ export function searchRoutes(router: Router, services: Services): void {
           matched
         })
       }
-      // A curated public module with no version here yet is found by its address, as the module list lists it.
-      for (const { org, module } of await services.moduleCatalog.curatedWithoutVersions(caller)) {
-        const address = `${module.namespace ?? ''}/${module.name}/${module.provider}`
-        if (hits.filter((entry) => entry.attributes.kind === 'module').length >= MOST.module || !holdsEvery(address)) continue
+      // A curated public module with no version here yet is found by its address, as the module list lists it, after those ranked.
+      const unversioned = modules.unversioned.map((view) => ({ ...view, address: `${view.module.namespace ?? ''}/${view.module.name}/${view.module.provider}` })).filter(({ address }) => holdsEvery(address))
+      for (const { org, module, address } of unversioned.slice(0, Math.max(0, MOST.module - modules.ranked.length))) {
         hit(`module:${module.id}`, {
           kind: 'module',
           organization: org.name,

@@ -79,14 +79,6 @@ export class ModuleCatalog {
     return (await this.offeredVersions(caller, filter)).flatMap(({ entry }) => (entry ? [entry] : []))
   }
 
-  /**
-   * The public modules the caller's organizations curate that offer no version yet (none mirrored, or
-   * every one held back by the gate): found by name in the GUI's search, as they are in the module list.
-   */
-  async curatedWithoutVersions(caller: Caller): Promise<ModuleView[]> {
-    return (await this.offeredVersions(caller, { registry: 'public' })).flatMap(({ view, entry }) => (entry ? [] : [view]))
-  }
-
   /** Every module the caller reads, with its entry when it offers the caller a version. */
   private async offeredVersions(caller: Caller, filter: CatalogFilter): Promise<Array<{ view: ModuleView; address: string; entry?: CatalogEntry }>> {
     const found: Array<{ view: ModuleView; address: string; entry?: CatalogEntry }> = []
@@ -119,8 +111,25 @@ export class ModuleCatalog {
    * and the GUI's search.
    */
   async search(caller: Caller, query: string, filter: CatalogFilter = {}): Promise<Array<Ranked<{ entry: CatalogEntry; description: string }>>> {
+    return this.ranked(await this.entries(caller, filter), query)
+  }
+
+  /**
+   * The GUI's search of modules, in one pass over the caller's: those that hold every word of `query`,
+   * best first, as `search`; and the public modules its organizations curate that offer no version yet
+   * (none mirrored, or every one held back by the gate), which have no documentation to rank and are
+   * found by their address, as the module list lists them.
+   */
+  async searchWithCurated(caller: Caller, query: string): Promise<{ ranked: Array<Ranked<{ entry: CatalogEntry; description: string }>>; unversioned: ModuleView[] }> {
+    const all = await this.offeredVersions(caller, {})
+    const unversioned = all.flatMap(({ view, entry }) => (entry || view.module.registryName !== 'public' ? [] : [view]))
+    return { ranked: await this.ranked(all.flatMap(({ entry }) => (entry ? [entry] : [])), query), unversioned }
+  }
+
+  /** `entries` that hold every word of `query`, best first (module-search.ts), each with its latest version's description. */
+  private async ranked(entries: CatalogEntry[], query: string): Promise<Array<Ranked<{ entry: CatalogEntry; description: string }>>> {
     const texts = []
-    for (const entry of await this.entries(caller, filter)) {
+    for (const entry of entries) {
       const [namespace = '', name = '', provider = ''] = entry.address.split('/')
       const { description, text } = await this.searchable(entry.latest)
       texts.push({ item: { entry, description }, text: searchText({ namespace, name, provider }, text) })
