@@ -5,7 +5,7 @@ import { CopyButton } from '../../lib/copy-button'
 import { useSession } from '../../lib/session'
 import { serverInfoOptions } from '../terraform/api'
 import { docsOptions, moduleOptions, partsOf, type ModuleAddress } from './api'
-import { newest } from './newest'
+import { newestInstallable } from './newest'
 import { AppLink } from '../../lib/link'
 
 /**
@@ -25,10 +25,9 @@ export function UsageCard({ address, version, part }: { address: ModuleAddress; 
   const required = shown?.inputs.filter((input) => input.required) ?? []
   const key = (name: string) => `${part}\n${name}`
   // A revoked version is installed by no one new: the usage names the newest version that is not.
-  const revokedVersions = module.data?.data.attributes['revoked-versions'] ?? []
-  const revoked = revokedVersions.includes(version)
-  const installable = (module.data?.data.attributes['published-versions'] ?? []).map((entry) => entry.version).filter((candidate) => !revokedVersions.includes(candidate))
-  const usable = revoked ? newest(installable) : version
+  const attributes = module.data?.data.attributes
+  const revoked = attributes?.['revoked-versions'].includes(version) ?? false
+  const usable = revoked && attributes ? newestInstallable(attributes) : version
   // What is not a module to call: an example (a configuration to run as it is), or a part with no Terraform at all.
   const example = part.startsWith('examples/')
   const empty = shown?.empty === true

@@ -4,7 +4,7 @@ import { useSession } from '../../lib/session'
 import { AppLink } from '../../lib/link'
 import { versionOptions, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
 import type { ProtocolDeprecation } from '@shared/wire/modules'
-import { newest } from '../../features/modules/newest'
+import { newestInstallable } from '../../features/modules/newest'
 
 /**
  * Above the documentation, what a reader of this version must know first (the public registry's
@@ -18,8 +18,7 @@ export function VersionNotice({ address, attributes, version, deprecation }: { a
   const revocation = record.data?.data.attributes.revocation
   const revoked = attributes['revoked-versions'].includes(version)
   const statement = revocation ? { reason: revocation.message, link: revocation.link } : deprecation
-  const installable = attributes['published-versions'].map((entry) => entry.version).filter((candidate) => !attributes['revoked-versions'].includes(candidate))
-  const latest = newest(installable)
+  const latest = newestInstallable(attributes)
   const toLatest = latest && latest !== version && <AppLink to={{ page: 'module', ...address, version: latest }}>See {latest}, the latest.</AppLink>
   if (revoked || deprecation) {
     return (
