@@ -136,6 +136,9 @@ test('the usage keeps its lines as Copy copies them at every width, scrolling si
   await expect(usage).toContainText('source  = "homeport.localhost/layouts/vpc/aws//modules/vpc-endpoints"')
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
+    // Below 960 px the usage moves from the right column to the top of the main one (it is drawn anew there): measured once it has.
+    await expect(page.getByLabel('About this module').getByLabel('Usage', { exact: true })).toHaveCount(width <= 960 ? 0 : 1)
+    await expect(usage).toBeVisible()
     // Each line one line on screen: the box is as many line-heights tall as the snippet has lines.
     const { lines, height, lineHeight, wraps } = await usage.evaluate((pre) => {
       const style = getComputedStyle(pre)

@@ -12,6 +12,8 @@ import { expect, type Page } from '@playwright/test'
  * three times as long as the checks on a page the size of vpc's README (13 s against 4 s a run).
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // A rendering step first: a window just resized reports its media queries there, and the page may redraw for them (the module page moves its usage below 960 px).
+  await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))))
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })
     const results = await new AxeBuilder({ page })
