@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { APIRequestContext } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
 import { ADMIN_HEADERS as headers } from './support/admin-api'
 import { publish } from './support/publish'
@@ -16,6 +16,17 @@ function vpc(outputs: string[]): Record<string, string> {
     'variables.tf': 'variable "cidr" {\n  description = "The IPv4 CIDR block for the VPC."\n  type        = string\n}\n',
     'outputs.tf': outputs.map((name) => `output "${name}" {\n  description = "The ${name} of the VPC"\n  value       = "x"\n}\n`).join('\n')
   }
+}
+
+/** On the Publish page: a folder of `files` picked as the vpc module's (or `name`'s) `version`, and its interface checked. */
+async function checkBeforePublish(page: Page, files: Record<string, string>, version: string, name = 'vpc') {
+  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-vpc-'))
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text)
+  await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
+  await page.getByLabel('Module name').fill(name)
+  await page.getByLabel('Provider').fill('aws')
+  await page.getByLabel('Version', { exact: true }).fill(version)
+  await page.getByRole('button', { name: `Check what ${version} changes` }).click()
 }
 
 /** A version of the organization's vpc module, published through the API. */
@@ -55,15 +66,9 @@ test('shows what a version changes in the interface, on the module page and befo
   await expect(changes.getByRole('list')).toContainText('additive 1.3.0 adds output vpc_arn')
 
   // Before a publish: a folder that adds an output, proposed as a patch release.
-  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-vpc-'))
-  for (const [name, text] of Object.entries(vpc(['vpc_id', 'igw_id']))) writeFileSync(join(folder, name), text)
   await page.getByRole('link', { name: 'interfaces' }).click()
   await page.getByRole('link', { name: 'Publish', exact: true }).click()
-  await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
-  await page.getByLabel('Module name').fill('vpc')
-  await page.getByLabel('Provider').fill('aws')
-  await page.getByLabel('Version', { exact: true }).fill('1.4.1')
-  await page.getByRole('button', { name: 'Check what 1.4.1 changes' }).click()
+  await checkBeforePublish(page, vpc(['vpc_id', 'igw_id']), '1.4.1')
   const preview = page.getByRole('region', { name: 'Interface change' })
   await expect(preview.getByRole('alert')).toHaveText('1.4.1 adds output igw_id: that is new interface in a patch release (a minor release says so).')
   // The form proposes the version the change needs: a proposal only (the one primary action stays Publish), said once taken.
@@ -77,13 +82,7 @@ test('shows what a version changes in the interface, on the module page and befo
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: /^Use .* as the version/ })).toHaveCount(0)
 
   // A breaking change proposes the next major.
-  const breaking = mkdtempSync(join(tmpdir(), 'homeport-e2e-vpc-'))
-  for (const [name, text] of Object.entries(vpc(['igw_id']))) writeFileSync(join(breaking, name), text)
-  await page.getByLabel('Module folder', { exact: true }).setInputFiles(breaking)
-  await page.getByLabel('Module name').fill('vpc')
-  await page.getByLabel('Provider').fill('aws')
-  await page.getByLabel('Version', { exact: true }).fill('1.5.0')
-  await page.getByRole('button', { name: 'Check what 1.5.0 changes' }).click()
+  await checkBeforePublish(page, vpc(['igw_id']), '1.5.0')
   await expect(page.getByRole('region', { name: 'Interface change' }).getByRole('alert')).toContainText('breaking change')
   await page.getByRole('region', { name: 'Interface change' }).getByRole('button', { name: 'Use 2.0.0 as the version' }).click()
   await expect(page.getByLabel('Version', { exact: true })).toHaveValue('2.0.0')
@@ -105,14 +104,8 @@ test('shows what a version changes in the interface, on the module page and befo
 test('a first version has nothing to compare with: the check shows its interface instead, and Changes is no tab of it', async ({ page }) => {
   await signIn(page)
   await openOrganization(page, 'firsts')
-  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-first-'))
-  for (const [name, text] of Object.entries(vpc(['vpc_id', 'vpc_arn']))) writeFileSync(join(folder, name), text)
   await page.getByRole('link', { name: 'Publish', exact: true }).click()
-  await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
-  await page.getByLabel('Module name').fill('fresh')
-  await page.getByLabel('Provider').fill('aws')
-  await page.getByLabel('Version', { exact: true }).fill('1.0.0')
-  await page.getByRole('button', { name: 'Check what 1.0.0 changes' }).click()
+  await checkBeforePublish(page, vpc(['vpc_id', 'vpc_arn']), '1.0.0', 'fresh')
   const preview = page.getByRole('region', { name: 'Interface change' })
   await expect(preview).toContainText('1.0.0 is the first version: there is nothing before it to compare with.')
   await expect(preview).toContainText('Its interface: 1 input (1 required), 2 outputs.')
