@@ -126,6 +126,36 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     expect((await store.gpgKeys.all()).map((found) => found.id)).toEqual(['gpg-b'])
   })
 
+  it('tells who listens of every write once stored, by the id written', async () => {
+    const { store } = await open(kind)
+    const heard: Array<string | undefined> = []
+    const stop = store.gpgKeys.onChange((id) => heard.push(id))
+    await store.gpgKeys.create(key('gpg-a', 'AAAA'))
+    await store.gpgKeys.update('gpg-a', (draft) => void (draft.asciiArmor = 'changed'))
+    await store.gpgKeys.upsert('gpg-b', () => key('gpg-b', 'BBBB'), () => undefined)
+    await expect(store.gpgKeys.update('gpg-a', () => {
+      throw new Error('refused')
+    })).rejects.toThrow('refused')
+    await store.gpgKeys.delete('gpg-b')
+    // A listener that fails does not fail the write, nor keep the others from hearing.
+    const failing = store.gpgKeys.onChange(() => {
+      throw new Error('a listener fails')
+    })
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      await store.gpgKeys.deleteWhere('gpg-a', () => true)
+      expect(log).toHaveBeenCalledWith(expect.stringContaining('a listener fails'))
+    } finally {
+      log.mockRestore()
+      failing()
+    }
+    stop()
+    await store.gpgKeys.create(key('gpg-c', 'CCCC'))
+    // PostgreSQL tells of the refused update too (a write that failed may yet have committed): a listener reads it again for nothing.
+    const refused = kind === 'postgres' ? ['gpg-a'] : []
+    expect(heard).toEqual(['gpg-a', 'gpg-a', 'gpg-b', ...refused, 'gpg-b', 'gpg-a'])
+  })
+
   it('says which records and groups exist without reading them', async () => {
     const { store } = await open(kind)
     await store.gpgKeys.create(key('gpg-a', 'AAAA'))
@@ -283,6 +313,25 @@ describe.skipIf(!POSTGRES)(`a replica’s group reads${POSTGRES ? '' : ' (skippe
     expect(await ids(one)).toEqual(['gpg-c'])
     await two.pool.query("SELECT nextval('hp_gpg_keys_changes')")
     expect(await ids(one)).toEqual(['gpg-c', 'gpg-d'])
+  })
+})
+
+describe.skipIf(!POSTGRES)(`a replica’s listeners${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('hear the other replicas’ writes by id, and of writes that may have gone unheard when the connection that hears them is back', async () => {
+    const url = await database()
+    const [one, two] = [await replica(url), await replica(url)]
+    const heard: Array<string | undefined> = []
+    one.gpgKeys.onChange((id) => heard.push(id))
+    await two.gpgKeys.create(key('gpg-far', 'FAR1'))
+    await two.gpgKeys.delete('gpg-far')
+    await eventually(() => expect(heard).toEqual(['gpg-far', 'gpg-far']))
+    await one.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      await eventually(() => expect(heard).toContain(undefined))
+    } finally {
+      log.mockRestore()
+    }
   })
 })
 

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
+import type { ChangeListener } from './change-feed.js'
 import type { WritesRefusedError } from './errors.js'
 import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderDocsRecord, ProviderRecord, ReleaseSightingRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
 
@@ -29,6 +30,12 @@ export interface RecordStore<T> {
   delete(id: string): Promise<void>
   /** Deletes the record only if `check`, run serialized with every other write, says so; says whether it did. */
   deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean>
+  /**
+   * Tells `listener` of every write once stored (change-feed.ts): the record's id, or none when writes
+   * may have gone unheard (a replica's LISTEN connection was lost), when whatever was derived from the
+   * records must be derived again. Returns what stops it.
+   */
+  onChange(listener: ChangeListener): () => void
 }
 
 /**

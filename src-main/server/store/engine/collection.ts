@@ -5,6 +5,7 @@ import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesR
 import type { RecordCheck } from './record-checks.js'
 import { savesIndexes, type RecordBackend, type RecordFile, type SavedIndexBackend, type SavedIndexes, type StoredDocument } from './record-backend.js'
 import { WriteQueue } from './write-queue.js'
+import { ChangeFeed, type ChangeListener } from '../change-feed.js'
 import type { Schema } from '../schema.js'
 import type { RecordStore } from '../port.js'
 
@@ -63,6 +64,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private readonly uniqueIndexes = new Map<string, Map<string, string>>()
   private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
   private readonly queue = new WriteQueue()
+  private readonly changes = new ChangeFeed()
   /** Grows with every write that reached the disk: whatever was computed from an older value is stale. */
   revision = 0
 
@@ -269,6 +271,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     this.records.set(record.id, file)
     this.index(record)
     this.revision++
+    this.changes.tell(record.id)
   }
 
   /** Changes the record, or creates it from `initial` first when there is none: one step, inside the write queue. */
@@ -310,6 +313,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     this.unindex(previous)
     this.index(draft)
     this.revision++
+    this.changes.tell(id)
     return { record: draft, result }
   }
 
@@ -338,6 +342,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     this.records.delete(id)
     this.unindex(file.data.record as unknown as T)
     this.revision++
+    this.changes.tell(id)
+  }
+
+  onChange(listener: ChangeListener): () => void {
+    return this.changes.on(listener)
   }
 
   /** Runs `task` with no write of this collection in flight, and none starting until it is done. */

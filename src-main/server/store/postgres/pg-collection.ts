@@ -3,6 +3,7 @@ import { Lru } from '../../../shared/lru.js'
 import { deepFreeze, keyList, type Identified } from '../engine/collection.js'
 import type { CollectionSpec } from '../engine/collections.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError } from '../errors.js'
+import { ChangeFeed, type ChangeListener } from '../change-feed.js'
 import type { RecordStore } from '../port.js'
 import { inTransaction } from './transactions.js'
 
@@ -24,6 +25,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   /** A sequence every replica moves on after each write of the collection has committed, before it answers (see listBy). */
   private readonly changes: string
   private readonly groups: GroupReads<T>
+  private readonly feed = new ChangeFeed()
 
   constructor(
     private readonly pool: Pool,
@@ -36,9 +38,14 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     this.groups = new GroupReads(hearing)
   }
 
-  /** Another replica wrote this collection, or may have while its writes went unheard: what was read before may be stale. */
-  heardWrite(): void {
+  /** Another replica wrote record `id` of this collection, or may have written any while its writes went unheard: what was read before may be stale. */
+  heardWrite(id: string | undefined): void {
     this.groups.forget()
+    this.feed.tell(id)
+  }
+
+  onChange(listener: ChangeListener): () => void {
+    return this.feed.on(listener)
   }
 
   get name(): string {
@@ -193,12 +200,12 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   }
 
   async create(record: T): Promise<T> {
-    await this.write((client) => this.insert(client, record))
+    await this.write(record.id, (client) => this.insert(client, record))
     return frozen(record)
   }
 
   async update<R = void>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
-    return this.write(async (client) => {
+    return this.write(id, async (client) => {
       const current = await this.locked(client, id)
       if (!current) throw new RecordMissingError(id)
       return this.replace(client, current, change)
@@ -206,7 +213,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   }
 
   async upsert(id: string, initial: () => T, change: (draft: T) => void): Promise<T> {
-    return this.write(async (client) => {
+    return this.write(id, async (client) => {
       const current = await this.locked(client, id)
       if (current) return (await this.replace(client, current, change)).record
       const record = initial()
@@ -217,7 +224,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   }
 
   async delete(id: string): Promise<void> {
-    await this.write(async (client) => {
+    await this.write(id, async (client) => {
       const { rowCount } = await client.query(`DELETE FROM ${this.table} WHERE id = $1`, [id])
       if (!rowCount) throw new RecordMissingError(id)
       await this.dropKeys(client, id)
@@ -225,7 +232,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   }
 
   async deleteWhere(id: string, check: (record: T) => boolean): Promise<boolean> {
-    return this.write(async (client) => {
+    return this.write(id, async (client) => {
       const current = await this.locked(client, id)
       if (!current || !check(frozen(current))) return false
       await client.query(`DELETE FROM ${this.table} WHERE id = $1`, [id])
@@ -234,15 +241,16 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     })
   }
 
-  /** Runs `work` in a transaction, then tells the others (NOTIFY) that this collection changed. */
-  private async write<R>(work: (client: PoolClient) => Promise<R>): Promise<R> {
+  /** Runs `work` on record `id` in a transaction, then tells the others (NOTIFY: changePayload) and this process's listeners that it changed. */
+  private async write<R>(id: string, work: (client: PoolClient) => Promise<R>): Promise<R> {
     try {
       return await inTransaction(this.pool, async (client) => {
         const value = await work(client)
-        await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, this.spec.name])
+        await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, changePayload(this.spec.name, id)])
         return value
       })
     } finally {
+      this.feed.tell(id)
       // Even a write that failed may have committed (the connection dropped as it did).
       this.revision++
       this.groups.forget()
@@ -360,3 +368,17 @@ class GroupReads<T> {
 
 /** What a replica keeps of each collection's group reads, at most (its records' text, two bytes a character). */
 const GROUP_READS_BYTES = 64 * 1024 * 1024
+
+/**
+ * What a write's NOTIFY says: the collection and the record, `modules:mod-…` (ids hold no colon). A
+ * replica of a Homeport from before ids were sent names the collection alone, heard as "any record".
+ */
+export function changePayload(collection: string, id: string): string {
+  return `${collection}:${id}`
+}
+
+/** The collection and the record a NOTIFY names (changePayload). */
+export function parseChangePayload(payload: string): { collection: string; id: string | undefined } {
+  const at = payload.indexOf(':')
+  return at < 0 ? { collection: payload, id: undefined } : { collection: payload.slice(0, at), id: payload.slice(at + 1) }
+}

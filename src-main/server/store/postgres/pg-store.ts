@@ -5,7 +5,7 @@ import { DatabaseUnreachableError, isDatabaseUnreachable, StoreLoadError } from 
 import type { Archives, Store } from '../port.js'
 import { CachedArchives } from './archive-cache.js'
 import { DEFAULT_ARCHIVE_GRACE_MS, PgArchives } from './pg-archives.js'
-import { CHANGES_CHANNEL, PgCollection } from './pg-collection.js'
+import { CHANGES_CHANNEL, parseChangePayload, PgCollection } from './pg-collection.js'
 import { PgLeases } from './pg-leases.js'
 
 /** The layout of Homeport's tables, apart from the records' own schemas; raised by a change that needs a migration. */
@@ -103,11 +103,12 @@ export async function openPostgresStore(
     const byName = new Map<string, PgCollection<Identified>>(Object.values(collections).map((kept) => [kept.name, kept as PgCollection<Identified>]))
     const onNotification = (message: pg.Notification) => {
       if (ownBackends.has(message.processId)) return
-      byName.get(message.payload ?? '')?.heardWrite()
+      const { collection: name, id } = parseChangePayload(message.payload ?? '')
+      byName.get(name)?.heardWrite(id)
       // The audit trail changes no answer a replica computed.
-      if (message.payload === 'audit-trail') return
+      if (name === 'audit-trail') return
       revision++
-      if (message.payload === 'installation') void installation.get(INSTALLATION_ID).then((record) => record && (current = record))
+      if (name === 'installation') void installation.get(INSTALLATION_ID).then((record) => record && (current = record))
     }
     let closed = false
     const listen = async (): Promise<pg.PoolClient> => {
@@ -135,7 +136,7 @@ export async function openPostgresStore(
       try {
         listener = await listen()
         revision++
-        for (const kept of byName.values()) kept.heardWrite()
+        for (const kept of byName.values()) kept.heardWrite(undefined)
       } catch {
         void relisten(Math.min(waitMs * 2, 30_000))
       }
