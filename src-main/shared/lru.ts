@@ -1,7 +1,7 @@
 /**
  * A map that keeps the most recently used entries within a budget: each entry weighs something
  * (its bytes, or 1 to bound a count), and the least recently used go first when a new one does not
- * fit. The one eviction rule of Homeport's in-memory caches: documentation, search texts, the
+ * fit. The one eviction rule of Homeport's in-memory caches: documentation, the
  * protocol's answers, small stored files, the parser's readings, a PostgreSQL replica's group reads and
  * its archive cache on disk (shared, so that the store, which imports nothing of the domain, has it too).
  */

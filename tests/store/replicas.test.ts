@@ -66,6 +66,17 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
     expect(archive.status).toBe(200)
   })
 
+  it('finds the same modules through either: each replica’s search index follows the other’s writes', async () => {
+    const found = async (replica: TestServer, q: string) => (await replica.api('GET', `/search?q=${q}`)).body.data.filter((hit: { attributes: { kind: string } }) => hit.attributes.kind === 'module').map((hit: { attributes: { address: string } }) => hit.attributes.address)
+    // Both indexes built, then a module published through the first, found by its README's words and as typed.
+    expect(await found(second, 'sidecar')).toEqual([])
+    await publish(first, 'shared', 'sidecar', 'aws', '1.0.0', { ...NETWORK_MODULE, 'README.md': '# Sidecar\n\nRuns an envoy sidecar beside each task.\n' })
+    for (const replica of [first, second]) await eventually(async () => expect(await found(replica, 'envo')).toEqual([expect.stringMatching(/\/shared\/sidecar\/aws$/)]))
+    // Deleted through the second: gone from the first's answers too.
+    expect((await second.api('DELETE', '/organizations/shared/registry-modules/private/shared/sidecar/aws')).status).toBe(204)
+    await eventually(async () => expect(await found(first, 'envoy')).toEqual([]))
+  })
+
   it('refuses a Homeport backup, in words, and points at pg_dump', async () => {
     const backup = await first.api('GET', '/api/homeport/v1/backup')
     expect(backup.status).toBe(403)

@@ -5,6 +5,7 @@ import type { ServeOptions } from './options.js'
 import { ModuleSharingService } from '../domain/modules/module-sharing.js'
 import { DocsCache } from '../domain/archives/docs-cache.js'
 import { ModuleCatalog } from '../domain/assistant/module-catalog.js'
+import { ModuleIndex } from '../domain/search/module-index.js'
 import { OciRegistry } from '../domain/oci/oci-registry.js'
 import { ProviderCatalog } from '../domain/assistant/provider-catalog.js'
 import { DownloadCounter } from '../domain/modules/downloads.js'
@@ -90,6 +91,7 @@ export function createServices(store: Store, background: Background, options: Se
   const ingest = new IngestQueue(store, archives, background)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition, audit)
   const docs = new DocsCache(store.archives)
+  const moduleIndex = new ModuleIndex(store)
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
   // The gate over what comes in from the public registries: every mirror asks it.
   const clock = options.clock ?? Date.now
@@ -164,7 +166,8 @@ export function createServices(store: Store, background: Background, options: Se
     providerUploads,
     providerRegistry,
     bundles,
-    moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname, gate),
+    moduleIndex,
+    moduleCatalog: new ModuleCatalog(store, registry, docs, options.registryHostname, gate, moduleIndex),
     providerCatalog: new ProviderCatalog(store, publicMirrors, options.registryHostname),
     versionFiles: new VersionFiles(store, modules, firstDownloads),
     oci: new OciRegistry(store, providerRegistry, publicMirrors, registry, downloads, options.registryHostname),

@@ -95,6 +95,8 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       // Not waited for: OCI clients are told a version without its zip is not there yet, and everything else is served meanwhile.
       void background.run('version backfill', (signal) => services.ingest.backfillPublished(signal))
     }
+    // Not waited for either: a search that comes before the index is built waits for it.
+    void background.run('search index build', () => services.moduleIndex.current())
     const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted, options.clock)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)

@@ -25,6 +25,7 @@ import type { TeamService } from './organizations/teams.js'
 import type { UploadService } from './modules/uploads.js'
 import type { AuditTrailService } from './organizations/audit-trail.js'
 import type { ModuleCatalog } from './assistant/module-catalog.js'
+import type { ModuleIndex } from './search/module-index.js'
 import type { ProviderCatalog } from './assistant/provider-catalog.js'
 import type { OciRegistry } from './oci/oci-registry.js'
 import type { VersionFiles } from './modules/version-files.js'
@@ -72,6 +73,8 @@ export interface Services {
   gatePolicies: GatePolicyService
   /** Provider documentation, private and mirrored, as callers read it on every face (domain/provider-docs/). */
   providerDocs: DocsReader
+  /** Every module's words, for searches (domain/search/). */
+  moduleIndex: ModuleIndex
   /** What the assistant's tools (the MCP face) read: modules and providers a caller may install. */
   moduleCatalog: ModuleCatalog
   providerCatalog: ProviderCatalog

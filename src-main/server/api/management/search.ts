@@ -1,6 +1,6 @@
 import type Router from '@koa/router'
 import type { Services } from '../../domain/services.js'
-import { queryWords } from '../../domain/assistant/module-search.js'
+import { queryWords } from '../../domain/search/module-search.js'
 import { callerOf } from '../../http/auth.js'
 import { sendDocument } from '../../http/jsonapi.js'
 import { queryString } from '../../http/query.js'
@@ -30,7 +30,7 @@ export function searchRoutes(router: Router, services: Services): void {
       for (const org of organizations.slice(0, MOST.organization)) {
         hit(`organization:${org.name}`, { kind: 'organization', organization: org.name, address: org.name, registry: null, module: null, doc: null, description: org.email, matched: ['name'] })
       }
-      const modules = await services.moduleCatalog.searchWithCurated(caller, query)
+      const modules = await services.moduleCatalog.searchWithCurated(caller, query, MOST.module)
       for (const { item, matched } of modules.ranked.slice(0, MOST.module)) {
         const { entry, description } = item
         const [namespace = '', name = '', provider = ''] = entry.address.split('/')
@@ -45,9 +45,9 @@ export function searchRoutes(router: Router, services: Services): void {
           matched
         })
       }
-      // A curated public module with no version here yet is found by its address, as the module list lists it, after those ranked.
-      const unversioned = modules.unversioned.map((view) => ({ ...view, address: `${view.module.namespace ?? ''}/${view.module.name}/${view.module.provider}` })).filter(({ address }) => holdsEvery(address))
-      for (const { org, module, address } of unversioned.slice(0, Math.max(0, MOST.module - modules.ranked.length))) {
+      // A curated public module with no version here yet is found by its address (it has no documentation), after those ranked.
+      for (const { org, module } of modules.unversioned.slice(0, Math.max(0, MOST.module - modules.ranked.length))) {
+        const address = `${module.namespace ?? ''}/${module.name}/${module.provider}`
         hit(`module:${module.id}`, {
           kind: 'module',
           organization: org.name,

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { requiredProvidersBlock } from '../../../shared/provider-usage.js'
 import { z } from 'zod'
-import { queryWords } from '../../domain/assistant/module-search.js'
+import { queryWords } from '../../domain/search/module-search.js'
 import type { ProviderEntry } from '../../domain/assistant/provider-catalog.js'
 import { callerOf, clip, pageOf, type AssistantContext } from './assistant-context.js'
 

@@ -1,5 +1,5 @@
 import { PUBLIC_REGISTRY_HOSTS } from '../../../shared/terraform-config.js'
-import type { RegistryName, VersionRecord } from '../../store/records.js'
+import type { ModuleRecord, OrganizationRecord, RegistryName, VersionRecord } from '../../store/records.js'
 import { BY_ORGANIZATION, type Store } from '../../store/port.js'
 import type { Caller } from '../core/access.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
@@ -9,9 +9,10 @@ import { type ModuleView, latestOf, published } from '../modules/module-rules.js
 import type { RegistryService } from '../modules/protocol-reads.js'
 import { offered } from '../modules/versions/lifecycle.js'
 import type { Gate } from '../gate/gate.js'
+import type { ScopedPolicy } from '../gate/decide.js'
 import { publicPackage } from '../gate/packages.js'
-import { Lru } from '../../../shared/lru.js'
-import { docsSearchText, rank, searchText, type DocsSearchText, type Ranked } from './module-search.js'
+import { queryWords, type Ranked } from '../search/module-search.js'
+import type { ModuleIndex } from '../search/module-index.js'
 
 /** A module an assistant may read: where it is, and the versions the caller is offered, newest first. */
 export interface CatalogEntry {
@@ -43,110 +44,129 @@ export interface CatalogFilter {
   provider?: string
 }
 
-/**
- * The search texts of every module a search reads, by archive: a search reads each module's, and
- * reading them from the documentation cost a registry of 10,000 modules nearly two seconds a
- * search. Their words alone take a few kilobytes a module (docsSearchText).
- */
-const SEARCH_TEXT_BYTES = 64 * 1024 * 1024
+/** A module a search found, with its latest version's description. */
+export type SearchHit = Ranked<{ entry: CatalogEntry; description: string }>
 
-/** A version's documentation as searched: its description, shown with each hit, and its words. */
-interface Searchable {
-  description: string
-  text: DocsSearchText
+/** A module the caller reads, with its entry when it offers the caller a version. */
+interface Offer {
+  view: ModuleView
+  address: string
+  entry?: CatalogEntry
+}
+
+/** How many of a search's hits are read from the store at once, to be checked for the caller. */
+const CHECK_PAGE = 100
+
+/** Whether a module is of the registry and provider a filter names. */
+function chosen(module: ModuleRecord, filter: CatalogFilter): boolean {
+  return (filter.registry === undefined || module.registryName === filter.registry) && (filter.provider === undefined || module.provider === filter.provider)
 }
 
 /**
  * The modules a caller reads, private and mirrored from the public registry, for the assistant's
  * tools: the same organizations and versions the registry protocol offers that caller (shared
- * modules in the self-hosted edition; a revoked version only to its existing users). A search
- * goes through every module the caller reads (a registry holds thousands, not millions), each by
- * the words of its documentation kept in memory: its first, after a start, reads them all.
+ * modules in the self-hosted edition; a revoked version only to its existing users). A search asks
+ * the index (module-index.ts) and checks its hits for the caller, as many as it shows.
  */
 export class ModuleCatalog {
-  private readonly searchables = new Lru<string, Searchable>(SEARCH_TEXT_BYTES)
-
   constructor(
     private readonly store: Store,
     private readonly registry: RegistryService,
     private readonly docs: DocsCache,
     private readonly registryHostname: string,
-    private readonly gate: Gate
+    private readonly gate: Gate,
+    private readonly index: ModuleIndex
   ) {}
 
   /** Every module the caller reads with at least one version it is offered. */
   async entries(caller: Caller, filter: CatalogFilter = {}): Promise<CatalogEntry[]> {
-    return (await this.offeredVersions(caller, filter)).flatMap(({ entry }) => (entry ? [entry] : []))
-  }
-
-  /** Every module the caller reads, with its entry when it offers the caller a version. */
-  private async offeredVersions(caller: Caller, filter: CatalogFilter): Promise<Array<{ view: ModuleView; address: string; entry?: CatalogEntry }>> {
-    const found: Array<{ view: ModuleView; address: string; entry?: CatalogEntry }> = []
-    for (const org of await this.registry.readableOrganizations(caller)) {
-      if (filter.organization !== undefined && org.name !== filter.organization) continue
-      // Mirrored public modules offer what the gate lets through (the policies read once per organization).
+    const found: Offer[] = []
+    for (const org of await this.organizations(caller, filter)) {
       const policies = await this.gate.policies(org.id)
       for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) {
-        if (filter.registry !== undefined && module.registryName !== filter.registry) continue
-        if (filter.provider !== undefined && module.provider !== filter.provider) continue
-        let versions = offered(caller, published(module))
-        if (module.registryName === 'public' && policies.length > 0) {
-          // Curated public modules are one set for both public registries (domain/upstream/public-mirrors.ts).
-          const target = { ...publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider), aliases: PUBLIC_REGISTRY_HOSTS.slice(1) }
-          versions = (await this.gate.offered({ caller, organizationId: org.id }, target, versions, (version) => version.version, undefined, policies)).offered
-        }
-        const view = { org, module }
-        const namespace = module.registryName === 'private' ? org.name : (module.namespace ?? '')
-        const address = `${namespace}/${module.name}/${module.provider}`
-        const hostname = module.registryName === 'private' ? this.registryHostname : PUBLIC_REGISTRY_HOSTS[0]!
-        found.push({ view, address, ...(versions.length > 0 ? { entry: { view, versions, latest: latestOf(versions)!, address, hostname } } : {}) })
+        if (chosen(module, filter)) found.push(await this.offerOf(caller, org, module, policies))
       }
     }
-    return found.sort((a, b) => a.address.localeCompare(b.address) || a.view.org.name.localeCompare(b.view.org.name))
+    found.sort((a, b) => a.address.localeCompare(b.address) || a.view.org.name.localeCompare(b.view.org.name))
+    return found.flatMap(({ entry }) => (entry ? [entry] : []))
   }
 
-  /**
-   * The modules the caller reads that hold every word of `query`, best first (module-search.ts), each with
-   * its latest version's description and the fields a word was found in: the assistant's search_modules
-   * and the GUI's search.
-   */
-  async search(caller: Caller, query: string, filter: CatalogFilter = {}): Promise<Array<Ranked<{ entry: CatalogEntry; description: string }>>> {
-    return this.ranked(await this.entries(caller, filter), query)
+  /** The organizations the caller reads, or the one the filter names among them. */
+  private async organizations(caller: Caller, filter: CatalogFilter): Promise<OrganizationRecord[]> {
+    return (await this.registry.readableOrganizations(caller)).filter((org) => filter.organization === undefined || org.name === filter.organization)
   }
 
-  /**
-   * The GUI's search of modules, in one pass over the caller's: those that hold every word of `query`,
-   * best first, as `search`; and the public modules its organizations curate that offer no version yet
-   * (none mirrored, or every one held back by the gate), which have no documentation to rank and are
-   * found by their address, as the module list lists them.
-   */
-  async searchWithCurated(caller: Caller, query: string): Promise<{ ranked: Array<Ranked<{ entry: CatalogEntry; description: string }>>; unversioned: ModuleView[] }> {
-    const all = await this.offeredVersions(caller, {})
-    const unversioned = all.flatMap(({ view, entry }) => (entry || view.module.registryName !== 'public' ? [] : [view]))
-    return { ranked: await this.ranked(all.flatMap(({ entry }) => (entry ? [entry] : [])), query), unversioned }
-  }
-
-  /** `entries` that hold every word of `query`, best first (module-search.ts), each with its latest version's description. */
-  private async ranked(entries: CatalogEntry[], query: string): Promise<Array<Ranked<{ entry: CatalogEntry; description: string }>>> {
-    const texts = []
-    for (const entry of entries) {
-      const [namespace = '', name = '', provider = ''] = entry.address.split('/')
-      const { description, text } = await this.searchable(entry.latest)
-      texts.push({ item: { entry, description }, text: searchText({ namespace, name, provider }, text) })
+  /** A module the caller reads, with its entry when it offers the caller a version (`policies`: its organization's gate policies). */
+  private async offerOf(caller: Caller, org: OrganizationRecord, module: ModuleRecord, policies: ScopedPolicy[]): Promise<Offer> {
+    let versions = offered(caller, published(module))
+    if (module.registryName === 'public' && policies.length > 0) {
+      // Mirrored public modules offer what the gate lets through; curated public modules are one set for both public registries (domain/upstream/public-mirrors.ts).
+      const target = { ...publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider), aliases: PUBLIC_REGISTRY_HOSTS.slice(1) }
+      versions = (await this.gate.offered({ caller, organizationId: org.id }, target, versions, (version) => version.version, undefined, policies)).offered
     }
-    // Entries come in address order, which ties keep (the sort is stable).
-    return rank(texts, query, () => 0)
+    const view = { org, module }
+    const namespace = module.registryName === 'private' ? org.name : (module.namespace ?? '')
+    const address = `${namespace}/${module.name}/${module.provider}`
+    const hostname = module.registryName === 'private' ? this.registryHostname : PUBLIC_REGISTRY_HOSTS[0]!
+    return { view, address, ...(versions.length > 0 ? { entry: { view, versions, latest: latestOf(versions)!, address, hostname } } : {}) }
   }
 
-  /** A version's documentation as searched, kept by its archive's hash (the same bytes, the same documentation). */
-  private async searchable(version: VersionRecord): Promise<Searchable> {
-    const sha256 = version.archive?.sha256
-    const kept = sha256 === undefined ? undefined : this.searchables.get(sha256)
-    if (kept) return kept
-    const docs = await this.documentation(version)
-    const searchable = { description: docs.description, text: docsSearchText(docs) }
-    if (sha256 !== undefined) this.searchables.set(sha256, searchable, weightOf(searchable))
-    return searchable
+  /**
+   * The modules the caller reads that hold every word of `query` (or begin with it: search as you type),
+   * best first (the index, module-index.ts), each with its latest version's description and the fields
+   * a word was found in: the assistant's search_modules. An empty query lists every module, by address.
+   */
+  async search(caller: Caller, query: string, filter: CatalogFilter = {}): Promise<SearchHit[]> {
+    if (queryWords(query).length === 0) {
+      const entries = await this.entries(caller, filter)
+      return Promise.all(entries.map(async (entry) => ({ item: { entry, description: await this.descriptionOf(entry.latest) }, score: 0, matched: [] })))
+    }
+    return (await this.found(caller, query, filter, Infinity)).ranked
+  }
+
+  /**
+   * The GUI's search of modules, the first `limit` of them: those that hold every word of `query`, best
+   * first, as `search`; and the public modules its organizations curate that offer no version yet (none
+   * mirrored, or every one held back by the gate), found by their address as the module list lists them.
+   */
+  searchWithCurated(caller: Caller, query: string, limit: number): Promise<{ ranked: SearchHit[]; unversioned: ModuleView[] }> {
+    return this.found(caller, query, {}, limit)
+  }
+
+  /**
+   * The index's hits for `query`, each checked as every face checks it (the versions the caller is
+   * offered), until `limit` pass: the index is asked for that many, and for four times more while
+   * too few of those it gave passed and it holds more.
+   */
+  private async found(caller: Caller, query: string, filter: CatalogFilter, limit: number): Promise<{ ranked: SearchHit[]; unversioned: ModuleView[] }> {
+    const organizations = new Map((await this.organizations(caller, filter)).map((org) => [org.id, org]))
+    const policies = new Map<string, ScopedPolicy[]>()
+    for (let asked = limit; ; asked *= 4) {
+      const { hits, total } = await this.index.search(query, new Set(organizations.keys()), asked)
+      const ranked: SearchHit[] = []
+      const unversioned: ModuleView[] = []
+      for (let start = 0; start < hits.length && ranked.length + unversioned.length < limit; start += CHECK_PAGE) {
+        const page = hits.slice(start, start + CHECK_PAGE)
+        const modules = await this.store.modules.getMany(page.map((hit) => hit.moduleId))
+        for (const [at, hit] of page.entries()) {
+          const module = modules[at]
+          const org = organizations.get(hit.organizationId)
+          // A module deleted, or moved, since the index read it is not found.
+          if (!module || !org || module.organizationId !== org.id || !chosen(module, filter)) continue
+          if (!policies.has(org.id)) policies.set(org.id, await this.gate.policies(org.id))
+          const { view, entry } = await this.offerOf(caller, org, module, policies.get(org.id)!)
+          if (entry) ranked.push({ item: { entry, description: await this.descriptionOf(entry.latest) }, score: hit.score, matched: hit.matched })
+          else if (module.registryName === 'public') unversioned.push(view)
+          if (ranked.length + unversioned.length >= limit) break
+        }
+      }
+      if (ranked.length + unversioned.length >= limit || total <= asked) return { ranked, unversioned }
+    }
+  }
+
+  /** A version's description: kept on its record since ingest kept it there, else read from its documentation. */
+  private async descriptionOf(version: VersionRecord): Promise<string> {
+    return version.description ?? (await this.documentation(version)).description
   }
 
   /** The module a reference names, among those the caller reads; a private one first when both registries have it. */
@@ -185,9 +205,4 @@ export function registryOfHost(host: string, registryHostname: string, attribute
   if (host === registryHostname.toLowerCase()) return 'private'
   if (PUBLIC_REGISTRY_HOSTS.includes(host)) return 'public'
   throw new InvalidInputError(`${host} is neither this registry (${registryHostname}) nor a public registry it mirrors.`, attribute)
-}
-
-/** About the bytes a searchable holds: its strings' characters, two bytes each at most. */
-function weightOf({ description, text }: Searchable): number {
-  return 2 * (description.length + text.description.length + text.inputs.length + text.outputs.length + text.resources.length + text.readme.length)
 }

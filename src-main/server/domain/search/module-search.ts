@@ -14,6 +14,9 @@ const FIELDS = [
 
 export type SearchField = (typeof FIELDS)[number][0]
 
+/** The fields, best first. */
+export const SEARCH_FIELDS: readonly SearchField[] = FIELDS.map(([field]) => field)
+
 /** The texts of one module a query is matched against. */
 export type SearchText = Record<SearchField, string>
 
@@ -29,9 +32,8 @@ export type DocsSearchText = Pick<SearchText, 'description' | 'inputs' | 'output
 
 /**
  * The searchable texts of a version's documentation, each as the distinct words it holds (lower
- * case, split as a query is, joined by spaces): a query's word, letters and digits only, is found in
- * a text exactly when it is found in one of its words, so this finds what the whole text would, in a
- * small part of its size (a README's words repeat), small enough to keep for every module.
+ * case, split as a query is, joined by spaces): what the index (module-index.ts) reads of it, each
+ * word once (a README's words repeat).
  */
 export function docsSearchText(docs: ModuleDocs): DocsSearchText {
   const parts = [docs.root, ...docs.submodules]
@@ -59,32 +61,26 @@ export function queryWords(query: string): string[] {
   return [...new Set(query.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== ''))]
 }
 
+/** The words of a module's name, as a query's are compared with them (a name that is the query itself counts most). */
+export function nameWords(name: string): string {
+  return queryWords(name).join(' ')
+}
+
+/** A field as one bit of a mask (SEARCH_FIELDS' order): where a word was found, as a number. */
+export const FIELD_BITS: ReadonlyMap<string, number> = new Map(SEARCH_FIELDS.map((field, index) => [field, 1 << index]))
+
 /**
- * The items whose texts hold every word of the query (anywhere: a word of the name or of an input's
- * description), best first: each word counts as much as the best field it is in, a name that is the
- * query itself counts most, and ties go by `tieBreak`. An empty query matches everything, in
- * `tieBreak` order.
+ * How a module found by every word of a query ranks (module-index.ts): each word counts as much as
+ * the first field it is in (FIELDS' order), and a name that is the query itself counts 20 more.
+ * `wordFields` holds, for each word, the fields it was found in as a mask of FIELD_BITS.
  */
-export function rank<T>(items: Array<{ item: T; text: SearchText }>, query: string, tieBreak: (a: T, b: T) => number): Array<Ranked<T>> {
-  const words = queryWords(query)
-  const ranked: Array<Ranked<T>> = []
-  for (const { item, text } of items) {
-    const lowered = Object.fromEntries(FIELDS.map(([field]) => [field, text[field].toLowerCase()])) as SearchText
-    let score = 0
-    const matched = new Set<SearchField>()
-    let every = true
-    for (const word of words) {
-      const best = FIELDS.find(([field]) => lowered[field].includes(word))
-      if (!best) {
-        every = false
-        break
-      }
-      score += best[1]
-      for (const [field] of FIELDS) if (lowered[field].includes(word)) matched.add(field)
-    }
-    if (!every) continue
-    if (words.length > 0 && queryWords(text.name).join(' ') === words.join(' ')) score += 20
-    ranked.push({ item, score, matched: FIELDS.map(([field]) => field).filter((field) => matched.has(field)) })
-  }
-  return ranked.sort((a, b) => b.score - a.score || tieBreak(a.item, b.item))
+export function scoreOf(wordFields: readonly number[], nameIsQuery: boolean): number {
+  let score = nameIsQuery ? 20 : 0
+  for (const mask of wordFields) if (mask !== 0) score += FIELDS[31 - Math.clz32(mask & -mask)]![1]
+  return score
+}
+
+/** The fields of a mask of FIELD_BITS, best first. */
+export function fieldsOf(mask: number): SearchField[] {
+  return SEARCH_FIELDS.filter((_, index) => (mask & (1 << index)) !== 0)
 }

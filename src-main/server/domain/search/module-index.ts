@@ -1,0 +1,201 @@
+import MiniSearch, { type SearchResult } from 'minisearch'
+import type { ModuleRecord } from '../../store/records.js'
+import { BY_ORGANIZATION, type Store } from '../../store/port.js'
+import { NO_DOCS } from '../archives/docs-cache.js'
+import type { ModuleDocs } from '../archives/module-docs.js'
+import { latest } from '../modules/module-rules.js'
+import { BestOf } from '../../../shared/best-of.js'
+import { docsSearchText, FIELD_BITS, fieldsOf, nameWords, queryWords, scoreOf, searchText, SEARCH_FIELDS, type SearchField, type SearchText } from './module-search.js'
+
+/** A module as the index holds it: its searchable texts, and what a hit is sorted and scoped by. */
+interface IndexedModule extends SearchText {
+  id: string
+  organizationId: string
+  /** `namespace/name/provider`: ties go by it, as the module list orders. */
+  address: string
+  /** Its name's words (nameWords): a name that is the query itself counts most. */
+  nameWords: string
+}
+
+/** A module that holds every word of a query, with how it ranks (scoreOf). */
+export interface IndexHit {
+  moduleId: string
+  organizationId: string
+  score: number
+  matched: SearchField[]
+}
+
+/** How many modules a build or a catch-up reads from the store at once. */
+const READ_PAGE = 500
+
+/**
+ * Every module's searchable words, in one in-memory index (MiniSearch: docs/architecture/search.md
+ * says why that library), so that a search costs what its hits cost, not what the registry holds:
+ * before it, a search read every module the caller reads (a registry of 10,000 modules, 190 ms).
+ *
+ * It holds every module, whoever may read it, with its organization: a search is scoped to the
+ * caller's organizations as it runs, and the catalog then checks each hit as every face does (the
+ * versions the caller is offered). A module is indexed by its latest published version's
+ * documentation. It follows the store's writes record by record (RecordStore.onChange), catching
+ * up before a search answers: a search sees every write this replica acknowledged before it, and
+ * another replica's once its NOTIFY has arrived (within moments, as the protocol's cached answers
+ * do). A start does not wait for it: it is
+ * built in the background (the 'search index build' job), and a search that comes first waits for the build.
+ */
+export class ModuleIndex {
+  private index = newIndex()
+  /** Modules written since the index read them. */
+  private readonly staleModules = new Set<string>()
+  /** Organizations written since (a private module's namespace is its organization's name). */
+  private readonly staleOrganizations = new Set<string>()
+  /** Everything must be read again: at start, and after writes may have gone unheard. */
+  private whole = true
+  private readonly organizationNames = new Map<string, string>()
+  private catchingUp: Promise<void> | undefined
+
+  constructor(private readonly store: Store) {
+    store.modules.onChange((id) => (id === undefined ? (this.whole = true) : this.staleModules.add(id)))
+    store.organizations.onChange((id) => (id === undefined ? (this.whole = true) : this.staleOrganizations.add(id)))
+  }
+
+  /** Reads what changed since the index last did (everything, the first time): the start's build (the 'search index build' job), and every search. */
+  async current(): Promise<void> {
+    if (this.catchingUp) await this.catchingUp
+    if (!this.whole && this.staleModules.size === 0 && this.staleOrganizations.size === 0) return
+    this.catchingUp ??= this.catchUp().finally(() => (this.catchingUp = undefined))
+    await this.catchingUp
+  }
+
+  /**
+   * The best `limit` modules of `organizationIds` that hold every word of `query`, each word as a word
+   * of theirs or the start of one (search as you type), best first (scoreOf), ties by address; and how
+   * many hold them in all. None for a query of no word.
+   */
+  async search(query: string, organizationIds: ReadonlySet<string>, limit = Infinity): Promise<{ hits: IndexHit[]; total: number }> {
+    const words = queryWords(query)
+    if (words.length === 0) return { hits: [], total: 0 }
+    await this.current()
+    const results = this.index.search(words.join(' '), { prefix: true, combineWith: 'AND', filter: (result) => organizationIds.has(result.organizationId as string) })
+    const name = words.join(' ')
+    const best = new BestOf<Scored>(limit, (a, b) => b.score - a.score || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
+    for (const result of results) {
+      const wordFields = fieldsPerWord(result, words)
+      best.offer({ result, wordFields, address: result.address as string, score: scoreOf(wordFields, result.nameWords === name) })
+    }
+    const hits = best.sorted().map(({ result, score, wordFields }) => ({
+      moduleId: String(result.id),
+      organizationId: result.organizationId as string,
+      score,
+      matched: fieldsOf(wordFields.reduce((all, mask) => all | mask, 0))
+    }))
+    return { hits, total: results.length }
+  }
+
+  /** One catch-up at a time; a write heard during one is read by the next. A failed one is tried again by the next search. */
+  private async catchUp(): Promise<void> {
+    if (this.whole) return this.rebuild()
+    const modules = new Set(this.staleModules)
+    const organizations = new Set(this.staleOrganizations)
+    this.staleModules.clear()
+    this.staleOrganizations.clear()
+    try {
+      await this.reread(modules, organizations)
+    } catch (error) {
+      // Read again by the next catch-up: none of it is lost.
+      for (const id of modules) this.staleModules.add(id)
+      for (const id of organizations) this.staleOrganizations.add(id)
+      throw error
+    }
+  }
+
+  /** Indexes these modules again, and every module of these organizations (a private module's namespace is its organization's name). */
+  private async reread(modules: Set<string>, organizations: Set<string>): Promise<void> {
+    for (const id of organizations) {
+      const organization = await this.store.organizations.get(id)
+      if (organization) this.organizationNames.set(id, organization.name)
+      else this.organizationNames.delete(id)
+      for (const module of await this.store.modules.listBy(BY_ORGANIZATION, id)) modules.add(module.id)
+    }
+    const ids = [...modules]
+    for (let start = 0; start < ids.length; start += READ_PAGE) {
+      const page = ids.slice(start, start + READ_PAGE)
+      const records = await this.store.modules.getMany(page)
+      const documents = await this.documentsOf(records.flatMap((record) => (record ? [record] : [])))
+      for (const id of page) if (this.index.has(id)) this.index.discard(id)
+      this.index.addAll(documents)
+    }
+  }
+
+  /** Reads every organization and module into a new index, which replaces the old one once whole. */
+  private async rebuild(): Promise<void> {
+    this.whole = false
+    this.staleModules.clear()
+    this.staleOrganizations.clear()
+    try {
+      this.index = await this.read()
+    } catch (error) {
+      this.whole = true
+      throw error
+    }
+  }
+
+  private async read(): Promise<MiniSearch<IndexedModule>> {
+    const index = newIndex()
+    this.organizationNames.clear()
+    for (const organization of await this.store.organizations.all()) this.organizationNames.set(organization.id, organization.name)
+    const ids = await this.store.modules.ids()
+    for (let start = 0; start < ids.length; start += READ_PAGE) {
+      const records = await this.store.modules.getMany(ids.slice(start, start + READ_PAGE))
+      index.addAll(await this.documentsOf(records.flatMap((record) => (record ? [record] : []))))
+    }
+    return index
+  }
+
+  /** The modules' documents, their documentation read at once (a page of them). */
+  private async documentsOf(modules: ModuleRecord[]): Promise<IndexedModule[]> {
+    return Promise.all(
+      modules.map(async (module) => {
+        const namespace = module.registryName === 'private' ? (this.organizationNames.get(module.organizationId) ?? '') : (module.namespace ?? '')
+        const sha256 = latest(module)?.archive?.sha256
+        const docs = (sha256 === undefined ? undefined : await this.store.archives.readDocs<ModuleDocs>(sha256)) ?? NO_DOCS
+        return {
+          id: module.id,
+          organizationId: module.organizationId,
+          address: `${namespace}/${module.name}/${module.provider}`,
+          nameWords: nameWords(module.name),
+          ...searchText({ namespace, name: module.name, provider: module.provider }, docsSearchText(docs))
+        }
+      })
+    )
+  }
+}
+
+function newIndex(): MiniSearch<IndexedModule> {
+  return new MiniSearch<IndexedModule>({
+    fields: [...SEARCH_FIELDS],
+    storeFields: ['organizationId', 'address', 'nameWords'],
+    // Split as a query is (queryWords): `s3-bucket` is `s3` and `bucket`.
+    tokenize: queryWords,
+    processTerm: (term) => term
+  })
+}
+
+/** A hit being ranked. */
+interface Scored {
+  result: SearchResult
+  /** Per word of the query, the fields it was found in (FIELD_BITS). */
+  wordFields: number[]
+  address: string
+  score: number
+}
+
+/** Where each word of the query was found in a hit: the fields of the module's words it is, or begins (a mask of FIELD_BITS per word). */
+function fieldsPerWord(result: SearchResult, words: string[]): number[] {
+  const masks = words.map(() => 0)
+  for (const term in result.match) {
+    let mask = 0
+    for (const field of result.match[term]!) mask |= FIELD_BITS.get(field) ?? 0
+    for (let index = 0; index < words.length; index++) if (term.startsWith(words[index]!)) masks[index]! |= mask
+  }
+  return masks
+}
