@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { measureGate } from './gate.js'
+import { measureGrowthFigures } from './growth.js'
 import { measureGui } from './gui.js'
 import { measureProviderDocs } from './provider-docs.js'
 import { measureIngest } from './ingest.js'
@@ -24,6 +25,10 @@ import { measurePostgres } from './postgres.js'
 const MODULES = Number(process.env.BENCH_MODULES ?? 1000)
 /** `npm run bench -- --postgres`: figures 9–11 alone. */
 const POSTGRES_ONLY = process.argv.includes('--postgres')
+/** `npm run bench -- --growth`: figure 15 alone. */
+const GROWTH_ONLY = process.argv.includes('--growth')
+/** The registry sizes of figure 15, in modules of 10 versions. */
+const GROWTH_SIZES = (process.env.BENCH_GROWTH ?? '1000,10000,100000').split(',').map(Number)
 const VERSIONS = Number(process.env.BENCH_VERSIONS ?? 20)
 
 function need(command: string, install: string): void {
@@ -196,7 +201,47 @@ async function main(): Promise<void> {
     date: new Date().toISOString()
   }
   try {
-    if (!POSTGRES_ONLY) await measureFileStore(work, rows, results)
+    if (GROWTH_ONLY) {
+      await measureGrowthRows(work, rows, results)
+    } else {
+      if (!POSTGRES_ONLY) {
+        await measureFileStore(work, rows, results)
+        await measureGrowthRows(work, rows, results)
+      }
+      await measurePostgresRows(work, rows, results)
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+  await report(rows, results)
+}
+
+/** Figure 15: the interactive reads at 1,000 → 10,000 → 100,000 modules, on the file store. */
+async function measureGrowthRows(work: string, rows: Row[], results: Record<string, unknown>): Promise<void> {
+  log(`15. growth: ${GROWTH_SIZES.join(' → ')} modules × 10 versions…`)
+  const growth = await measureGrowthFigures(work, GROWTH_SIZES, log)
+  results.growth = growth
+  const first = growth[0]!
+  const last = growth[growth.length - 1]!
+  const sizes = growth.map((figure) => figure.modules.toLocaleString('en')).join(' → ')
+  const path = (name: string, of: (figure: (typeof growth)[number]) => { p50: number; p99: number }, target: number | undefined) => {
+    const ratio = Math.round((of(last).p99 / of(first).p99) * 100) / 100
+    rows.push({
+      figure: `15. ${name} at ${sizes} modules: p50 / p99 ms; the p99s' ratio`,
+      result: `${growth.map((figure) => `${of(figure).p50} / ${of(figure).p99}`).join(' → ')} = ${ratio} ×`,
+      target: `≤ 1.5 ×${target === undefined ? '' : `, p99 < ${target} ms`}`,
+      met: ratio <= 1.5 && (target === undefined || of(last).p99 < target)
+    })
+  }
+  path('search', (figure) => figure.search, 25)
+  path('search as you type (20 keystrokes)', (figure) => figure.typing, 15)
+  path('module list by downloads', (figure) => figure.byDownloads, undefined)
+  path('protocol versions list', (figure) => figure.versions, undefined)
+}
+
+/** Figures 9–11. */
+async function measurePostgresRows(work: string, rows: Row[], results: Record<string, unknown>): Promise<void> {
+  {
     log('9–11. PostgreSQL: writes at 1,000 and 100,000 versions, two replicas against one, a 100 MB download…')
     const postgres = await measurePostgres(work, cpus().length, log)
     results.postgres = postgres
@@ -220,12 +265,13 @@ async function main(): Promise<void> {
         met: postgres.download.ratio >= 0.8
       })
     }
-  } finally {
-    await rm(work, { recursive: true, force: true })
   }
+}
 
+async function report(rows: Row[], results: Record<string, unknown>): Promise<void> {
   results.table = rows
-  await writeFile(join(ROOT, 'bench', POSTGRES_ONLY ? 'results-postgres.json' : 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  const named = POSTGRES_ONLY ? 'results-postgres' : GROWTH_ONLY ? 'results-growth' : 'results'
+  await writeFile(join(ROOT, 'bench', `${named}.json`), `${JSON.stringify(results, null, 2)}\n`)
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => [row.figure, row.result, row.target][column]!.length), 6))
   const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 4)).join(' | ')} |`
   console.log()
@@ -233,7 +279,7 @@ async function main(): Promise<void> {
   console.log(line(widths.map((width) => '-'.repeat(width)).concat('---')))
   for (const row of rows) console.log(line([row.figure, row.result, row.target, row.met ? 'yes' : 'NO']))
   const machine = results.machine as { cpu: string; cpus: number; memoryGb: number; node: string }
-  console.log(`\n${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Written to bench/${POSTGRES_ONLY ? 'results-postgres' : 'results'}.json.`)
+  console.log(`\n${machine.cpus} × ${machine.cpu}, ${machine.memoryGb} GB, Node ${machine.node}. Written to bench/${named}.json.`)
   if (rows.some((row) => !row.met)) process.exitCode = 1
 }
 

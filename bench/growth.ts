@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { ADMIN_TOKEN, startHomeport, type Started } from './lib.js'
+import { seedThroughApi } from './seed.js'
+
+/** Versions per module in the growth registries. */
+const GROWTH_VERSIONS = 10
+/** The words generated modules are described by: a few common, most rare, as in a real registry's READMEs. */
+const TOPICS = ['network', 'storage', 'cluster', 'database', 'queue', 'cache', 'gateway', 'identity', 'logging', 'monitoring', 'backup', 'firewall', 'dns', 'certificate', 'secrets', 'registry', 'pipeline', 'function', 'bucket', 'subnet']
+const RESOURCES = ['aws_s3_bucket', 'aws_vpc', 'aws_subnet', 'aws_iam_role', 'aws_lambda_function', 'aws_sqs_queue', 'aws_rds_cluster', 'aws_route53_record', 'aws_kms_key', 'aws_cloudwatch_log_group']
+
+interface RecordFile {
+  schemaVersion: number
+  record: { id: string; name: string; versions: Array<Record<string, unknown> & { archive: { sha256: string; size: number } }>; [key: string]: unknown }
+}
+
+/** A word of its own for module `m` (letters only, as a README's would be): `m` in base 26. */
+function wordOf(m: number): string {
+  let word = ''
+  for (let rest = m + 26 * 26; rest > 0; rest = Math.floor(rest / 26)) word = String.fromCharCode(97 + (rest % 26)) + word
+  return `zed${word}`
+}
+
+/**
+ * A registry of `modules` × `versions` for the growth figures: one module is published through the
+ * API, then its record is copied with new ids, names and versions (as figure 4's generator does), and
+ * each module's latest version gets documentation of its own (a description, inputs, outputs,
+ * resources and a README with words of its own and common ones), written where ingest writes it, so
+ * that a search reads as many distinct words as such a registry holds. Publishing 1,000,000 versions
+ * through HTTP would take hours; what is measured afterwards goes through the API.
+ */
+export async function generateGrowthRegistry(dataDir: string, modules: number, versions = GROWTH_VERSIONS): Promise<void> {
+  const server = await startHomeport(1, dataDir)
+  try {
+    await seedThroughApi(server.url, 'bench', 1, 1, () => undefined)
+  } finally {
+    await server.stop()
+  }
+  const modulesDir = join(dataDir, 'modules')
+  const [template] = (await readdir(modulesDir)).filter((name) => name.endsWith('.json'))
+  const file = JSON.parse(await readFile(join(modulesDir, template!), 'utf8')) as RecordFile
+  const version = { ...file.record.versions[0]!, upload: null }
+  const docsPath = (sha256: string) => join(dataDir, 'archives', sha256.slice(0, 2), `${sha256}.docs.json`)
+  const docs = JSON.parse(await readFile(docsPath(version.archive.sha256), 'utf8')) as {
+    description: string
+    root: { readme: string; inputs: Array<Record<string, unknown>>; outputs: Array<Record<string, unknown>>; resources: Array<Record<string, unknown>> }
+  }
+  for (let m = 1; m < modules; m++) {
+    const id = `mod-G${m.toString(36).padStart(14, '0')}`
+    const own = wordOf(m)
+    const topic = TOPICS[m % TOPICS.length]!
+    const sha256 = createHash('sha256').update(id).digest('hex')
+    const described = {
+      ...docs,
+      description: `A ${topic} module for ${own} workloads`,
+      root: {
+        ...docs.root,
+        readme: `# ${own}\n\nCreates the ${topic} pieces a ${own} team needs: ${TOPICS.slice(0, 1 + (m % 7)).join(', ')}.\n`,
+        inputs: [{ ...docs.root.inputs[0], name: `${own}_name`, description: `The ${topic} name` }, ...docs.root.inputs.slice(1)],
+        outputs: [{ ...docs.root.outputs[0], name: `${topic}_id`, description: `The ${own} id` }],
+        resources: [{ ...docs.root.resources[0], type: RESOURCES[m % RESOURCES.length] }]
+      }
+    }
+    await mkdir(join(dataDir, 'archives', sha256.slice(0, 2)), { recursive: true })
+    await writeFile(docsPath(sha256), JSON.stringify(described))
+    const record = {
+      ...file.record,
+      id,
+      name: `generated-${String(m).padStart(6, '0')}`,
+      versions: Array.from({ length: versions }, (_, v) => ({
+        ...version,
+        id: `modver-G${m.toString(36)}x${v.toString(36)}`,
+        version: `1.${v}.0`,
+        description: described.description,
+        archive: v === versions - 1 ? { ...version.archive, sha256 } : version.archive
+      }))
+    }
+    await writeFile(join(modulesDir, `${id}.json`), JSON.stringify({ schemaVersion: file.schemaVersion, record }))
+  }
+}
+
+/** p50 and p99 of `samples` sequential GETs of each path, in ms. */
+async function latencies(server: Started, paths: string[], samples: number): Promise<{ p50: number; p99: number }> {
+  const times: number[] = []
+  // A first round unmeasured: what a start reads lazily is read once.
+  for (const path of paths) await get(server, path)
+  for (let i = 0; i < samples; i++) {
+    const path = paths[i % paths.length]!
+    const started = performance.now()
+    await get(server, path)
+    times.push(performance.now() - started)
+  }
+  times.sort((a, b) => a - b)
+  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 100) / 100
+  return { p50: at(0.5), p99: at(0.99) }
+}
+
+async function get(server: Started, path: string): Promise<void> {
+  const response = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`)
+  await response.arrayBuffer()
+}
+
+export interface GrowthFigures {
+  modules: number
+  search: { p50: number; p99: number }
+  typing: { p50: number; p99: number }
+  byDownloads: { p50: number; p99: number }
+  versions: { p50: number; p99: number }
+}
+
+/** What a search-as-you-type sends, keystroke by keystroke: 20 prefix queries. */
+export const KEYSTROKES = ['n', 'ne', 'net', 'netw', 'netwo', 'networ', 'network', 'network ', 'network s', 'network st', 'network sto', 'network stor', 'network stora', 'network storag', 'network storage', 'b', 'bu', 'buc', 'buck', 'bucket']
+
+/** The growth figures of one registry: search, the module list by downloads and the protocol's versions list. */
+export async function measureGrowth(dataDir: string, modules: number, samples = 200): Promise<GrowthFigures> {
+  const server = await startHomeport(1, dataDir)
+  try {
+    const probe = (m: number) => `generated-${String(Math.max(1, m)).padStart(6, '0')}`
+    const searches = [wordOf(Math.floor(modules / 2)), probe(Math.floor(modules / 3)), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`)
+    return {
+      modules,
+      search: await latencies(server, searches, samples),
+      typing: await latencies(server, KEYSTROKES.map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`), samples),
+      byDownloads: await latencies(server, ['/api/v2/organizations/bench/registry-modules?sort=-downloads&page[size]=20'], samples),
+      versions: await latencies(server, [`/api/registry/v1/modules/bench/${probe(Math.floor(modules / 2))}/aws/versions`], samples)
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+/** Figure 15: a registry of each size generated (generateGrowthRegistry) and measured (measureGrowth), smallest first. */
+export async function measureGrowthFigures(work: string, sizes: number[], log: (line: string) => void): Promise<GrowthFigures[]> {
+  const figures: GrowthFigures[] = []
+  for (const modules of sizes) {
+    const dataDir = join(work, `growth-${modules}`)
+    log(`  generating ${modules.toLocaleString('en')} modules × ${GROWTH_VERSIONS} versions…`)
+    await generateGrowthRegistry(dataDir, modules)
+    log(`  measuring at ${modules.toLocaleString('en')} modules…`)
+    figures.push(await measureGrowth(dataDir, modules))
+    await rm(dataDir, { recursive: true, force: true })
+  }
+  return figures
+}
