@@ -88,6 +88,24 @@ describe('modules and versions, on the memory store', () => {
     }
   })
 
+  it('lists an organization’s modules as they are after every write, each listing computed once until the next', async () => {
+    const { modules, downloads } = d.services
+    await modules.create(ADMIN, 'acme', { name: 'network', provider: 'aws' })
+    await modules.create(ADMIN, 'acme', { name: 'storage', provider: 'aws' })
+    const names = async (sort?: '-downloads') => (await modules.list(ADMIN, 'acme', { sort })).views.map((view) => view.module.name)
+    const first = await modules.list(ADMIN, 'acme')
+    expect(await modules.list(ADMIN, 'acme')).toBe(first)
+    await expect(modules.list(await d.team('other', 'strangers'), 'acme')).rejects.toBeInstanceOf(NotFoundError)
+    await modules.create(ADMIN, 'acme', { name: 'compute', provider: 'aws' })
+    expect(await names()).toEqual(['compute', 'network', 'storage'])
+    await modules.deleteProvider(ADMIN, at('network'))
+    expect(await names()).toEqual(['compute', 'storage'])
+    // By downloads: a download counted here orders it at once.
+    expect(await names('-downloads')).toEqual(['compute', 'storage'])
+    downloads.count((await modules.read(ADMIN, at('storage'))).module.id)
+    expect(await names('-downloads')).toEqual(['storage', 'compute'])
+  })
+
   it('hands out records no caller can change behind the store’s back', async () => {
     const { modules, store } = d.services
     const { module } = await modules.create(ADMIN, 'acme', { name: 'frozen', provider: 'aws' })
