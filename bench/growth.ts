@@ -104,6 +104,13 @@ async function get(server: Started, path: string): Promise<void> {
 
 export interface GrowthFigures {
   modules: number
+  /** From starting the process to the answer to its first request (the protocol's versions list), after a clean close. */
+  firstAnswerMs: number
+  /** The same on the first start, which reads every record (no Homeport has closed the generated registry). */
+  firstStartAnswerMs: number
+  /** Resident memory at that first answer, and after the measurements (the search index built, the records read). */
+  rssMb: number
+  rssAfterMb: number
   search: { p50: number; p99: number }
   typing: { p50: number; p99: number }
   byDownloads: { p50: number; p99: number }
@@ -113,22 +120,39 @@ export interface GrowthFigures {
 /** What a search-as-you-type sends, keystroke by keystroke: 20 prefix queries. */
 export const KEYSTROKES = ['n', 'ne', 'net', 'netw', 'netwo', 'networ', 'network', 'network ', 'network s', 'network st', 'network sto', 'network stor', 'network stora', 'network storag', 'network storage', 'b', 'bu', 'buc', 'buck', 'bucket']
 
-/** The growth figures of one registry: search, the module list by downloads and the protocol's versions list. */
+/** The growth figures of one registry: start and memory, search, the module list by downloads and the protocol's versions list. */
 export async function measureGrowth(dataDir: string, modules: number, samples = 200): Promise<GrowthFigures> {
-  const server = await startHomeport(1, dataDir)
+  const probe = (m: number) => `generated-${String(Math.max(1, m)).padStart(6, '0')}`
+  const versionsPath = `/api/registry/v1/modules/bench/${probe(Math.floor(modules / 2))}/aws/versions`
+  const first = await startToAnswer(dataDir, versionsPath)
+  await first.server.stop()
+  const { server, ms, rssMb } = await startToAnswer(dataDir, versionsPath)
   try {
-    const probe = (m: number) => `generated-${String(Math.max(1, m)).padStart(6, '0')}`
     const searches = [wordOf(Math.floor(modules / 2)), probe(Math.floor(modules / 3)), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`)
-    return {
-      modules,
+    const figures = {
       search: await latencies(server, searches, samples),
       typing: await latencies(server, KEYSTROKES.map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`), samples),
       byDownloads: await latencies(server, ['/api/v2/organizations/bench/registry-modules?sort=-downloads&page[size]=20'], samples),
-      versions: await latencies(server, [`/api/registry/v1/modules/bench/${probe(Math.floor(modules / 2))}/aws/versions`], samples)
+      versions: await latencies(server, [versionsPath], samples)
     }
+    return { modules, firstAnswerMs: ms, firstStartAnswerMs: first.ms, rssMb, rssAfterMb: await rssOf(server), ...figures }
   } finally {
     await server.stop()
   }
+}
+
+/** Starts Homeport on `dataDir` and asks for `path` at once: the time from the start to that answer, and the resident memory then. */
+async function startToAnswer(dataDir: string, path: string): Promise<{ server: Started; ms: number; rssMb: number }> {
+  const started = performance.now()
+  const server = await startHomeport(1, dataDir)
+  await get(server, path)
+  const ms = Math.round(performance.now() - started)
+  return { server, ms, rssMb: await rssOf(server) }
+}
+
+async function rssOf(server: Started): Promise<number> {
+  const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8')
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024)
 }
 
 /** Figure 15: a registry of each size generated (generateGrowthRegistry) and measured (measureGrowth), smallest first. */

@@ -237,6 +237,18 @@ async function measureGrowthRows(work: string, rows: Row[], results: Record<stri
   path('search as you type (20 keystrokes)', (figure) => figure.typing, 15)
   path('module list by downloads', (figure) => figure.byDownloads, undefined)
   path('protocol versions list', (figure) => figure.versions, undefined)
+  rows.push({
+    figure: `15. the first answer after a start, at ${sizes} modules (${last.modules * 10} versions last), after a clean close (the first start)`,
+    result: growth.map((figure) => `${figure.firstAnswerMs} (${figure.firstStartAnswerMs}) ms`).join(' → '),
+    target: '< 1,000 ms',
+    met: last.firstAnswerMs < 1000
+  })
+  rows.push({
+    figure: '15. resident memory then (after the figures: the index built, the records read)',
+    result: growth.map((figure) => `${figure.rssMb} (${figure.rssAfterMb}) MB`).join(' → '),
+    target: '< 400 MB',
+    met: Math.max(last.rssMb, last.rssAfterMb) < 400
+  })
 }
 
 /** Figures 9–11. */

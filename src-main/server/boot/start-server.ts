@@ -95,8 +95,6 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       // Not waited for: OCI clients are told a version without its zip is not there yet, and everything else is served meanwhile.
       void background.run('version backfill', (signal) => services.ingest.backfillPublished(signal))
     }
-    // Not waited for either: a search that comes before the index is built waits for it.
-    void background.run('search index build', () => services.moduleIndex.current())
     const limiter = new RateLimiter(options.rateLimitPerMinute)
     const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted, options.clock)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
@@ -154,6 +152,8 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     const { port } = listening.address() as AddressInfo
     // The periodic jobs (boot/jobs.ts); the services start the others on demand (ingest, git syncs and builds, bundles).
     startPeriodicJobs(background, services, !store.writesRefused)
+    // Once listening, so that it takes none of the start's time; a search that comes before it is done waits for it.
+    void background.run('search index build', () => services.moduleIndex.current())
     if (!store.writesRefused) await services.vcsBuilds.resumeBuilds() // builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
