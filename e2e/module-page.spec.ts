@@ -205,3 +205,25 @@ test('says a version was published with warnings where it is published, readably
   expect(await warned.evaluate((section) => section.compareDocumentPosition(document.querySelector('[role="tablist"]')!) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy()
   await expectAccessible(page, 'a module page with a warning')
 })
+
+test('a module of many versions lists the newest twenty, down to the one shown, and the rest on asking', async ({ page }) => {
+  await signIn(page)
+  await openOrganization(page, 'prolific')
+  await page.request.post('/api/v2/organizations/prolific/registry-modules', { headers, data: { data: { type: 'registry-modules', attributes: { name: 'vpc', provider: 'aws' } } } })
+  const versions = Array.from({ length: 22 }, (_, index) => `1.${index}.0`)
+  await Promise.all(versions.map((version) => publishVersion(page.request, 'prolific', version, vpc(['vpc_id']))))
+  await page.goto('/orgs/prolific/modules/private/prolific/vpc/aws')
+  const list = page.getByRole('list', { name: 'Versions' })
+  await expect(list.getByRole('listitem')).toHaveCount(20)
+  await expect(list.getByRole('listitem').first()).toContainText('1.21.0')
+  // An old version's page lists it, and every newer one.
+  await page.goto('/orgs/prolific/modules/private/prolific/vpc/aws/1.1.0')
+  await expect(list.getByRole('listitem')).toHaveCount(21)
+  await expect(list.getByRole('listitem').last()).toContainText('1.1.0')
+  // The rest, by keyboard: the focus goes to the first version shown anew.
+  await page.getByRole('button', { name: 'Show all 22 versions' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(list.getByRole('listitem')).toHaveCount(22)
+  await expect(list.getByRole('listitem').last()).toBeFocused()
+  await expect(page.getByRole('button', { name: /^Show all/ })).toHaveCount(0)
+})

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react'
 import { AppLink } from '../../lib/link'
 import { navigate } from '../../lib/router'
 import { formatDate } from '../../lib/format'
@@ -5,12 +6,22 @@ import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, StatusBadge } from '../../lib/ui'
 import { modulePath, useDeleteAt, useModuleAction, type ModuleAddress, type ModuleAttributes } from '../../features/modules/api'
 
+/** How many versions show before "Show all". */
+const FIRST_SHOWN = 20
+
 /** Every version with its status, publish date, deprecation or revocation; retry and delete where allowed. */
 export function Versions({ address, attributes, selected }: { address: ModuleAddress; attributes: ModuleAttributes; selected?: string }) {
   const { client } = useSession()
   const remove = useDeleteAt(client, address.org)
   const action = useModuleAction(client, address.org)
   const statuses = attributes['version-statuses']
+  // The newest first, down to the version shown at least; the rest on asking (a module of 500 versions drew 500 rows on each visit).
+  const firstCount = Math.max(FIRST_SHOWN, statuses.findIndex((entry) => entry.version === selected) + 1)
+  /** Where the versions shown on asking begin: the focus goes there, the button that asked being gone. */
+  const [revealedFrom, setRevealedFrom] = useState<number | undefined>(undefined)
+  const firstRevealed = useRef<HTMLLIElement>(null)
+  useEffect(() => firstRevealed.current?.focus(), [revealedFrom])
+  const shown = revealedFrom === undefined ? statuses.slice(0, firstCount) : statuses
   const publishedAt = new Map(attributes['published-versions'].map((entry) => [entry.version, entry['published-at']]))
   return (
     <div className="card padded">
@@ -19,8 +30,12 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
       </h2>
       {statuses.length === 0 && <p className="muted">None yet.</p>}
       <ul className="versions" aria-label="Versions">
-        {statuses.map((entry) => (
-          <li key={entry.version} aria-current={entry.version === selected ? 'true' : undefined}>
+        {shown.map((entry, index) => (
+          <li
+            key={entry.version}
+            aria-current={entry.version === selected ? 'true' : undefined}
+            {...(index === revealedFrom ? { ref: firstRevealed, tabIndex: -1 } : {})}
+          >
             <div className="version-line">
               {entry.status === 'ok' ? (
                 <AppLink to={{ page: 'module', ...address, version: entry.version }}>{entry.version}</AppLink>
@@ -65,6 +80,11 @@ export function Versions({ address, attributes, selected }: { address: ModuleAdd
           </li>
         ))}
       </ul>
+      {shown.length < statuses.length && (
+        <button type="button" className="link" onClick={() => setRevealedFrom(shown.length)}>
+          Show all {statuses.length} versions
+        </button>
+      )}
       <ErrorMessage error={remove.error ?? action.error} />
     </div>
   )
