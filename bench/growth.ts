@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { measureModuleList, measureModulePage, type GuiFigure } from './gui.js'
 import { ADMIN_TOKEN, startHomeport, type Started } from './lib.js'
 import { seedThroughApi } from './seed.js'
 
 /** Versions per module in the growth registries. */
 const GROWTH_VERSIONS = 10
+/** The versions of the first generated module (`generated-000001`), whose page figure 15 shows. */
+const MANY_VERSIONS = 500
 /** The words generated modules are described by: a few common, most rare, as in a real registry's READMEs. */
 const TOPICS = ['network', 'storage', 'cluster', 'database', 'queue', 'cache', 'gateway', 'identity', 'logging', 'monitoring', 'backup', 'firewall', 'dns', 'certificate', 'secrets', 'registry', 'pipeline', 'function', 'bucket', 'subnet']
 const RESOURCES = ['aws_s3_bucket', 'aws_vpc', 'aws_subnet', 'aws_iam_role', 'aws_lambda_function', 'aws_sqs_queue', 'aws_rds_cluster', 'aws_route53_record', 'aws_kms_key', 'aws_cloudwatch_log_group']
@@ -68,12 +71,12 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
       ...file.record,
       id,
       name: `generated-${String(m).padStart(6, '0')}`,
-      versions: Array.from({ length: versions }, (_, v) => ({
+      versions: Array.from({ length: m === 1 ? MANY_VERSIONS : versions }, (_, v) => ({
         ...version,
         id: `modver-G${m.toString(36)}x${v.toString(36)}`,
         version: `1.${v}.0`,
         description: described.description,
-        archive: v === versions - 1 ? { ...version.archive, sha256 } : version.archive
+        archive: v === (m === 1 ? MANY_VERSIONS : versions) - 1 ? { ...version.archive, sha256 } : version.archive
       }))
     }
     await writeFile(join(modulesDir, `${id}.json`), JSON.stringify({ schemaVersion: file.schemaVersion, record }))
@@ -111,6 +114,10 @@ export interface GrowthFigures {
   /** Resident memory at that first answer, and after the measurements (the search index built, the records read). */
   rssMb: number
   rssAfterMb: number
+  /** The organization's module list in Chromium (figure 6's measure). */
+  moduleList: GuiFigure
+  /** A module page with MANY_VERSIONS versions in Chromium, from a click in the list, ms. */
+  modulePageMs: number
   search: { p50: number; p99: number }
   typing: { p50: number; p99: number }
   byDownloads: { p50: number; p99: number }
@@ -135,7 +142,8 @@ export async function measureGrowth(dataDir: string, modules: number, samples = 
       byDownloads: await latencies(server, ['/api/v2/organizations/bench/registry-modules?sort=-downloads&page[size]=20'], samples),
       versions: await latencies(server, [versionsPath], samples)
     }
-    return { modules, firstAnswerMs: ms, firstStartAnswerMs: first.ms, rssMb, rssAfterMb: await rssOf(server), ...figures }
+    const rssAfterMb = await rssOf(server)
+    return { modules, firstAnswerMs: ms, firstStartAnswerMs: first.ms, rssMb, rssAfterMb, ...figures, moduleList: await measureModuleList(server, modules), modulePageMs: await measureModulePage(server, probe(1), MANY_VERSIONS) }
   } finally {
     await server.stop()
   }

@@ -1,5 +1,5 @@
 import { launchChromium, signedInPage } from './browser.js'
-import { median, startHomeport } from './lib.js'
+import { median, startHomeport, type Started } from './lib.js'
 import { generateRegistry } from './store.js'
 
 export interface GuiFigure {
@@ -17,6 +17,15 @@ export interface GuiFigure {
 export async function measureGui(dataDir: string, rounds = 3): Promise<GuiFigure> {
   await generateRegistry(dataDir, 10_000, 1)
   const server = await startHomeport(1, dataDir)
+  try {
+    return await measureModuleList(server, 10_000, rounds)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** Figure 6's measure of organization `bench`'s module list of `modules` modules, on a running Homeport (figure 15 too). */
+export async function measureModuleList(server: Started, modules: number, rounds = 3): Promise<GuiFigure> {
   const browser = await launchChromium()
   try {
     const page = await signedInPage(browser, server.url)
@@ -31,7 +40,7 @@ export async function measureGui(dataDir: string, rounds = 3): Promise<GuiFigure
       await card.waitFor()
       const started = performance.now()
       await card.click()
-      await page.getByText('10,000 modules').waitFor()
+      await page.getByText(`${modules.toLocaleString('en')} modules`).waitFor()
       await page.getByRole('listitem').filter({ hasText: 'generated-000001' }).waitFor()
       shown.push(performance.now() - started)
     }
@@ -51,13 +60,38 @@ export async function measureGui(dataDir: string, rounds = 3): Promise<GuiFigure
     })`)
     const sorted = [...frames].sort((a, b) => a - b)
     return {
-      modules: 10_000,
+      modules,
       listShownMs: Math.round(median(shown)),
       scrollFrameP95Ms: Math.round(sorted[Math.floor(sorted.length * 0.95)]! * 10) / 10,
       scrollFrameMaxMs: Math.round(sorted.at(-1)! * 10) / 10
     }
   } finally {
     await browser.close()
-    await server.stop()
+  }
+}
+
+/**
+ * Figure 15's module page: from a click on `module` in organization `bench`'s module list to its page
+ * showing its readme and every one of its `versions` versions listed; the median of `rounds`.
+ */
+export async function measureModulePage(server: Started, module: string, versions: number, rounds = 3): Promise<number> {
+  const browser = await launchChromium()
+  try {
+    const page = await signedInPage(browser, server.url)
+    const shown: number[] = []
+    for (let round = 0; round < rounds; round++) {
+      await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Organizations' }).click()
+      await page.getByRole('list', { name: 'Organizations' }).getByRole('heading', { name: 'bench', exact: true }).click()
+      const link = page.getByRole('listitem').filter({ hasText: module }).getByRole('link').first()
+      await link.waitFor()
+      const started = performance.now()
+      await link.click()
+      await page.getByRole('tab', { name: /^Readme/ }).waitFor()
+      await page.getByRole('list', { name: 'Versions' }).getByRole('listitem').nth(versions - 1).waitFor()
+      shown.push(performance.now() - started)
+    }
+    return Math.round(median(shown))
+  } finally {
+    await browser.close()
   }
 }
