@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { docsSearchText, queryWords } from '../../src-main/server/domain/search/module-search.js'
 import { ModuleIndex } from '../../src-main/server/domain/search/module-index.js'
 import { NO_DOCS } from '../../src-main/server/domain/archives/docs-cache.js'
 import type { ModuleDocs } from '../../src-main/server/domain/archives/module-docs.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
+import { StoreLoadError } from '../../src-main/server/store/errors.js'
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../src-main/server/store/records.js'
 import type { Store } from '../../src-main/server/store/port.js'
 
@@ -129,6 +130,21 @@ describe('the search index of modules', () => {
     expect(await names(index, 'eks')).toEqual([])
     for (const listener of told) listener(undefined)
     expect(await names(index, 'eks')).toEqual(['mod-acmeeks'])
+  })
+
+  it('leaves out of its build a module whose record is damaged, logged, and finds the rest', async () => {
+    const { store, index, module } = await registry()
+    await module('acme', 'vpc', docsOf('A VPC.'))
+    await module('acme', 'eks', docsOf('An EKS cluster on a VPC.'))
+    const scanMany = store.modules.scanMany.bind(store.modules)
+    store.modules.scanMany = (ids) => (ids.includes('mod-acmevpc') ? Promise.reject(new StoreLoadError('modules/mod-acmevpc.json', 'Unexpected end of JSON input')) : scanMany(ids))
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      expect(await names(index, 'vpc')).toEqual(['mod-acmeeks'])
+      expect(log).toHaveBeenCalledWith(expect.stringContaining('mod-acmevpc.json'))
+    } finally {
+      log.mockRestore()
+    }
   })
 
   it('tries a read that failed again at the next search, losing no write it heard', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
@@ -154,6 +154,19 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     // PostgreSQL tells of the refused update too (a write that failed may yet have committed): a listener reads it again for nothing.
     const refused = kind === 'postgres' ? ['gpg-a'] : []
     expect(heard).toEqual(['gpg-a', 'gpg-a', 'gpg-b', ...refused, 'gpg-b', 'gpg-a'])
+  })
+
+  it('reads a pass over every record as getMany does, and the file store keeps none it had not read (the start on saved indexes stays lazy)', async () => {
+    const { store, again } = await open(kind)
+    // Key ids as a start checks them: 16 hexadecimal digits.
+    await store.gpgKeys.create(key('gpg-a', 'AAAAAAAAAAAAAAAA'))
+    await store.gpgKeys.create(key('gpg-b', 'BBBBBBBBBBBBBBBB'))
+    const reopened = await again()
+    expect((await reopened.gpgKeys.scanMany(['gpg-b', 'gpg-none', 'gpg-a'])).map((found) => found?.keyId)).toEqual(['BBBBBBBBBBBBBBBB', undefined, 'AAAAAAAAAAAAAAAA'])
+    if (kind !== 'file') return
+    // Not kept: a file damaged after the pass is what the next read finds.
+    await writeFile(join((reopened as FileStore).dataDir, 'gpg-keys', 'gpg-a.json'), '{"schemaVersion": 1, "record": ')
+    await expect((async () => reopened.gpgKeys.get('gpg-a'))()).rejects.toThrow(/gpg-a\.json/)
   })
 
   it('says which records and groups exist without reading them', async () => {

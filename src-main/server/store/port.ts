@@ -9,6 +9,12 @@ export interface RecordStore<T> {
   get(id: string): Promise<T | undefined>
   /** The records with these ids, in their order (undefined for one there is none of), in one read: a page of hundreds is one query on PostgreSQL. */
   getMany(ids: readonly string[]): Promise<Array<T | undefined>>
+  /**
+   * `getMany` for a pass over every record (the search index's build): a record the store has not read
+   * yet is read without being kept, so that the file store, started on its saved indexes, keeps in
+   * memory only what requests ask for.
+   */
+  scanMany(ids: readonly string[]): Promise<Array<T | undefined>>
   /** The ids of every record (without reading one). */
   ids(): Promise<string[]>
   /** The record a unique index maps `key` to. */

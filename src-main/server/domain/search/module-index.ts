@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import MiniSearch, { type SearchResult } from 'minisearch'
 import type { ModuleRecord } from '../../store/records.js'
 import { BY_ORGANIZATION, type Store } from '../../store/port.js'
+import { StoreLoadError } from '../../store/errors.js'
 import { NO_DOCS } from '../archives/docs-cache.js'
 import type { ModuleDocs } from '../archives/module-docs.js'
 import { latest } from '../modules/module-rules.js'
@@ -150,10 +151,29 @@ export class ModuleIndex {
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       // Requests are answered between pages: the build reads a registry's every module after a start.
       await nextTurn()
-      const records = await this.store.modules.getMany(ids.slice(start, start + READ_PAGE))
+      const page = ids.slice(start, start + READ_PAGE)
+      // Read without being kept: the file store's start on saved indexes keeps only what requests ask for.
+      const records = await this.store.modules.scanMany(page).catch((error: unknown) => {
+        if (error instanceof StoreLoadError) return this.readableOf(page)
+        throw error
+      })
       index.addAll(await this.documentsOf(records.flatMap((record) => (record ? [record] : []))))
     }
     return index
+  }
+
+  /** The modules of a page whose record can be read: a damaged one is left out of the index (and logged), as it is refused wherever it is read. */
+  private async readableOf(ids: string[]): Promise<Array<ModuleRecord | undefined>> {
+    const records: Array<ModuleRecord | undefined> = []
+    for (const id of ids) {
+      try {
+        records.push(...(await this.store.modules.scanMany([id])))
+      } catch (error) {
+        if (!(error instanceof StoreLoadError)) throw error
+        console.error(`homeport: the search index leaves out a module whose record cannot be read: ${error.message}`)
+      }
+    }
+    return records
   }
 
   /**

@@ -154,6 +154,14 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * so it is sound and current; that its unique keys lead to it is checked all the same.
    */
   private readNow(id: string): Low<RecordFile> {
+    const file = this.readUnread(id)
+    this.records.set(id, file)
+    this.unread.delete(id)
+    return file
+  }
+
+  /** An unread record's document, read and checked (readNow), and not kept. */
+  private readUnread(id: string): Low<RecordFile> {
     const name = `${id}.json`
     // Records are unread only when load took saved indexes, which only such a backend gives.
     const { file, record, upgraded } = this.accept((this.backend as SavedIndexBackend).read(name))
@@ -161,8 +169,6 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       !upgraded && Object.entries(this.options.unique ?? {}).every(([index, keysOf]) => keyList(keysOf(record)).every((key) => this.uniqueIndex(index).get(key) === id))
     if (!indexed) throw new StoreLoadError(this.backend.describe(name), 'it changed after the indexes were saved')
     deepFreeze(record)
-    this.records.set(id, file)
-    this.unread.delete(id)
     return file
   }
 
@@ -218,6 +224,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
     return Promise.resolve(ids.map((id) => this.peek(id)))
+  }
+
+  /** getMany, reading what is unread without keeping it (RecordStore.scanMany). */
+  scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    return Promise.resolve(ids.map((id) => (this.records.get(id) ?? (this.unread.has(id) ? this.readUnread(id) : undefined))?.data.record as T | undefined))
   }
 
   private peek(id: string): T | undefined {

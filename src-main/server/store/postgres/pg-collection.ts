@@ -129,6 +129,11 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return rows[0] ? frozen(rows[0].record) : undefined
   }
 
+  /** Every read is the database's: nothing is kept either way. */
+  scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    return this.getMany(ids)
+  }
+
   async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
     if (ids.length === 0) return []
     const { rows } = await this.pool.query<{ id: string; record: T }>(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [ids])
