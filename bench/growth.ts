@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { measureModuleList, measureModulePage, type GuiFigure } from './gui.js'
 import { ADMIN_TOKEN, startHomeport, type Started } from './lib.js'
-import { seedThroughApi } from './seed.js'
+import { publishTemplate } from './store.js'
 
 /** Versions per module in the growth registries. */
 const GROWTH_VERSIONS = 10
@@ -12,11 +12,6 @@ const MANY_VERSIONS = 500
 /** The words generated modules are described by: a few common, most rare, as in a real registry's READMEs. */
 const TOPICS = ['network', 'storage', 'cluster', 'database', 'queue', 'cache', 'gateway', 'identity', 'logging', 'monitoring', 'backup', 'firewall', 'dns', 'certificate', 'secrets', 'registry', 'pipeline', 'function', 'bucket', 'subnet']
 const RESOURCES = ['aws_s3_bucket', 'aws_vpc', 'aws_subnet', 'aws_iam_role', 'aws_lambda_function', 'aws_sqs_queue', 'aws_rds_cluster', 'aws_route53_record', 'aws_kms_key', 'aws_cloudwatch_log_group']
-
-interface RecordFile {
-  schemaVersion: number
-  record: { id: string; name: string; versions: Array<Record<string, unknown> & { archive: { sha256: string; size: number } }>; [key: string]: unknown }
-}
 
 /** A word of its own for module `m` (letters only, as a README's would be): `m` in base 26. */
 function wordOf(m: number): string {
@@ -34,16 +29,7 @@ function wordOf(m: number): string {
  * through HTTP would take hours; what is measured afterwards goes through the API.
  */
 export async function generateGrowthRegistry(dataDir: string, modules: number, versions = GROWTH_VERSIONS): Promise<void> {
-  const server = await startHomeport(1, dataDir)
-  try {
-    await seedThroughApi(server.url, 'bench', 1, 1, () => undefined)
-  } finally {
-    await server.stop()
-  }
-  const modulesDir = join(dataDir, 'modules')
-  const [template] = (await readdir(modulesDir)).filter((name) => name.endsWith('.json'))
-  const file = JSON.parse(await readFile(join(modulesDir, template!), 'utf8')) as RecordFile
-  const version = { ...file.record.versions[0]!, upload: null }
+  const { modulesDir, file, version } = await publishTemplate(dataDir)
   const docsPath = (sha256: string) => join(dataDir, 'archives', sha256.slice(0, 2), `${sha256}.docs.json`)
   const docs = JSON.parse(await readFile(docsPath(version.archive.sha256), 'utf8')) as {
     description: string

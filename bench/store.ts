@@ -3,18 +3,17 @@ import { join } from 'node:path'
 import { api, median, startHomeport } from './lib.js'
 import { seedThroughApi } from './seed.js'
 
-interface RecordFile {
+/** A module's record file, as Homeport writes it. */
+export interface RecordFile {
   schemaVersion: number
-  record: { id: string; name: string; versions: Array<Record<string, unknown>>; [key: string]: unknown }
+  record: { id: string; name: string; versions: Array<Record<string, unknown> & { archive: { sha256: string; size: number } }>; [key: string]: unknown }
 }
 
 /**
- * A registry of `modules` × `versions`, made fast: one module is published through the API, then
- * its record file is copied with new ids, names and versions (the files are exactly what
- * Homeport writes). Publishing 100,000 versions through HTTP would take the benchmark most of
- * an hour; the write being measured afterwards still goes through the API.
+ * A new registry in `dataDir` with one module of one version published through the API, and that
+ * module's record file and version: what the generators copy (the files are exactly what Homeport writes).
  */
-export async function generateRegistry(dataDir: string, modules: number, versions: number): Promise<void> {
+export async function publishTemplate(dataDir: string): Promise<{ modulesDir: string; file: RecordFile; version: RecordFile['record']['versions'][number] }> {
   const server = await startHomeport(1, dataDir)
   try {
     await seedThroughApi(server.url, 'bench', 1, 1, () => undefined)
@@ -24,7 +23,17 @@ export async function generateRegistry(dataDir: string, modules: number, version
   const modulesDir = join(dataDir, 'modules')
   const [template] = (await readdir(modulesDir)).filter((name) => name.endsWith('.json'))
   const file = JSON.parse(await readFile(join(modulesDir, template!), 'utf8')) as RecordFile
-  const version = { ...file.record.versions[0]!, upload: null }
+  return { modulesDir, file, version: { ...file.record.versions[0]!, upload: null } }
+}
+
+/**
+ * A registry of `modules` × `versions`, made fast: one module is published through the API, then
+ * its record file is copied with new ids, names and versions (the files are exactly what
+ * Homeport writes). Publishing 100,000 versions through HTTP would take the benchmark most of
+ * an hour; the write being measured afterwards still goes through the API.
+ */
+export async function generateRegistry(dataDir: string, modules: number, versions: number): Promise<void> {
+  const { modulesDir, file, version } = await publishTemplate(dataDir)
   await mkdir(modulesDir, { recursive: true })
   for (let m = 1; m < modules; m++) {
     const id = `mod-G${m.toString(36).padStart(14, '0')}`
