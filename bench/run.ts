@@ -250,10 +250,10 @@ async function measureGrowthRows(work: string, rows: Row[], results: Record<stri
     met: last.moduleList.listShownMs < 300 && last.moduleList.scrollFrameP95Ms <= 20
   })
   rows.push({
-    figure: `15. a module page with 500 versions in Chromium, shown, at ${sizes} modules`,
-    result: growth.map((figure) => `${figure.modulePageMs} ms`).join(' → '),
+    figure: `15. a module page with 500 versions in Chromium, shown (all 500 listed, on asking), at ${sizes} modules`,
+    result: growth.map((figure) => `${figure.modulePage.shownMs} (${figure.modulePage.allShownMs}) ms`).join(' → '),
     target: '< 300 ms',
-    met: last.modulePageMs < 300
+    met: last.modulePage.shownMs < 300
   })
   rows.push({
     figure: '15. resident memory then (after the figures: the index built, the records read)',
