@@ -147,13 +147,27 @@ describe('the search index of modules', () => {
     }
   })
 
+  it('finds a module whose documentation file is damaged by its address alone, logged', async () => {
+    const { store, index, module } = await registry()
+    await module('acme', 'vpc', docsOf('Private subnets.'))
+    store.archives.readDocs = () => Promise.reject(new SyntaxError('Unexpected end of JSON input'))
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    try {
+      expect(await names(index, 'vpc')).toEqual(['mod-acmevpc'])
+      expect(await names(index, 'subnets')).toEqual([])
+      expect(log).toHaveBeenCalledWith(expect.stringContaining('vpc/aws by its address alone'))
+    } finally {
+      log.mockRestore()
+    }
+  })
+
   it('tries a read that failed again at the next search, losing no write it heard', async () => {
     const { store, index, module } = await registry()
     await module('acme', 'vpc', docsOf('A VPC.'))
     expect(await names(index, 'vpc')).toEqual(['mod-acmevpc'])
-    const getMany = store.modules.getMany.bind(store.modules)
+    const scanMany = store.modules.scanMany.bind(store.modules)
     let failing = true
-    store.modules.getMany = (ids) => (failing ? Promise.reject(new Error('the database is out of reach')) : getMany(ids))
+    store.modules.scanMany = (ids) => (failing ? Promise.reject(new Error('the database is out of reach')) : scanMany(ids))
     await module('acme', 'eks', docsOf('An EKS cluster.'))
     await expect(index.search('eks', BOTH)).rejects.toThrow('out of reach')
     failing = false

@@ -33,7 +33,7 @@ const READ_PAGE = 100
 const DOCS_AT_ONCE = 2
 
 /**
- * Every module's searchable words, in one in-memory index (MiniSearch: docs/architecture/search.md
+ * Every module's searchable words, in one in-memory index (MiniSearch: docs/development/decisions.md
  * says why that library), so that a search costs what its hits cost, not what the registry holds:
  * before it, a search read every module the caller reads (a registry of 10,000 modules, 190 ms).
  *
@@ -43,8 +43,8 @@ const DOCS_AT_ONCE = 2
  * documentation. It follows the store's writes record by record (RecordStore.onChange), catching
  * up before a search answers: a search sees every write this replica acknowledged before it, and
  * another replica's once its NOTIFY has arrived (within moments, as the protocol's cached answers
- * do). A start does not wait for it: it is
- * built in the background (the 'search index build' job), and a search that comes first waits for the build.
+ * do). A start does not wait for it: it is built in the background (the 'search index build' job),
+ * and a search that comes first waits for the build.
  */
 export class ModuleIndex {
   private index = newIndex()
@@ -118,13 +118,19 @@ export class ModuleIndex {
       const organization = await this.store.organizations.get(id)
       if (organization) this.organizationNames.set(id, organization.name)
       else this.organizationNames.delete(id)
-      for (const module of await this.store.modules.listBy(BY_ORGANIZATION, id)) modules.add(module.id)
+      try {
+        for (const module of await this.store.modules.listBy(BY_ORGANIZATION, id)) modules.add(module.id)
+      } catch (error) {
+        if (!(error instanceof StoreLoadError)) throw error
+        // A damaged record among them: the whole build reads around it (readPage), where this cannot.
+        this.whole = true
+        return
+      }
     }
     const ids = [...modules]
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       const page = ids.slice(start, start + READ_PAGE)
-      const records = await this.store.modules.getMany(page)
-      const documents = await this.documentsOf(records.flatMap((record) => (record ? [record] : [])))
+      const documents = await this.documentsOf(await this.readPage(page))
       for (const id of page) if (this.index.has(id)) this.index.discard(id)
       this.index.addAll(documents)
     }
@@ -151,23 +157,27 @@ export class ModuleIndex {
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       // Requests are answered between pages: the build reads a registry's every module after a start.
       await nextTurn()
-      const page = ids.slice(start, start + READ_PAGE)
-      // Read without being kept: the file store's start on saved indexes keeps only what requests ask for.
-      const records = await this.store.modules.scanMany(page).catch((error: unknown) => {
-        if (error instanceof StoreLoadError) return this.readableOf(page)
-        throw error
-      })
-      index.addAll(await this.documentsOf(records.flatMap((record) => (record ? [record] : []))))
+      index.addAll(await this.documentsOf(await this.readPage(ids.slice(start, start + READ_PAGE))))
     }
     return index
   }
 
-  /** The modules of a page whose record can be read: a damaged one is left out of the index (and logged), as it is refused wherever it is read. */
-  private async readableOf(ids: string[]): Promise<Array<ModuleRecord | undefined>> {
-    const records: Array<ModuleRecord | undefined> = []
+  /**
+   * The modules of a page that exist, read without being kept (the file store's start on saved indexes
+   * keeps only what requests ask for); a damaged record is left out of the index, and logged, as it is
+   * refused wherever it is read, rather than failing every search.
+   */
+  private async readPage(ids: string[]): Promise<ModuleRecord[]> {
+    const present = (records: Array<ModuleRecord | undefined>) => records.flatMap((record) => (record ? [record] : []))
+    try {
+      return present(await this.store.modules.scanMany(ids))
+    } catch (error) {
+      if (!(error instanceof StoreLoadError)) throw error
+    }
+    const records: ModuleRecord[] = []
     for (const id of ids) {
       try {
-        records.push(...(await this.store.modules.scanMany([id])))
+        records.push(...present(await this.store.modules.scanMany([id])))
       } catch (error) {
         if (!(error instanceof StoreLoadError)) throw error
         console.error(`homeport: the search index leaves out a module whose record cannot be read: ${error.message}`)
@@ -191,13 +201,24 @@ export class ModuleIndex {
   private async documentOf(module: ModuleRecord): Promise<IndexedModule> {
     const namespace = module.registryName === 'private' ? (this.organizationNames.get(module.organizationId) ?? '') : (module.namespace ?? '')
     const sha256 = latest(module)?.archive?.sha256
-    const docs = (sha256 === undefined ? undefined : await this.store.archives.readDocs<ModuleDocs>(sha256)) ?? NO_DOCS
+    const docs = (sha256 === undefined ? undefined : await this.docsOf(module, sha256)) ?? NO_DOCS
     return {
       id: module.id,
       organizationId: module.organizationId,
       address: `${namespace}/${module.name}/${module.provider}`,
       nameWords: nameWords(module.name),
       ...searchText({ namespace, name: module.name, provider: module.provider }, docsSearchText(docs))
+    }
+  }
+
+  /** A version's documentation; none, logged, when its file is not JSON (the module is then found by its address alone). */
+  private async docsOf(module: ModuleRecord, sha256: string): Promise<ModuleDocs | undefined> {
+    try {
+      return await this.store.archives.readDocs<ModuleDocs>(sha256)
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error
+      console.error(`homeport: the search index finds ${module.name}/${module.provider} by its address alone: its documentation (${sha256}) cannot be read: ${error.message}`)
+      return undefined
     }
   }
 }
