@@ -66,6 +66,13 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
     expect(archive.status).toBe(200)
   })
 
+  it('lists a module created through one at once through the other, whose listing was kept', async () => {
+    const names = async (replica: TestServer) => (await replica.api('GET', '/organizations/shared/registry-modules')).body.data.map((module: { attributes: { name: string } }) => module.attributes.name)
+    expect(await names(second)).not.toContain('listed')
+    await createModule(first, 'shared', 'listed', 'aws')
+    expect(await names(second)).toContain('listed')
+  })
+
   it('finds the same modules through either: each replica’s search index follows the other’s writes', async () => {
     const found = async (replica: TestServer, q: string) => (await replica.api('GET', `/search?q=${q}`)).body.data.filter((hit: { attributes: { kind: string } }) => hit.attributes.kind === 'module').map((hit: { attributes: { address: string } }) => hit.attributes.address)
     // Both indexes built, then a module published through the first, found by its README's words and as typed.

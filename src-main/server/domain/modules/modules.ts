@@ -109,15 +109,19 @@ export class ModuleService {
   ) {}
 
   /**
-   * The organization's modules that match the filter, in its order. Computed once until the next write
-   * (ordered by downloads: also until the next download counted here, and for 5 s at most, in which
-   * another replica's counts are written): an organization of 100,000 modules took a quarter of a
-   * second to filter and sort, and the GUI asks for page after page of it.
+   * The organization's modules that match the filter, in its order. Computed once until the next write,
+   * by any replica (ordered by downloads: also until the next download counted here, and for 5 s at
+   * most, in which another replica's counts are written): an organization of 100,000 modules took a
+   * quarter of a second to filter and sort, and the GUI asks for page after page of it.
    */
   async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleListing> {
     const org = await this.organizations.read(caller, orgName)
+    // The modules' and the organizations' marks (a view holds its organization): they move with each write, on any replica, before it is answered.
+    const [modules, organizations] = await Promise.all([this.store.modules.writeMark(), this.store.organizations.writeMark()])
+    if (modules === undefined || organizations === undefined) return this.listAnew(org, filter)
     const key = `${org.id}\n${filter.q ?? ''}\n${filter.registryName ?? ''}\n${filter.organizationName ?? ''}\n${filter.provider ?? ''}\n${filter.sort ?? ''}`
-    const stamp = filter.sort === '-downloads' ? `${this.store.revision()}/${this.downloads.counted}/${Math.floor(turnTime() / DOWNLOAD_ORDER_MS)}` : `${this.store.revision()}`
+    const written = `${modules}/${organizations}`
+    const stamp = filter.sort === '-downloads' ? `${written}/${this.downloads.counted}/${Math.floor(turnTime() / DOWNLOAD_ORDER_MS)}` : written
     const kept = this.listings.get(key)
     if (kept?.stamp === stamp) return kept.listing
     const listing = await this.listAnew(org, filter)

@@ -31,7 +31,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     private readonly pool: Pool,
     private readonly spec: CollectionSpec<T>,
     /** Whether this replica hears the others' writes now (its LISTEN connection is up): group reads are kept only then. */
-    hearing: () => boolean = () => false
+    private readonly hearing: () => boolean = () => false
   ) {
     this.table = tableName(spec.name)
     this.changes = `${this.table}_changes`
@@ -161,8 +161,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   async listBy(group: string, key: string): Promise<T[]> {
     const name = `${group}\u0000${key}`
     const epoch = this.groups.epoch
-    const { rows: [moved] } = await this.pool.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${this.changes}`)
-    const changes = `${moved!.last_value}:${moved!.is_called}`
+    const changes = await this.changesAt()
     const kept = this.groups.get(name, changes)
     if (kept) return [...kept]
     // As text, parsed here: its length weighs what is kept.
@@ -173,6 +172,22 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     const records = rows.map((row) => frozen(JSON.parse(row.json) as T))
     this.groups.keep(name, { epoch, changes }, records, rows.reduce((bytes, row) => bytes + 2 * row.json.length, 0))
     return [...records]
+  }
+
+  /** Where the collection's changes sequence is: it moves after each write commits, before the write is answered (see listBy). */
+  private async changesAt(): Promise<string> {
+    const { rows: [moved] } = await this.pool.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${this.changes}`)
+    return `${moved!.last_value}:${moved!.is_called}`
+  }
+
+  /**
+   * The changes sequence, as group reads are kept by it, with what this replica has heard (a replica that
+   * died between its commit and the sequence is heard by its NOTIFY); none while this replica cannot hear.
+   */
+  async writeMark(): Promise<string | undefined> {
+    if (!this.hearing()) return undefined
+    const epoch = this.groups.epoch
+    return `${await this.changesAt()}:${epoch}`
   }
 
   async ids(): Promise<string[]> {
