@@ -10,12 +10,27 @@ import { ADMIN, domain } from './domain.js'
  * The authorization table, action by action and caller by caller: every rule is asserted here
  * once, against every kind of caller, so a change to who may do what shows as a change to this table.
  */
-type Who = 'site admin' | 'owners' | 'manage modules team' | 'plain team' | 'organization token' | 'audit-trails token' | 'other organization’s owners' | 'nobody'
+type Who =
+  | 'site admin'
+  | 'owners'
+  | 'manage modules team'
+  | 'plain team'
+  | 'organization token'
+  | 'audit-trails token'
+  | 'other organization’s owners'
+  | 'person in owners'
+  | 'person in publishers and readers'
+  | 'person in readers'
+  | 'person of the admin group'
+  | 'person of no team'
+  | 'person in another organization’s owners'
+  | 'nobody'
 
-const EVERYONE_OF_IT: Who[] = ['site admin', 'owners', 'manage modules team', 'plain team', 'organization token']
-const OWNERS: Who[] = ['site admin', 'owners']
-const MODULE_MANAGERS: Who[] = ['site admin', 'owners', 'manage modules team', 'organization token']
-const SITE_ADMIN: Who[] = ['site admin']
+const PEOPLE: Who[] = ['person in owners', 'person in publishers and readers', 'person in readers', 'person of the admin group', 'person of no team', 'person in another organization’s owners']
+const EVERYONE_OF_IT: Who[] = ['site admin', 'person of the admin group', 'owners', 'person in owners', 'manage modules team', 'person in publishers and readers', 'plain team', 'person in readers', 'organization token']
+const OWNERS: Who[] = ['site admin', 'person of the admin group', 'owners', 'person in owners']
+const MODULE_MANAGERS: Who[] = ['site admin', 'person of the admin group', 'owners', 'person in owners', 'manage modules team', 'person in publishers and readers', 'organization token']
+const SITE_ADMIN: Who[] = ['site admin', 'person of the admin group']
 
 const EXPECTED: Record<Action, Who[]> = {
   'create organization': SITE_ADMIN,
@@ -26,15 +41,17 @@ const EXPECTED: Record<Action, Who[]> = {
   'import bundle': SITE_ADMIN,
   'manage installation gate': SITE_ADMIN,
   // Every list a caller reads shows its effect: anyone with a token may read why.
-  'read installation gate': ['site admin', 'owners', 'manage modules team', 'plain team', 'organization token', 'audit-trails token', 'other organization’s owners'],
+  'read installation gate': ['site admin', 'owners', 'manage modules team', 'plain team', 'organization token', 'audit-trails token', 'other organization’s owners', ...PEOPLE],
   'connect any repository': SITE_ADMIN,
   'read organization': EVERYONE_OF_IT,
   'manage organization': OWNERS,
   'read teams': EVERYONE_OF_IT,
   'manage teams': OWNERS,
-  'manage organization token': ['site admin', 'owners', 'organization token'],
+  'manage organization token': [...OWNERS, 'organization token'],
   'manage data retention': OWNERS,
-  'read audit trail': ['site admin', 'owners', 'organization token', 'audit-trails token'],
+  'read audit trail': ['site admin', 'person of the admin group', 'owners', 'person in owners', 'organization token', 'audit-trails token'],
+  // Their own (the service checks whose): a person's alone.
+  'manage own tokens': PEOPLE,
   // Of another team's terraform login (the plain team's own is below).
   'approve terraform login': OWNERS,
   'read module': EVERYONE_OF_IT,
@@ -66,7 +83,19 @@ const CALLERS: Record<Who, Caller | undefined> = {
   'organization token': { kind: 'organization', organizationId: 'org-a' },
   'audit-trails token': { kind: 'audit-trails', organizationId: 'org-a' },
   'other organization’s owners': { kind: 'team', organizationId: 'org-b', teamId: 'team-owners' },
+  'person in owners': person({ 'org-a': ['team-owners'] }),
+  'person in publishers and readers': person({ 'org-a': ['team-publishers', 'team-readers'] }),
+  'person in readers': person({ 'org-a': ['team-readers'] }),
+  'person of the admin group': person({}, true),
+  'person of no team': person({}),
+  'person in another organization’s owners': person({ 'org-b': ['team-owners'] }),
   nobody: undefined
+}
+
+/** A person signed in through the identity provider, in these teams of these organizations. */
+function person(teams: Record<string, string[]>, siteAdmin = false): Caller {
+  const memberships = Object.entries(teams).flatMap(([organizationId, ids]) => ids.map((teamId) => ({ organizationId, teamId })))
+  return { kind: 'user', userId: 'user-alice', username: 'alice', siteAdmin, memberships }
 }
 
 describe('who may do what', () => {
@@ -85,6 +114,18 @@ describe('who may do what', () => {
     expect(authorize(readers, 'approve terraform login', org, { teamId: 'team-readers' })).toBe(true)
     expect(authorize(readers, 'approve terraform login', org, { teamId: 'team-publishers' })).toBe(false)
     expect(authorize(CALLERS['other organization’s owners'], 'approve terraform login', org, { teamId: 'team-owners' })).toBe(false)
+  })
+
+  it('gives a person the terraform login of each of their teams, and no other team’s', () => {
+    const both = CALLERS['person in publishers and readers']
+    expect(authorize(both, 'approve terraform login', org, { teamId: 'team-readers' })).toBe(true)
+    expect(authorize(both, 'approve terraform login', org, { teamId: 'team-publishers' })).toBe(true)
+    expect(authorize(both, 'approve terraform login', org, { teamId: 'team-owners' })).toBe(false)
+  })
+
+  it('gives nothing in an organization to a person whose team is gone', () => {
+    const removed = person({ 'org-a': ['team-deleted'] })
+    for (const action of ACTIONS.filter((name) => !['read installation gate', 'manage own tokens'].includes(name))) expect(authorize(removed, action, org)).toBe(false)
   })
 
   it('gives nothing in an organization to a team whose record is gone', () => {

@@ -119,7 +119,7 @@ describe('the gate over the store', () => {
   it('believes a publish time from the upstream only between Terraform’s first release and now', async () => {
     const { gate, dates } = await setup()
     const times = new Map(Object.entries({ '1.0.0': '2026-11-01T00:00:00Z', '1.1.0': '2030-01-01T00:00:00Z', '1.2.0': '1999-01-01T00:00:00Z', '1.3.0': 'yesterday' }).map(([version, publishedAt]) => [version, { publishedAt }]))
-    const decisions = await gate.decisions({ caller: admin, organizationId: undefined }, AWS, ['1.0.0', '1.1.0', '1.2.0', '1.3.0'], () => Promise.resolve(times))
+    const decisions = await gate.decisions({ caller: admin, organizationIds: [] }, AWS, ['1.0.0', '1.1.0', '1.2.0', '1.3.0'], () => Promise.resolve(times))
     expect(decisions.map((decision) => decision.offered)).toEqual([true, false, false, false])
     expect(Object.values(await dates.known(AWS)).map((sighting) => sighting.publishedAt)).toEqual(['2026-11-01T00:00:00.000Z', null, null, null])
   })
@@ -128,7 +128,7 @@ describe('the gate over the store', () => {
     const { gate, later } = await setup()
     const asked: string[][] = []
     const lookup = (versions: string[]) => (asked.push(versions), Promise.resolve(new Map()))
-    const context = { caller: admin, organizationId: undefined }
+    const context = { caller: admin, organizationIds: [] }
     await expect(gate.check(context, AWS, '2.0.0', lookup)).rejects.toBeInstanceOf(HeldByGateError)
     await gate.decisions(context, AWS, ['2.0.0', '2.1.0'], lookup)
     expect(asked).toEqual([['2.0.0'], ['2.1.0']])
@@ -139,7 +139,7 @@ describe('the gate over the store', () => {
   it('counts a version kept here before the gate saw it (mirrored, imported; offline: no publish time) as seen since then', async () => {
     const { gate } = await setup()
     const kept = new Map([['5.0.0', { keptSince: new Date(NOW - 30 * DAY).toISOString() }], ['5.1.0', { keptSince: new Date(NOW - DAY).toISOString() }]])
-    const decisions = await gate.decisions({ caller: admin, organizationId: undefined }, VPC, ['5.0.0', '5.1.0', '5.2.0'], () => Promise.resolve(kept))
+    const decisions = await gate.decisions({ caller: admin, organizationIds: [] }, VPC, ['5.0.0', '5.1.0', '5.2.0'], () => Promise.resolve(kept))
     expect(decisions.map((decision) => [decision.version, decision.offered])).toEqual([['5.0.0', true], ['5.1.0', false], ['5.2.0', false]])
   })
 
@@ -154,7 +154,7 @@ describe('the gate over the store', () => {
   it('queues the newest version waiting for approval, once per requester', async () => {
     const { store, gate } = await setup(0)
     await store.gatePolicies.create({ ...emptyPolicy(null), approvals: true })
-    for (let i = 0; i < 3; i++) await gate.decisions({ caller: admin, organizationId: undefined }, AWS, ['6.0.0', '6.1.0'])
+    for (let i = 0; i < 3; i++) await gate.decisions({ caller: admin, organizationIds: [] }, AWS, ['6.0.0', '6.1.0'])
     const requests = await store.gateRequests.all()
     expect(requests.map((request) => [request.version, request.status, request.requesters.map((requester) => requester.who)])).toEqual([['6.1.0', 'pending', ['the site admin']]])
   })
@@ -166,11 +166,11 @@ describe('the gate over the store', () => {
       const owners = await d.owners('acme')
       await d.services.gatePolicies.decide(owners, 'acme', VPC, '5.1.0', 'denied', 'breaks our state')
       const org = (await d.services.organizations.read(ADMIN, 'acme')).id
-      const decisions = await d.services.gate.decisions({ caller: owners, organizationId: org }, VPC, ['5.0.0', '5.1.0'])
+      const decisions = await d.services.gate.decisions({ caller: owners, organizationIds: [org] }, VPC, ['5.0.0', '5.1.0'])
       expect(decisions.map((decision) => [decision.version, decision.offered])).toEqual([['5.0.0', true], ['5.1.0', false]])
       expect(decisions[1]!.reason).toMatch(/^denied by team owners of organization acme: breaks our state$/)
       // Another organization's reads are not its business.
-      expect((await d.services.gate.decisions({ caller: ADMIN, organizationId: undefined }, VPC, ['5.1.0']))[0]!.offered).toBe(true)
+      expect((await d.services.gate.decisions({ caller: ADMIN, organizationIds: [] }, VPC, ['5.1.0']))[0]!.offered).toBe(true)
     } finally {
       await d.close()
     }

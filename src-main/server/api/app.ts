@@ -22,12 +22,14 @@ import { registryProviderRoutes } from './management/registry-providers.js'
 import { organizationRoutes } from './management/organizations.js'
 import { comparePreviewRouter, registryModuleRoutes } from './management/registry-modules.js'
 import { loginRouter, loginRoutes } from './management/login.js'
+import { peopleRoutes } from './management/people.js'
 import { uploadRoutes } from './homeport/uploads.js'
 import { archiveDownloads, registryProtocolRouter } from './protocol/modules-v1.js'
 import { discoveryRouter } from './protocol/discovery.js'
 import { gateRoutes } from './management/gate.js'
 import { publicRegistryRouter } from './protocol/public-registry.js'
 import { serverInfoRouter } from './homeport/server-info.js'
+import { signInRouter } from './homeport/sign-in.js'
 import { DEFAULT_REGISTRY_HOSTNAME, PUBLIC_MIRROR_PREFIXES } from '../../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from '../http/rate-limit.js'
 import type { ProtocolCache } from '../http/protocol-cache.js'
@@ -125,6 +127,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   organizationRoutes(api, services, baseUrl)
   teamRoutes(api, services, baseUrl)
   loginRoutes(api, services)
+  peopleRoutes(api, services)
   registryModuleRoutes(api, services, baseUrl)
   registryProviderRoutes(api, services, baseUrl)
   vcsConnectionRoutes(api, services)
@@ -155,6 +158,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(comparePreviewRouter(services, rateLimit).routes())
   app.use(discoveryRouter().routes())
   app.use(loginRouter(services.terraformLogin, rateLimit).routes())
+  app.use(signInRouter(services, baseUrl, rateLimit, options.clock).routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())
   // Each face's providers.v1 with the public registry's docs routes beside its own, and its v2 docs API beside its /v1/.

@@ -47,6 +47,18 @@ export interface ServeOptions {
   adminToken: string | undefined
   /** A PostgreSQL database to keep the registry in (`postgres://…`); undefined: the data directory's files. */
   database: string | undefined
+  /** The OpenID Provider people sign in with (its issuer URL); undefined: no single sign-on. */
+  oidcIssuer: string | undefined
+  oidcClientId: string | undefined
+  oidcClientSecret: string | undefined
+  /** What the sign-in page calls the provider ("Sign in with <name>"). */
+  oidcName: string | undefined
+  /** The scopes asked for at sign-in (`openid` among them). */
+  oidcScopes: string[]
+  /** The claim that lists a person's groups (`<organization>/<team>` makes them a member of that team). */
+  oidcGroupsClaim: string
+  /** The group whose people have the site admin's rights; undefined: nobody, through a group. */
+  oidcAdminGroup: string | undefined
 }
 
 export class UsageError extends Error {}
@@ -175,6 +187,31 @@ export const SETTINGS: readonly Setting[] = [
       if (!Number.isFinite(megabytes) || megabytes < 0) throw new UsageError('--archive-cache-size is a number of megabytes (0: no cache).')
       return Math.floor(megabytes * 1024 * 1024)
     } }),
+  setting({ key: 'oidcIssuer', flag: 'oidc-issuer', env: 'HOMEPORT_OIDC_ISSUER', takes: '<url>', shown: 'none: no single sign-on', help: 'the OpenID Provider people sign in with (its issuer URL; https, or http on loopback)',
+    parse(text) {
+      if (!text) return undefined
+      let url: URL
+      try {
+        url = new URL(text)
+      } catch {
+        throw new UsageError('--oidc-issuer is the identity provider\'s issuer URL, like https://login.example.com/realms/acme.')
+      }
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname.replace(/^\[|\]$/g, '')))) {
+        throw new UsageError('--oidc-issuer must be an https:// URL (http:// only for a provider on this machine, as in tests).')
+      }
+      return text
+    } }),
+  setting({ key: 'oidcClientId', flag: 'oidc-client-id', env: 'HOMEPORT_OIDC_CLIENT_ID', takes: '<id>', shown: 'none', help: 'Homeport\'s client id at that provider', parse: (text) => text || undefined }),
+  setting({ key: 'oidcClientSecret', flag: 'oidc-client-secret', env: 'HOMEPORT_OIDC_CLIENT_SECRET', takes: '<secret>', shown: 'none', help: '…and its client secret (prefer the variable: a flag shows in ps)', parse: (text) => text || undefined }),
+  setting({ key: 'oidcName', flag: 'oidc-name', env: 'HOMEPORT_OIDC_NAME', takes: '<name>', shown: 'the issuer\'s host', help: 'the provider\'s name on the sign-in page ("Sign in with <name>")', parse: (text) => text || undefined }),
+  setting({ key: 'oidcScopes', flag: 'oidc-scopes', env: 'HOMEPORT_OIDC_SCOPES', takes: '<a b>', shown: 'openid profile email groups', help: 'the scopes asked for at sign-in (leave out groups where the provider has no such scope)',
+    parse(text) {
+      const scopes = (text ?? 'openid profile email groups').split(/[\s,]+/).filter(Boolean)
+      if (!scopes.includes('openid')) throw new UsageError('--oidc-scopes must include openid.')
+      return scopes
+    } }),
+  setting({ key: 'oidcGroupsClaim', flag: 'oidc-groups-claim', env: 'HOMEPORT_OIDC_GROUPS_CLAIM', takes: '<claim>', shown: 'groups', help: 'the claim listing a person\'s groups; <organization>/<team> is that team', parse: (text) => text || 'groups' }),
+  setting({ key: 'oidcAdminGroup', flag: 'oidc-admin-group', env: 'HOMEPORT_OIDC_ADMIN_GROUP', takes: '<group>', shown: 'none', help: 'the group whose people are site admins (nobody is one through a group otherwise)', parse: (text) => text || undefined }),
   setting({ key: 'adminToken', env: 'HOMEPORT_ADMIN_TOKEN', shown: 'generated into the data directory', help: 'the site-admin token (16 characters or more)', parse: (text) => text || undefined })
 ]
 
@@ -204,6 +241,10 @@ export function serveOptionsFrom(values: Record<string, string | boolean | Array
   if (Boolean(parsed.tlsCert) !== Boolean(parsed.tlsKey)) throw new UsageError('--tls-cert and --tls-key go together.')
   // A certificate of one's own means HTTPS.
   if (parsed.tlsCert) parsed.tls = true
+  const oidc = [parsed.oidcIssuer, parsed.oidcClientId, parsed.oidcClientSecret]
+  if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+    throw new UsageError('Single sign-on needs --oidc-issuer, --oidc-client-id and --oidc-client-secret together (HOMEPORT_OIDC_ISSUER, HOMEPORT_OIDC_CLIENT_ID, HOMEPORT_OIDC_CLIENT_SECRET).')
+  }
   if (!isLoopback(parsed.host) && !parsed.baseUrl && parsed.allowedHosts.length === 0) {
     throw new UsageError(
       `Listening on ${parsed.host}, where other machines reach it, Homeport would build its links (upload links among them) and the OCI token realm from whatever Host header a client sends. Give --base-url <the URL clients use> or --allowed-hosts <the names they use> (HOMEPORT_BASE_URL, HOMEPORT_ALLOWED_HOSTS).`

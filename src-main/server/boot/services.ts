@@ -46,6 +46,8 @@ import { AuditTrailService } from '../domain/organizations/audit-trail.js'
 import { Gate } from '../domain/gate/gate.js'
 import { GatePolicyService } from '../domain/gate/gate-policies.js'
 import { ReleaseDates } from '../domain/gate/release-dates.js'
+import { PeopleService } from '../domain/people/people.js'
+import { OpenIdConnect } from '../domain/people/openid-connect.js'
 import type { Store } from '../store/port.js'
 import type { Services } from '../domain/services.js'
 
@@ -53,6 +55,7 @@ import type { Services } from '../domain/services.js'
 /** What the services are configured with: the serve options that concern them (options.ts), and what the server adds. */
 export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | 'maxArchiveBytes' | 'upstream' | 'upstreamToken' | 'vcsPollIntervalMs' | 'gitRoots' | 'registryHostname'> &
   Partial<Pick<ServeOptions, 'cooldownSeconds'>> &
+  Partial<Pick<ServeOptions, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecret' | 'oidcName' | 'oidcScopes' | 'oidcGroupsClaim' | 'oidcAdminGroup'>> &
   Partial<Pick<ServeOptions, 'openTofuUpstream' | 'openTofuUpstreamToken' | 'openTofuDocs'>> & {
   adminToken: string
   /** A local folder for git mirrors of VCS modules (a cache). */
@@ -63,6 +66,13 @@ export type ServiceOptions = Pick<ServeOptions, 'edition' | 'publicCuration' | '
   upstreamMaxAgeMs?: number
   /** The time, for time-based rules (the audit trail's retention, the gate's cooldown). */
   clock?: () => number
+}
+
+/** Single sign-on's relying party, when the site admin named an identity provider (options.ts checks the three go together). */
+function openIdConnect(options: ServiceOptions): OpenIdConnect | undefined {
+  const { oidcIssuer: issuer, oidcClientId: clientId, oidcClientSecret: clientSecret } = options
+  if (!issuer || !clientId || !clientSecret) return undefined
+  return new OpenIdConnect({ issuer, clientId, clientSecret, scopes: options.oidcScopes ?? ['openid', 'profile', 'email', 'groups'], groupsClaim: options.oidcGroupsClaim ?? 'groups', name: options.oidcName }, options.clock)
 }
 
 /**
@@ -149,6 +159,8 @@ export function createServices(store: Store, background: Background, options: Se
     versionLifecycle: new VersionLifecycle(store, modules, downloads),
     versionComparer: new VersionComparer(store, modules, docs, ingest, archives, maxArchiveBytes),
     terraformLogin: new TerraformLogin(store, organizations, audit),
+    people: new PeopleService(store, audit, { adminGroup: options.oidcAdminGroup, clock: options.clock }),
+    openIdConnect: openIdConnect(options),
     moduleSharing,
     dataRetention: new DataRetentionService(store, organizations, options.edition, audit),
     modules,

@@ -24,6 +24,8 @@ import type { TerraformLogin } from './login/terraform-login.js'
 import type { TeamService } from './organizations/teams.js'
 import type { UploadService } from './modules/uploads.js'
 import type { AuditTrailService } from './organizations/audit-trail.js'
+import type { PeopleService } from './people/people.js'
+import type { OpenIdConnect } from './people/openid-connect.js'
 import type { ModuleCatalog } from './assistant/module-catalog.js'
 import type { ModuleIndex } from './search/module-index.js'
 import type { ProviderCatalog } from './assistant/provider-catalog.js'
@@ -48,6 +50,10 @@ export interface Services {
   versionLifecycle: VersionLifecycle
   versionComparer: VersionComparer
   terraformLogin: TerraformLogin
+  /** People who sign in through the identity provider, their teams, sessions and tokens (domain/people/). */
+  people: PeopleService
+  /** Single sign-on's relying party; none when no identity provider is configured. */
+  openIdConnect: OpenIdConnect | undefined
   moduleSharing: ModuleSharingService
   dataRetention: DataRetentionService
   modules: ModuleService

@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa'
 import type { Authenticator, Caller } from '../domain/core/access.js'
 import type { Origin } from '../domain/core/origin.js'
 import { HttpError } from './errors.js'
+import { sessionMayAct, sessionSecret } from './session-cookie.js'
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
@@ -12,7 +13,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 interface Identity {
-  /** Whether the request presented a bearer token at all. */
+  /** Whether the request presented a bearer token (or a GUI session cookie) at all. */
   presented: boolean
   /** Who that token belongs to, with the request as its origin; undefined when it is unknown (or there was none). */
   caller?: Caller
@@ -22,16 +23,18 @@ interface Identity {
 
 /**
  * Establishes who is asking, once, before anything is decided per client (the rate limit keys on
- * it): the caller a bearer token names, if any, carrying this request as its origin (whatever it
- * changes, the domain records as coming from here). A bad or missing token is not refused here;
- * requireBearer does that where a token is needed.
+ * it): the caller a bearer token names, if any, else the person whose GUI session the cookie holds
+ * (for a change, only when the page itself sent it: session-cookie.ts), carrying this request as its
+ * origin (whatever it changes, the domain records as coming from here). A bad or missing token is
+ * not refused here; requireBearer does that where a token is needed.
  */
 export function identify(authenticator: Authenticator) {
   return async (ctx: Context, next: Next): Promise<void> => {
     const token = bearerToken(ctx.get('authorization') || undefined)
+    const session = token === undefined && sessionMayAct(ctx) ? sessionSecret(ctx) : undefined
     const origin: Origin = { requestId: randomUUID(), ip: ctx.ip }
-    const caller = token === undefined ? undefined : await authenticator.authenticate(token)
-    const identity: Identity = { presented: token !== undefined, caller: caller && { ...caller, origin }, origin }
+    const caller = token !== undefined ? await authenticator.authenticate(token) : session !== undefined ? await authenticator.authenticateSession(session) : undefined
+    const identity: Identity = { presented: token !== undefined || session !== undefined, caller: caller && { ...caller, origin }, origin }
     ;(ctx.state as { identity?: Identity }).identity = identity
     await next()
   }

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { ChangeListener } from './change-feed.js'
 import type { WritesRefusedError } from './errors.js'
-import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderDocsRecord, ProviderRecord, ReleaseSightingRecord, UpstreamCacheRecord, VersionRecord } from './records.js'
+import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderDocsRecord, ProviderRecord, ReleaseSightingRecord, UpstreamCacheRecord, UserRecord, VersionRecord } from './records.js'
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
@@ -111,13 +111,16 @@ export interface Store {
   readonly gateRequests: RecordStore<GateRequestRecord>
   /** The documentation of provider versions, private and mirrored (domain/provider-docs/). */
   readonly providerDocs: RecordStore<ProviderDocsRecord>
+  /** The people who sign in through the identity provider, with their teams, API tokens and GUI sessions (domain/people/). */
+  readonly users: RecordStore<UserRecord>
   /** Module archives and their parsed documentation. */
   readonly archives: Archives
   readonly leases: Leases
   installation(): InstallationRecord
   /**
-   * Grows with every write to organizations, modules or the installation: answers computed at
-   * an older revision may be stale (download counts and upstream answers do not count).
+   * Grows with every write to organizations, modules, people or the installation: answers computed at
+   * an older revision may be stale (download counts and upstream answers do not count). People count
+   * because a caller remembered for a token (the protocol cache) goes with a sign-in's or a token's change.
    */
   revision(): number
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
@@ -173,6 +176,11 @@ export const GATE_PACKAGE = 'gate-package'
 export const DOCS_VERSION = 'docs-version'
 export const DOC_NUMBER = 'doc-number'
 export const DOCS_PROVIDER = 'docs-provider'
+/** Indexes of people: by the identity provider's subject (unique), by the hash of a token or session (unique), by token id (unique), by team (group). */
+export const USER_SUBJECT = 'user-subject'
+export const USER_TOKEN_HASH = 'user-token-hash'
+export const USER_TOKEN_ID = 'user-token-id'
+export const USER_TEAM = 'user-team'
 /** Every module with a version whose ingest has not finished, for taking over a dead replica's. */
 export const INGESTING = 'ingesting'
 /** Every module with a version that lacks what ingest now keeps (see lacksBackfill), for the start-up backfill. */

@@ -401,8 +401,8 @@ export interface MirroredProviderPlatform {
 
 /** Who made a write the audit trail records. */
 export interface AuditActor {
-  /** The kind of credential: the site admin's token, a team's (or a token terraform login obtained for it), an organization's or its audit-trails token, a capability link (an upload link, a webhook, a terraform login code), or nobody (a refused request with no valid token); `system`, Homeport itself, is kept for events recorded before the domain recorded them. */
-  kind: 'site-admin' | 'team' | 'organization-token' | 'link' | 'anonymous' | 'system'
+  /** The kind of credential: the site admin's token, a team's (or a token terraform login obtained for it), a person's (a token or a GUI session), an organization's or its audit-trails token, a capability link (an upload link, a webhook, a terraform login code, a sign-in), or nobody (a refused request with no valid token); `system`, Homeport itself, is kept for events recorded before the domain recorded them. */
+  kind: 'site-admin' | 'team' | 'user' | 'organization-token' | 'link' | 'anonymous' | 'system'
   /** HCP's `auth.accessor_id`: the id `GET /api/v2/account/details` answers for the same token (`user-team…`), or the kind where there is no token. */
   id: string
   /** HCP's `auth.description`: the username `account/details` answers (`api-team_publishers`), or what the credential was. */
@@ -553,4 +553,46 @@ export interface ProviderDocRecord {
   description: string
   /** The markdown, frontmatter included, as the registry's v2 API serves it. */
   content: StoredFile
+}
+
+/** A team a person belongs to, through a group of the identity provider's (domain/people/team-mapping.ts). */
+export interface MembershipRecord {
+  organizationId: string
+  teamId: string
+}
+
+/** A person's API token: HCP's user `authentication-tokens`, made in the GUI, the API, or by `terraform login`. */
+export type UserTokenRecord = AuthenticationTokenRecord
+
+/** A signed-in browser: the GUI's session cookie holds the secret, of which only the hash is kept. */
+export interface SessionRecord {
+  id: string
+  hash: string
+  createdAt: string
+  expiresAt: string
+}
+
+/**
+ * A person, as the identity provider knows them (OpenID Connect): made at their first sign-in, their
+ * name and teams brought up to date at each one. Their rights are their teams' (domain/core/authorize.ts).
+ */
+export interface UserRecord {
+  /** `user-…`, HCP's user id form. */
+  id: string
+  /** The issuer and the ID token's `sub`, joined by a space: who they are, whatever their name becomes. */
+  subject: string
+  /** `preferred_username`, else the email address, else `sub` (HCP's `username`). */
+  username: string
+  /** `name`, else the username. */
+  displayName: string
+  email: string | null
+  /** Through the group the site admin named (`--oidc-admin-group`). */
+  siteAdmin: boolean
+  /** The identity provider's groups at the last sign-in, as it sent them. */
+  groups: string[]
+  memberships: MembershipRecord[]
+  tokens: UserTokenRecord[]
+  sessions: SessionRecord[]
+  createdAt: string
+  signedInAt: string
 }

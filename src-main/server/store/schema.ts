@@ -82,6 +82,7 @@ export const SCHEMAS = {
   releaseSightings: UNCHANGED,
   gateRequests: UNCHANGED,
   providerDocs: UNCHANGED,
+  users: UNCHANGED,
   auditTrail: {
     version: 2,
     migrations: {

@@ -16,7 +16,7 @@ export interface AuditTrailEvent {
     description: string
     /** HCP's `Client`; Homeport adds what kind of credential it was. */
     type: 'Client'
-    credential: 'site-admin' | 'team' | 'organization-token' | 'link' | 'anonymous' | 'system'
+    credential: 'site-admin' | 'team' | 'user' | 'organization-token' | 'link' | 'anonymous' | 'system'
     impersonator_id: null
     organization_id: string | null
   }

@@ -116,6 +116,12 @@ export interface AccountAttributes {
   'two-factor': { enabled: boolean; verified: boolean }
 }
 
+/** `GET /account/teams` (Homeport's own): a team a person's groups made them a member of. */
+export interface PersonTeamAttributes {
+  name: string
+  'organization-name': string
+}
+
 /** The answer to an approved `terraform login`: where the browser goes next. */
 export interface OAuthAuthorizationAttributes {
   'redirect-url': string

@@ -9,6 +9,8 @@ import { callerOf, originOf } from '../../http/auth.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { pathParams } from '../../http/query.js'
 import { organizationPath } from './serializers/organization-resources.js'
+import { tokenResource } from './serializers/token-resources.js'
+import type { Account } from '../../domain/core/access.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
 import type { AccountAttributes, CliTokenAttributes, OAuthAuthorizationAttributes } from '../../../shared/wire/organizations.js'
 
@@ -70,24 +72,33 @@ export function loginRoutes(router: Router, services: Services): void {
     const { org, tokens } = await login.list(callerOf(ctx), pathParams(ctx, 'org').org)
     sendDocument(ctx, 200, { data: tokens.map((token) => cliTokenResource(org, token)) })
   })
+  // A token by id: a person's own (HCP's user tokens), else one terraform login obtained for a team.
   router.get('/authentication-tokens/:id', async (ctx) => {
-    const { org, token } = await login.read(callerOf(ctx), pathParams(ctx, 'id').id)
+    const { id } = pathParams(ctx, 'id')
+    const own = await services.people.findToken(callerOf(ctx), id)
+    if (own) return sendDocument(ctx, 200, { data: tokenResource(own.token, { user: { data: { id: own.user.id, type: 'users' } } }) })
+    const { org, token } = await login.read(callerOf(ctx), id)
     sendDocument(ctx, 200, { data: cliTokenResource(org, token) })
   })
   router.delete('/authentication-tokens/:id', async (ctx) => {
-    await login.revoke(callerOf(ctx), pathParams(ctx, 'id').id)
+    const { id } = pathParams(ctx, 'id')
+    if (await services.people.findToken(callerOf(ctx), id)) await services.people.revokeToken(callerOf(ctx), id)
+    else await login.revoke(callerOf(ctx), id)
     ctx.status = 204
   })
-  router.get('/account/details', async (ctx) => accountDetails(ctx, await login.account(callerOf(ctx))))
+  router.get('/account/details', async (ctx) => {
+    const caller = callerOf(ctx)
+    accountDetails(ctx, caller.kind === 'user' ? await services.people.account(caller) : { ...(await login.account(caller)), email: '' })
+  })
 }
 
-function accountDetails(ctx: Context, account: Awaited<ReturnType<TerraformLogin['account']>>): void {
+function accountDetails(ctx: Context, account: Account & { email: string }): void {
   const user: Resource<AccountAttributes, 'users'> = {
     id: account.id,
     type: 'users',
     attributes: {
       username: account.username,
-      email: '',
+      email: account.email,
       'is-service-account': account.serviceAccount,
       'is-site-admin': account.siteAdmin,
       'two-factor': { enabled: false, verified: false }

@@ -8,12 +8,12 @@ import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { HttpError } from '../../http/errors.js'
 import { queryString } from '../../http/query.js'
 import { ORGANIZATION_TOKEN_TYPES, type OrganizationTokenType } from '../../domain/organizations/organization-tokens.js'
-import type { AuthenticationTokenRecord } from '../../store/records.js'
 import { pageRequest, paginate } from '../../http/pagination.js'
 import { organizationPath } from './serializers/organization-resources.js'
 import type { BaseUrl } from '../../http/base-url.js'
 import type { Resource } from '../../../shared/wire/jsonapi.js'
-import type { TeamAttributes, TokenAttributes } from '../../../shared/wire/organizations.js'
+import type { TeamAttributes } from '../../../shared/wire/organizations.js'
+import { tokenInput, tokenResource } from './serializers/token-resources.js'
 
 /** A subset of HCP Terraform's teams API, so that tokens with narrower rights exist. */
 export function teamRoutes(router: Router, services: Services, baseUrl: BaseUrl): void {
@@ -88,29 +88,6 @@ function tokenType(ctx: Context): OrganizationTokenType {
     throw new HttpError(422, 'invalid attribute', `"${type}" is not an organization token type: ${ORGANIZATION_TOKEN_TYPES.join(' or ')}.`, { parameter: 'token' })
   }
   return type as OrganizationTokenType
-}
-
-/** The optional body of a token's creation: `description` (team tokens) and `expired-at`. */
-function tokenInput(ctx: Context): { description: string | null; expiredAt: string | null } {
-  if (!ctx.request.body || Object.keys(ctx.request.body).length === 0) return { description: null, expiredAt: null }
-  const attributes = readResource(ctx, 'authentication-tokens', { typeMayBeEmpty: true }).attributes
-  return { description: attributes.nullableString('description') ?? null, expiredAt: attributes.nullableString('expired-at') ?? null }
-}
-
-/** An `authentication-tokens` resource; the token's text only when just made (it is shown that once and never kept). */
-function tokenResource(record: AuthenticationTokenRecord, relationships: Record<string, unknown>, token?: string): Resource<TokenAttributes, 'authentication-tokens'> {
-  return {
-    id: record.id,
-    type: 'authentication-tokens',
-    attributes: {
-      'created-at': record.createdAt,
-      description: record.description,
-      ...(token ? { token } : {}),
-      'expired-at': record.expiredAt
-    },
-    // HCP's created-by names a user: here the account of the caller that made it (as account/details names it).
-    relationships: record.createdBy ? { ...relationships, 'created-by': { data: { id: record.createdBy, type: 'users' } } } : relationships
-  }
 }
 
 function organizationRelationship(name: string) {

@@ -82,7 +82,7 @@ export class ModuleCatalog {
   async entries(caller: Caller, filter: CatalogFilter = {}): Promise<CatalogEntry[]> {
     const found: Offer[] = []
     for (const org of await this.organizations(caller, filter)) {
-      const policies = await this.gate.policies(org.id)
+      const policies = await this.gate.policies([org.id])
       for (const module of await this.store.modules.listBy(BY_ORGANIZATION, org.id)) {
         if (chosen(module, filter)) found.push(await this.offerOf(caller, org, module, policies))
       }
@@ -102,7 +102,7 @@ export class ModuleCatalog {
     if (module.registryName === 'public' && policies.length > 0) {
       // Mirrored public modules offer what the gate lets through; curated public modules are one set for both public registries (domain/upstream/public-mirrors.ts).
       const target = { ...publicPackage('module', PUBLIC_REGISTRY_HOSTS[0]!, module.namespace ?? '', module.name, module.provider), aliases: PUBLIC_REGISTRY_HOSTS.slice(1) }
-      versions = (await this.gate.offered({ caller, organizationId: org.id }, target, versions, (version) => version.version, undefined, policies)).offered
+      versions = (await this.gate.offered({ caller, organizationIds: [org.id] }, target, versions, (version) => version.version, undefined, policies)).offered
     }
     const view = { org, module }
     const namespace = module.registryName === 'private' ? org.name : (module.namespace ?? '')
@@ -153,7 +153,7 @@ export class ModuleCatalog {
           const org = organizations.get(hit.organizationId)
           // A module deleted, or moved, since the index read it is not found.
           if (!module || !org || module.organizationId !== org.id || !chosen(module, filter)) continue
-          if (!policies.has(org.id)) policies.set(org.id, await this.gate.policies(org.id))
+          if (!policies.has(org.id)) policies.set(org.id, await this.gate.policies([org.id]))
           const { view, entry } = await this.offerOf(caller, org, module, policies.get(org.id)!)
           if (entry) ranked.push({ item: { entry, description: await this.descriptionOf(entry.latest) }, score: hit.score, matched: hit.matched })
           else if (module.registryName === 'public') unversioned.push(view)

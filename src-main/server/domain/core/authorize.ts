@@ -1,41 +1,43 @@
 import type { OrganizationRecord, TeamRecord } from '../../store/records.js'
-import type { Caller } from './access.js'
+import { isSiteAdmin, type Caller } from './access.js'
 
 /**
  * Who may do what, in one table. Every face (the HCP API, the registry protocols, the network
  * mirror, the GUI through the API, and later OCI and MCP) asks `authorize(caller, action, org)`
  * before it reads or changes anything of an organization, so each action's rule is read here and
  * nowhere else. A caller is the site admin, a team (a team token, or a `terraform login` token,
- * which acts as the team it was approved for), an organization's own token, or its audit-trails token.
+ * which acts as the team it was approved for), an organization's own token, its audit-trails token,
+ * or a person, whose rights are those of every team they are in (and the site admin's, for those
+ * of the group the site admin named).
  */
 
 /** Whom a rule looks at: the caller, and the organization (none for installation-wide actions). */
 interface Subject {
   caller: Caller
   org: OrganizationRecord | undefined
-  /** The team the caller acts as in `org`, if it is one of its teams. */
-  team: TeamRecord | undefined
+  /** The teams of `org` the caller acts as: a team token's one, a person's (whose rights are the sum of theirs). */
+  teams: readonly TeamRecord[]
   /** The team an action concerns, for rules about a team's own things (its terraform login tokens). */
   targetTeamId: string | undefined
 }
 
 type Rule = (subject: Subject) => boolean
 
-const siteAdmin: Rule = ({ caller }) => caller.kind === 'site-admin'
+const siteAdmin: Rule = ({ caller }) => isSiteAdmin(caller)
 const organizationToken: Rule = ({ caller, org }) => caller.kind === 'organization' && caller.organizationId === org?.id
 const auditTrailsToken: Rule = ({ caller, org }) => caller.kind === 'audit-trails' && caller.organizationId === org?.id
-/** Anyone of the organization: the site admin, any of its teams, its organization token. */
-const member: Rule = (subject) => siteAdmin(subject) || subject.team !== undefined || organizationToken(subject)
+/** Anyone of the organization: the site admin, any of its teams (a person of one), its organization token. */
+const member: Rule = (subject) => siteAdmin(subject) || subject.teams.length > 0 || organizationToken(subject)
 /** The owners team (and the site admin): they change the organization, its teams and its modules' settings. */
-const owner: Rule = (subject) => siteAdmin(subject) || subject.team?.owners === true
+const owner: Rule = (subject) => siteAdmin(subject) || subject.teams.some((team) => team.owners)
 /** HCP's "Manage modules" permission (the owners have it, and so does the organization token: a pipeline publishes). */
-const manageModules: Rule = (subject) => owner(subject) || subject.team?.manageModules === true || organizationToken(subject)
+const manageModules: Rule = (subject) => owner(subject) || subject.teams.some((team) => team.manageModules) || organizationToken(subject)
 const either =
   (...rules: Rule[]): Rule =>
   (subject) =>
     rules.some((rule) => rule(subject))
-/** The owners, or the team the thing belongs to. */
-const ownTeam: Rule = ({ team, targetTeamId }) => team !== undefined && team.id === targetTeamId
+/** The owners, or the team the thing belongs to (a person of it). */
+const ownTeam: Rule = ({ teams, targetTeamId }) => teams.some((team) => team.id === targetTeamId)
 
 /** Every action, and who may take it. */
 const RULES = {
@@ -59,6 +61,8 @@ const RULES = {
   'manage data retention': owner,
   'read audit trail': either(owner, organizationToken, auditTrailsToken),
   'approve terraform login': either(owner, ownTeam),
+  // A person's own API tokens (domain/people/): theirs to make and delete; nobody else's to see.
+  'manage own tokens': ({ caller }) => caller.kind === 'user',
   // Modules: reading, publishing (HCP's Manage modules), and the settings only owners change.
   'read module': member,
   'publish module': manageModules,
@@ -94,6 +98,13 @@ export const ACTIONS = Object.keys(RULES) as Action[]
  */
 export function authorize(caller: Caller | undefined, action: Action, org?: OrganizationRecord, target: { teamId?: string } = {}): boolean {
   if (!caller) return false
-  const team = caller.kind === 'team' && org && caller.organizationId === org.id ? org.teams.find((candidate) => candidate.id === caller.teamId) : undefined
-  return RULES[action]({ caller, org, team, targetTeamId: target.teamId })
+  return RULES[action]({ caller, org, teams: teamsOf(caller, org), targetTeamId: target.teamId })
+}
+
+/** The teams of `org` a caller acts as (those that still exist). */
+function teamsOf(caller: Caller, org: OrganizationRecord | undefined): TeamRecord[] {
+  if (!org) return []
+  if (caller.kind === 'team') return caller.organizationId === org.id ? org.teams.filter((team) => team.id === caller.teamId) : []
+  if (caller.kind !== 'user') return []
+  return org.teams.filter((team) => caller.memberships.some((membership) => membership.organizationId === org.id && membership.teamId === team.id))
 }

@@ -174,7 +174,7 @@ export class GatePolicyService {
     const org = orgName === undefined ? undefined : await this.organizations.read(caller, orgName)
     if (!org && !authorize(caller, 'read installation gate')) throw new NotFoundError('the gate policy was not found')
     for (const version of versions ?? []) if (semver.valid(version) !== version) throw new InvalidInputError(`"${version}" is not a version.`, 'versions')
-    return this.gate.explain({ caller, organizationId: org?.id }, target, versions)
+    return this.gate.explain({ caller, organizationIds: org ? [org.id] : [] }, target, versions)
   }
 
   /** A request by id, in the scope (for deciding one from the queue). */
@@ -229,6 +229,7 @@ export class GatePolicyService {
 
   private async describe(caller: Caller, org: OrganizationRecord | undefined): Promise<string> {
     if (caller.kind === 'site-admin') return 'the site admin'
+    if (caller.kind === 'user') return caller.username
     const own = org ?? (await this.store.organizations.get(caller.organizationId))
     return own ? describeCaller(caller, own) : caller.kind
   }

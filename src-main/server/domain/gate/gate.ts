@@ -3,7 +3,7 @@ import type { GatePolicyRecord, GateRequestRecord, OrganizationRecord, ReleaseSi
 import { GATE_PACKAGE, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
 import { Lru } from '../../../shared/lru.js'
-import { callerKey, describeCaller, type Caller } from '../core/access.js'
+import { callerKey, callerOrganizations, describeCaller, type Caller } from '../core/access.js'
 import { HeldByGateError } from '../core/errors.js'
 import { newId } from '../core/ids.js'
 import type { AuditTrailService } from '../organizations/audit-trail.js'
@@ -31,15 +31,22 @@ const MAX_WARNINGS = 5
 /** The most requesters a request keeps (the latest). */
 const MAX_REQUESTERS = 5
 
-/** Where a decision is asked from: the organization whose policy applies on top of the installation's (none for the installation's alone). */
+/**
+ * Where a decision is asked from: the organizations whose policies apply on top of the installation's
+ * (none for the installation's alone). A version is offered only where every one of them offers it.
+ */
 export interface GateContext {
   caller: Caller
-  organizationId: string | undefined
+  organizationIds: readonly string[]
 }
 
-/** The organization whose policy applies to a caller's reads of public providers: its token's (none for the site admin). */
+/**
+ * The organizations whose policies apply to a caller's reads of public providers: its token's; every
+ * one a person has a team in, so that no organization's gate is passed by reading as a person of two
+ * (none for the site admin).
+ */
 export function callerScope(caller: Caller): GateContext {
-  return { caller, organizationId: caller.kind === 'site-admin' ? undefined : caller.organizationId }
+  return { caller, organizationIds: callerOrganizations(caller) }
 }
 
 export interface GateOptions {
@@ -84,12 +91,12 @@ export class Gate {
     return this.options.cooldownSeconds
   }
 
-  /** The policies in force for an organization's reads (the installation's first). */
-  async policies(organizationId: string | undefined): Promise<ScopedPolicy[]> {
+  /** The policies in force for organizations' reads (the installation's first). */
+  async policies(organizationIds: readonly string[]): Promise<ScopedPolicy[]> {
     const scoped: ScopedPolicy[] = []
     const installation = await this.installationPolicy()
     if (inForce(installation)) scoped.push({ scope: 'installation', organizationId: null, policy: installation })
-    if (organizationId !== undefined) {
+    for (const organizationId of organizationIds) {
       const own = await this.store.gatePolicies.get(policyId(organizationId))
       if (own && inForce(own)) {
         const org = await this.store.organizations.get(organizationId)
@@ -106,7 +113,7 @@ export class Gate {
    * again costs the reads of its inputs, not a decision per version.
    */
   async decisions(context: GateContext, target: PublicPackage, versions: readonly string[], lookup?: PublishTimes, inForce?: ScopedPolicy[]): Promise<Decision[]> {
-    const policies = inForce ?? (await this.policies(context.organizationId))
+    const policies = inForce ?? (await this.policies(context.organizationIds))
     if (policies.length === 0) return versions.map(OFFERED)
     const dated = policies.some(({ policy }) => policy.cooldownSeconds > 0 || policy.approvals)
     const sighting = dated ? await this.dates.sight(target, versions, lookup) : undefined
@@ -115,7 +122,7 @@ export class Gate {
     const now = this.options.clock()
     const inputs: unknown[] = [sighting, ...requests]
     for (const { scope, policy } of policies) inputs.push(scope, policy)
-    const key = `${context.organizationId ?? ''}|${name}`
+    const key = `${context.organizationIds.join(',')}|${name}`
     let memo = this.decided.get(key)
     if (!memo || now >= memo.until || memo.inputs.length !== inputs.length || memo.inputs.some((input, index) => input !== inputs[index])) {
       memo = { inputs, until: Number.POSITIVE_INFINITY, byVersion: new Map() }
@@ -149,7 +156,7 @@ export class Gate {
     const known = await this.dates.known(target)
     const requests = await this.requestsOf(target)
     const named = [...new Set([...versions, ...Object.keys(known), ...requests.keys()])].filter((version) => semver.valid(version) !== null).sort(semver.rcompare)
-    const policies = await this.policies(context.organizationId)
+    const policies = await this.policies(context.organizationIds)
     const now = this.options.clock()
     return named.map((version) => ({
       decision: policies.length === 0 ? OFFERED(version) : decide(target, version, policies, { sighting: known[version], requests: requests.get(version) ?? new Map<string, GateRequestRecord>() }, now),
@@ -258,6 +265,7 @@ export class Gate {
 
   private async describe(caller: Caller): Promise<string> {
     if (caller.kind === 'site-admin') return 'the site admin'
+    if (caller.kind === 'user') return caller.username
     const org: OrganizationRecord | undefined = await this.store.organizations.get(caller.organizationId)
     return org ? `${describeCaller(caller, org)} of ${org.name}` : caller.kind
   }

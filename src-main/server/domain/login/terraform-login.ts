@@ -162,7 +162,7 @@ export class TerraformLogin {
 
   /** Who a token is, as HCP's `account/details` says it (see accountOf). */
   async account(caller: Caller): Promise<Account> {
-    if (caller.kind === 'site-admin') return accountOf(caller, undefined)
+    if (caller.kind === 'site-admin' || caller.kind === 'user') return accountOf(caller, undefined)
     const org = await this.store.organizations.get(caller.organizationId)
     if (!org) throw new NotFoundError('account not found')
     return accountOf(caller, org)

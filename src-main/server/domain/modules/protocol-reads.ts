@@ -1,7 +1,7 @@
 import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../store/records.js'
 import { BY_MODULE_NAME, BY_ORGANIZATION, MODULE_KEY, ORGANIZATION_NAME, VERSION_ID, moduleKey, moduleNameKey, organizationNameKey, type Store } from '../../store/port.js'
 import { archiveFile, type ArchiveFile } from '../archives/archive-file.js'
-import { callerKey, type Caller } from '../core/access.js'
+import { callerKey, callerOrganizations, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import type { DocsCache } from '../archives/docs-cache.js'
 import { signDownload, verifyDownload, type DownloadToken } from '../archives/download-links.js'
@@ -188,22 +188,24 @@ export class RegistryService {
 
   /** The organizations whose modules the caller reads: its own, and in the self-hosted edition those sharing with it. */
   async readableOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
-    const own = await this.ownOrganization(caller)
+    const own = await this.ownOrganizations(caller)
     return (await this.store.organizations.all()).filter((org) => this.mayRead(caller, org, own))
   }
 
   /** The caller's own organization reads its modules; in the self-hosted edition, so do those it is shared with. */
-  private mayRead(caller: Caller, org: OrganizationRecord, own: OrganizationRecord | undefined): boolean {
-    return authorize(caller, 'read module', org) || (own !== undefined && this.sharing.shares(org, own))
+  private mayRead(caller: Caller, org: OrganizationRecord, own: readonly OrganizationRecord[]): boolean {
+    return authorize(caller, 'read module', org) || own.some((mine) => this.sharing.shares(org, mine))
   }
 
-  private async ownOrganization(caller: Caller): Promise<OrganizationRecord | undefined> {
-    return caller.kind === 'team' ? this.store.organizations.get(caller.organizationId) : undefined
+  /** The organizations whose shared modules the caller reads: a team's, a person's teams' (not an organization's pipeline token). */
+  private async ownOrganizations(caller: Caller): Promise<OrganizationRecord[]> {
+    if (caller.kind !== 'team' && caller.kind !== 'user') return []
+    return (await this.store.organizations.getMany(callerOrganizations(caller))).filter((org): org is OrganizationRecord => org !== undefined)
   }
 
   private async organization(caller: Caller, namespace: string): Promise<OrganizationRecord> {
     const org = await this.store.organizations.findBy(ORGANIZATION_NAME, organizationNameKey(namespace))
-    if (org && org.name === namespace && this.mayRead(caller, org, await this.ownOrganization(caller))) return org
+    if (org && org.name === namespace && this.mayRead(caller, org, await this.ownOrganizations(caller))) return org
     throw new NotFoundError(`namespace ${namespace} not found`)
   }
 

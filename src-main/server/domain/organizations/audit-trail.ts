@@ -37,6 +37,9 @@ export type AuditResourceType =
   | 'gate-rule'
   | 'gate-request'
   | 'upstream-version'
+  | 'user'
+  | 'team-membership'
+  | 'site-admin'
 
 /** What a change touched: its kind, its API id, and its name for people (`acme/network/aws 1.0.0`). */
 export interface AuditResource {
@@ -47,9 +50,10 @@ export interface AuditResource {
 
 /**
  * The authorization table's actions, `authenticate` for a write refused before any of them (no valid
- * token), and `gate` for the gate's own decisions (a version held back, waived, or refused as re-tagged).
+ * token), `gate` for the gate's own decisions (a version held back, waived, or refused as re-tagged),
+ * and `sign in` for what a person's groups changed when they signed in (domain/people/).
  */
-export type AuditPermission = Action | 'authenticate' | 'gate'
+export type AuditPermission = Action | 'authenticate' | 'gate' | 'sign in'
 
 /** A change to record: who, under which permission, in which organization (none: the installation's), what was done and to what. */
 export interface AuditChange {
@@ -154,9 +158,9 @@ export class AuditTrailService {
   private async actorOf(author: Author, org: OrganizationRecord | undefined): Promise<AuditActor> {
     if (author.kind === 'link') return { kind: 'link', id: 'link', description: LINKS[author.link] }
     if (author.kind === 'anonymous') return { kind: 'anonymous', id: 'anonymous', description: 'no valid token' }
-    const own = author.kind === 'site-admin' ? undefined : org?.id === author.organizationId ? org : await this.store.organizations.get(author.organizationId)
+    const own = author.kind === 'site-admin' || author.kind === 'user' ? undefined : org?.id === author.organizationId ? org : await this.store.organizations.get(author.organizationId)
     const account = accountOf(author, own)
-    const kind = author.kind === 'site-admin' ? 'site-admin' : author.kind === 'team' ? 'team' : 'organization-token'
+    const kind = author.kind === 'site-admin' || author.kind === 'user' || author.kind === 'team' ? author.kind : 'organization-token'
     return { kind, id: account.id, description: account.username }
   }
 

@@ -101,7 +101,7 @@ export class PublicRegistryService {
   async detail(caller: Caller, namespace: string, name: string, provider: string, version?: string): Promise<UpstreamPassThrough | MirroredDetail> {
     const view = await this.curated(caller, namespace, name, provider)
     if (version !== undefined) await this.admit(caller, view, version)
-    else if ((await this.gate.policies(view.org.id)).length > 0) {
+    else if ((await this.gate.policies([view.org.id])).length > 0) {
       // The latest the gate offers: the upstream's own latest may be held.
       const newest = await this.newestOffered(caller, view)
       if (newest === undefined) throw new HeldByGateError(`No version of ${packageName(this.package(view))} is offered here: the gate holds every one it knows of.`)
@@ -249,7 +249,7 @@ export class PublicRegistryService {
 
   /** The curating organization's policy applies on top of the installation's. */
   private context(caller: Caller, view: ModuleView): GateContext {
-    return { caller, organizationId: view.org.id }
+    return { caller, organizationIds: [view.org.id] }
   }
 
   /**

@@ -3,8 +3,8 @@ import { Collection, type CollectionOptions, type Identified } from './collectio
 import { LocalLeases } from './local-leases.js'
 import type { WritesRefusedError } from '../errors.js'
 import type { RecordBackend } from './record-backend.js'
-import { checkAuditEvent, checkDownloads, checkGatePolicy, checkGateRequest, checkProviderDocs, checkReleaseSighting, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
-import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ProviderDocsRecord, ReleaseSightingRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord } from '../records.js'
+import { checkAuditEvent, checkDownloads, checkGatePolicy, checkGateRequest, checkProviderDocs, checkReleaseSighting, checkUser, checkGpgKey, checkMirroredProvider, checkModule, checkOrganization, checkProvider, checkUpstreamAnswer } from './record-checks.js'
+import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ProviderDocsRecord, ReleaseSightingRecord, GpgKeyRecord, InstallationRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, UpstreamCacheRecord, UserRecord } from '../records.js'
 import { SCHEMAS } from '../schema.js'
 import {
   AUDIT_SCOPE,
@@ -19,6 +19,10 @@ import {
   DOCS_VERSION,
   DOC_NUMBER,
   DOCS_PROVIDER,
+  USER_SUBJECT,
+  USER_TOKEN_HASH,
+  USER_TOKEN_ID,
+  USER_TEAM,
   MIRRORED_FILE_ID,
   MIRRORED_PROVIDER,
   mirroredFiles,
@@ -162,6 +166,17 @@ export function collectionSpecs() {
         [DOCS_PROVIDER]: (docs) => docs.provider,
         [BY_ARCHIVE]: providerDocsFiles
       }
+    }),
+    users: spec<UserRecord>('users', {
+      schema: SCHEMAS.users,
+      check: checkUser,
+      unique: {
+        [USER_SUBJECT]: (user) => user.subject,
+        // A person's API tokens and GUI sessions: one space of secrets, so a request is resolved by one lookup.
+        [USER_TOKEN_HASH]: (user) => [...user.tokens.map((token) => token.hash), ...user.sessions.map((session) => session.hash)],
+        [USER_TOKEN_ID]: (user) => user.tokens.map((token) => token.id)
+      },
+      groups: { [USER_TEAM]: (user) => user.memberships.map((membership) => membership.teamId) }
     })
   }
 }
@@ -185,7 +200,8 @@ export function makeCollections(backendFor: (folder: string) => RecordBackend, w
     gatePolicies: make(specs.gatePolicies),
     releaseSightings: make(specs.releaseSightings),
     gateRequests: make(specs.gateRequests),
-    providerDocs: make(specs.providerDocs)
+    providerDocs: make(specs.providerDocs),
+    users: make(specs.users)
   }
 }
 
@@ -222,7 +238,7 @@ export async function storeOver(
     archives,
     leases: new LocalLeases(),
     installation: () => current,
-    revision: () => installation.revision + collections.organizations.revision + collections.modules.revision,
+    revision: () => installation.revision + collections.organizations.revision + collections.modules.revision + collections.users.revision,
     async updateInstallation(change) {
       const { record } = await installation.update(INSTALLATION_ID, change)
       current = record
@@ -239,11 +255,11 @@ export async function storeOver(
 }
 
 /** The collections of records the Store port names (every one but the installation record, which it wraps). */
-export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail' | 'gatePolicies' | 'releaseSightings' | 'gateRequests' | 'providerDocs'>
+export type RecordStores = Pick<Store, 'organizations' | 'modules' | 'downloads' | 'upstreamCache' | 'providers' | 'gpgKeys' | 'providerMirror' | 'auditTrail' | 'gatePolicies' | 'releaseSightings' | 'gateRequests' | 'providerDocs' | 'users'>
 
 /** A store's collections of records, as the port names them. */
-export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests, providerDocs }: RecordStores): RecordStores {
-  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests, providerDocs }
+export function recordStores({ organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests, providerDocs, users }: RecordStores): RecordStores {
+  return { organizations, modules, downloads, upstreamCache, providers, gpgKeys, providerMirror, auditTrail, gatePolicies, releaseSightings, gateRequests, providerDocs, users }
 }
 
 /** Runs `task` while no collection is being written (writes wait): one consistent state to read. */

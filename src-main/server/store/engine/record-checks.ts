@@ -1,4 +1,4 @@
-import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ProviderDocsRecord, ReleaseSightingRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord } from '../records.js'
+import type { AuditEventRecord, DownloadRecord, GatePolicyRecord, GateRequestRecord, ProviderDocsRecord, ReleaseSightingRecord, GpgKeyRecord, MirroredProviderRecord, ModuleRecord, OrganizationRecord, ProviderRecord, StoredFile, UpstreamCacheRecord, UserRecord } from '../records.js'
 
 /**
  * What a record must look like to be loaded: the ids, hashes and paths that other code builds
@@ -154,4 +154,21 @@ export const checkProviderDocs: RecordCheck<ProviderDocsRecord> = (docs) =>
       storedFile(doc.content, `doc ${doc.id}'s content`),
       !(doc.content as StoredFile | undefined) && `doc ${doc.id} has no content`
     ])
+  )
+
+const USER_ID = id('user')
+
+export const checkUser: RecordCheck<UserRecord> = (user) =>
+  first(
+    !USER_ID.test(user.id) && 'its id is not a user id',
+    typeof user.subject !== 'string' && 'it has no subject',
+    !Array.isArray(user.memberships) && 'it has no memberships list',
+    ...(Array.isArray(user.memberships) ? user.memberships : []).map(
+      (membership) => (!ORG_ID.test(membership?.organizationId) || !TEAM_ID.test(membership?.teamId)) && `membership ${JSON.stringify(membership)} is not one`
+    ),
+    !Array.isArray(user.tokens) && 'it has no tokens list',
+    !Array.isArray(user.sessions) && 'it has no sessions list',
+    ...[...(Array.isArray(user.tokens) ? user.tokens : []), ...(Array.isArray(user.sessions) ? user.sessions : [])].map(
+      (secret) => !SHA256.test(secret?.hash) && `token ${JSON.stringify(secret?.id)} is not a SHA-256 hash`
+    )
   )

@@ -93,7 +93,8 @@ export async function openPostgresStore(
       gatePolicies: collection(specs.gatePolicies),
       releaseSightings: collection(specs.releaseSightings),
       gateRequests: collection(specs.gateRequests),
-      providerDocs: collection(specs.providerDocs)
+      providerDocs: collection(specs.providerDocs),
+      users: collection(specs.users)
     }
     await prepare(pool, Object.values(collections))
     const { installation } = collections
@@ -150,7 +151,7 @@ export async function openPostgresStore(
       archives: archiveCache && archiveCache.maxBytes > 0 ? await cached(archives, archiveCache.dir, archiveCache.maxBytes) : archives,
       leases: new PgLeases(pool),
       installation: () => current,
-      revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision,
+      revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision + collections.users.revision,
       async updateInstallation(change) {
         const { record } = await installation.update(INSTALLATION_ID, change)
         current = record

@@ -14,6 +14,7 @@ const ACTIONS = ['create', 'update', 'destroy', 'upload', 'deprecate', 'undeprec
 const CREDENTIALS: Record<AuditTrailEvent['auth']['credential'], string> = {
   'site-admin': 'site admin',
   team: 'team token',
+  user: 'a person (single sign-on)',
   'organization-token': 'organization token',
   link: 'a signed link Homeport gave out',
   anonymous: 'no valid token',

@@ -1,6 +1,6 @@
 import type { ModuleRecord, VersionRecord } from '../../../store/records.js'
 import type { Store } from '../../../store/port.js'
-import { callerKey, describeCaller, type Caller } from '../../core/access.js'
+import { callerKey, describeCaller, isSiteAdmin, type Caller } from '../../core/access.js'
 import type { DownloadCounter } from '../downloads.js'
 import { InvalidInputError, NotFoundError } from '../../core/errors.js'
 import { now } from '../../core/ids.js'
@@ -75,7 +75,7 @@ function apply(version: VersionRecord, change: LifecycleChange, context: { by: s
 
 /** Whether `caller` may still be offered a version: it is not revoked, or the caller used it before it was. */
 export function offeredTo(caller: Caller, version: VersionRecord): boolean {
-  return version.revocation === null || caller.kind === 'site-admin' || version.revocation.consumers.includes(callerKey(caller))
+  return version.revocation === null || isSiteAdmin(caller) || version.revocation.consumers.includes(callerKey(caller))
 }
 
 /** The published versions a caller is offered, newest first. */
