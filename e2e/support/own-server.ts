@@ -6,10 +6,11 @@ import { E2E_ADMIN_TOKEN } from '../../playwright.config'
 
 /**
  * A headless Homeport of the spec's own, on an empty data directory and a free port: for what
- * only a first run shows, which the suite's shared server is long past.
+ * only a first run shows, which the suite's shared server is long past, or what needs settings of
+ * its own (`args`: single sign-on's, say).
  */
-export async function startOwnServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['out/main/cli.js', '--port', '0', '--data-dir', mkdtempSync(join(tmpdir(), 'homeport-e2e-first-run-'))], {
+export async function startOwnServer(args: string[] = []): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['out/main/cli.js', '--port', '0', '--data-dir', mkdtempSync(join(tmpdir(), 'homeport-e2e-own-')), ...args], {
     env: { ...process.env, HOMEPORT_ADMIN_TOKEN: E2E_ADMIN_TOKEN },
     stdio: ['ignore', 'pipe', 'pipe']
   })

@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { accountOptions } from '../features/organizations/api'
 import { Outlet } from '@tanstack/react-router'
 import { useSession } from '../lib/session'
 import { AppLink } from '../lib/link'
@@ -32,6 +34,8 @@ function titleOf(route: Route): string {
       return 'Bundles'
     case 'app-settings':
       return 'Settings'
+    case 'account':
+      return 'Your account'
     case 'authorize':
       return 'Approve terraform login'
     case 'not-found':
@@ -41,7 +45,9 @@ function titleOf(route: Route): string {
 
 /** The shell every view opens in (the router's root): the top bar, and the view. */
 export function App() {
-  const { embedded, signOut } = useSession()
+  const { client, embedded, signOut } = useSession()
+  // Who is signed in, in the top bar: the person's username, or the name HCP gives a token's account.
+  const who = useQuery(accountOptions(client)).data?.data.attributes.username
   const route = useRoute()
   const title = useTitleOverride() ?? titleOf(route)
   // Another page, not another version, part or tab of the same module (whose controls keep the focus), nor other list filters or another doc of a provider.
@@ -80,6 +86,11 @@ export function App() {
             {link('gate', 'Gate')}
             {link('bundles', 'Bundles')}
             {link('app-settings', 'Settings')}
+            {!embedded && who && (
+              <AppLink className="who" to={{ page: 'account' }} aria-current={section === 'account' ? 'page' : undefined} title="Your account">
+                {who}
+              </AppLink>
+            )}
             {!embedded && (
               <button type="button" className="link" onClick={signOut}>
                 Sign out

@@ -12,6 +12,7 @@ import { MirroredProviderPage } from '../features/providers/docs/MirroredProvide
 import { SearchPage } from '../features/search/SearchPage'
 import { BundlesPage } from '../features/bundles/BundlesPage'
 import { AuthorizeLogin } from '../features/terraform/AuthorizeLogin'
+import { AccountPage } from '../features/people/AccountPage'
 import { NotFound } from '../lib/not-found'
 import { App } from './App'
 import { bindRouter, MODULE_SEARCH, ORG_SEARCH, ORG_TABS, PROVIDER_SEARCH, queryOf, type OrgTab } from '../lib/router'
@@ -29,6 +30,7 @@ const mirrorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/mirro
 const gateRoute = createRoute({ getParentRoute: () => rootRoute, path: '/gate', component: GatePage })
 const bundlesRoute = createRoute({ getParentRoute: () => rootRoute, path: '/bundles', component: BundlesPage })
 const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsPage })
+const accountRoute = createRoute({ getParentRoute: () => rootRoute, path: '/account', component: AccountPage })
 
 /** What Terraform sent to /oauth/authorize, passed on whole. */
 const authorizeRoute = createRoute({
@@ -153,6 +155,7 @@ const routeTree = rootRoute.addChildren([
   mirrorRoute,
   gateRoute,
   bundlesRoute,
+  accountRoute,
   settingsRoute,
   authorizeRoute,
   organizationHomeRoute,

@@ -17,10 +17,16 @@ interface ErrorDocument {
 }
 
 /**
- * Calls Homeport's public API, the same one every other client uses, with the session's token.
+ * Calls Homeport's public API, the same one every other client uses, with the session's token; with
+ * none (`null`), as the person whose single sign-on session the browser's cookie holds.
  */
 export class ApiClient {
-  constructor(readonly token: string) {}
+  constructor(readonly token: string | null) {}
+
+  /** The credential sent with each request: the token, or none where the session cookie goes by itself. */
+  private get authorization(): Record<string, string> {
+    return this.token === null ? {} : { Authorization: `Bearer ${this.token}` }
+  }
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     return this.send<T>(method, `/api/v2${path}`, body)
@@ -47,7 +53,7 @@ export class ApiClient {
 
   /** A file from outside /api/v2 (Homeport's backup), as `download`. */
   async downloadAbsolute(url: string): Promise<{ blob: Blob; filename: string }> {
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${this.token}` } }).catch(() => {
+    const response = await fetch(url, { headers: this.authorization }).catch(() => {
       throw new ApiError(0, 'Homeport is not answering. Is the server still running?')
     })
     if (!response.ok) {
@@ -66,7 +72,7 @@ export class ApiClient {
       response = await fetch(url, {
         method,
         headers: {
-          Authorization: `Bearer ${this.token}`,
+          ...this.authorization,
           Accept: 'application/vnd.api+json',
           ...(body === undefined ? {} : { 'Content-Type': raw ? 'application/gzip' : 'application/vnd.api+json' })
         },

@@ -24,6 +24,8 @@ export type Route =
   | { page: 'gate' }
   | { page: 'bundles' }
   | { page: 'app-settings' }
+  /** Who is signed in: a person's teams and tokens. */
+  | { page: 'account' }
   /** `terraform login`'s authorization page; `query` is what Terraform sent to /oauth/authorize. */
   | { page: 'authorize'; query: string }
   /** An address the app has no page for. */
@@ -70,6 +72,8 @@ export function hrefOf(route: Route): string {
       return '/bundles'
     case 'app-settings':
       return '/settings'
+    case 'account':
+      return '/account'
     case 'authorize':
       return withQuery('/authorize', route.query)
     case 'not-found':
@@ -137,6 +141,8 @@ export function useRoute(): Route {
       return { page: 'bundles' }
     case '/settings':
       return { page: 'app-settings' }
+    case '/account':
+      return { page: 'account' }
     case '/authorize':
       return { page: 'authorize', query: queryOf(search, Object.keys(search)) ?? '' }
     case '/orgs/$org/$tab':

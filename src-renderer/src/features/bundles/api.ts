@@ -48,7 +48,7 @@ export function useImportBundle(client: ApiClient, onProgress: (share: number | 
     mutationFn: async ({ file, organization }: { file: File; organization: string }) => {
       onProgress(0)
       const query = organization ? `?organization=${encodeURIComponent(organization)}` : ''
-      const answer = await upload<Document<BundleImportAttributes>>(`/api/v2/admin/bundle-imports${query}`, file, onProgress, { method: 'POST', token: client.token })
+      const answer = await upload<Document<BundleImportAttributes>>(`/api/v2/admin/bundle-imports${query}`, file, onProgress, { method: 'POST', token: client.token ?? undefined })
       if (!answer) throw new Error('Homeport took the bundle but did not say what it imported: look at the registry.')
       return answer.data.attributes
     },

@@ -166,7 +166,7 @@ export function useDeleteOrganizationToken(client: ApiClient, org: string) {
 /** Who the signed-in token is (HCP's account details): the site admin, or a team's or organization's service account. */
 export function accountOptions(client: ApiClient) {
   return queryOptions({
-    queryKey: ['account', client.token.slice(0, 12)] as const,
+    queryKey: ['account', client.token?.slice(0, 12) ?? 'session'] as const,
     queryFn: () => client.get<Document<AccountAttributes>>('/account/details')
   })
 }

@@ -27,18 +27,20 @@ export function ConnectTerraform() {
   if (info.isError) return <ErrorMessage error={info.error} action="Could not read the server’s settings" />
 
   const { registryHostname, serverUrl } = info.data
-  const token = chosenToken.trim() || client.token
+  // Signed in through single sign-on there is no token of the session's: Terraform's file is the one `terraform login` completes, OpenTofu's needs one pasted.
+  const token = chosenToken.trim() || client.token || undefined
   const FILE_NAME = tool === 'terraform' ? 'homeport.tfrc' : 'homeport.tofurc'
   const product = tool === 'terraform' ? 'Terraform' : 'OpenTofu'
-  const problem = tool === 'terraform' ? undefined : openTofuConfigProblem({ install: tool, serverUrl })
+  const problem =
+    tool === 'terraform' ? undefined : token === undefined ? 'OpenTofu’s file needs a token: make one on your account page, and paste it below.' : openTofuConfigProblem({ install: tool, serverUrl })
   const config =
     tool === 'terraform'
       ? terraformCliConfig({ hostname: registryHostname, serverUrl, token, publicHosts: airGapped ? PUBLIC_REGISTRY_HOSTS : [] })
       : problem
         ? ''
-        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token, install: tool, airGapped, mirrorPublic })
+        : openTofuCliConfig({ hostname: registryHostname, serverUrl, token: token ?? '', install: tool, airGapped, mirrorPublic })
   const example = moduleBlock({ hostname: registryHostname, namespace: 'ORGANIZATION', name: 'MODULE', provider: 'PROVIDER', version: '~> 1.0' })
-  const shown = showToken ? config : config.replaceAll(token, `${token.slice(0, 8)}…`)
+  const shown = showToken || !token ? config : config.replaceAll(token, `${token.slice(0, 8)}…`)
   const download = () => saveFile(new Blob([config], { type: 'text/plain' }), FILE_NAME)
 
   return (
@@ -99,7 +101,7 @@ export function ConnectTerraform() {
             autoComplete="off"
             spellCheck={false}
             value={chosenToken}
-            placeholder="the token you signed in with"
+            placeholder={client.token ? 'the token you signed in with' : 'a token from your account page'}
             aria-describedby="config-token-hint"
             onChange={(event) => setChosenToken(event.target.value)}
           />
