@@ -33,7 +33,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return token ? { kind: 'token', token } : null
   })
   const [embedded, setEmbedded] = useState(false)
-  const [loading, setLoading] = useState(true)
+  // Nothing to find out with a token kept for this tab; otherwise, whether a cookie holds a session.
+  const [loading, setLoading] = useState(() => Boolean(window.homeport) || sessionStorage.getItem(STORAGE_KEY) === null)
   const [options, setOptions] = useState<SignInOptions>({ singleSignOn: null })
 
   useEffect(() => {
@@ -47,7 +48,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         .finally(() => setLoading(false))
       return
     }
-    if (credential) return setLoading(false)
+    if (credential) return
     // A single sign-on session, if the cookie holds one; and what the sign-in page may offer.
     void Promise.all([
       new ApiClient(null).get('/account/details').then(
