@@ -3,6 +3,7 @@ import { startOpenIdProvider } from '../tests/helpers/openid-provider'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { startOwnServer } from './support/own-server'
+import { authorizationQuery, terraformListener } from './support/terraform-listener'
 
 /** The site admin's request to a server of the spec's own. */
 async function asAdmin(url: string, method: string, path: string, body: unknown): Promise<{ data: { id: string } }> {
@@ -49,8 +50,23 @@ test('signs a person in through the identity provider, shows who they are and th
     const modules = await fetch(`${server.url}/api/v2/organizations/acme/registry-modules`, { headers: { Authorization: `Bearer ${token}` } })
     expect(modules.status).toBe(200)
 
+    // terraform login: the approval page offers the person's own token, with no team to choose.
+    const listener = await terraformListener()
+    try {
+      await page.goto(`${server.url}/oauth/authorize?${authorizationQuery(listener.port, 'a-verifier-of-forty-three-characters-or-more')}`)
+      const form = page.getByRole('form', { name: 'Approve terraform login' })
+      await expect(page.getByText('The token is yours: it can do what your teams can')).toBeVisible()
+      await expect(form.getByLabel('Organization')).toHaveCount(0)
+      await expectAccessible(page, 'terraform login’s approval page for a person')
+      await form.getByRole('button', { name: 'Approve' }).click()
+      expect(await listener.code).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      await expect(page.getByText('The login server has returned an authentication code to Terraform.')).toBeVisible()
+    } finally {
+      listener.server.close()
+    }
+
     // Their organization is there; the cookie, not a token the page holds, carries the session.
-    await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Organizations' }).click()
+    await page.goto(`${server.url}/`)
     await expect(page.getByRole('list', { name: 'Organizations' }).getByRole('heading', { name: 'acme' })).toBeVisible()
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
     expect(await page.evaluate(() => document.cookie)).toBe('')

@@ -1,24 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { randomUUID } from 'node:crypto'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { openOrganization, signIn, teamToken } from './support/session'
 import { docsScreenshot } from './support/screenshots'
-
-/** Terraform's side of login.v1: a listener on this machine for the code, and the PKCE verifier. */
-async function terraformListener(): Promise<{ server: Server; port: number; code: Promise<string> }> {
-  let received!: (code: string) => void
-  const code = new Promise<string>((resolve) => (received = resolve))
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>The login server has returned an authentication code to Terraform.</p>')
-    received(url.searchParams.get('code') ?? '')
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { server, port: (server.address() as AddressInfo).port, code }
-}
+import { authorizationQuery, terraformListener } from './support/terraform-listener'
 
 test('approves terraform login in the GUI, for a chosen team, and lists and revokes the token it made', async ({ page }) => {
   await signIn(page)
@@ -30,14 +16,7 @@ test('approves terraform login in the GUI, for a chosen team, and lists and revo
   const listener = await terraformListener()
   try {
     const verifier = `${randomUUID()}.123456789`
-    const query = new URLSearchParams({
-      client_id: 'terraform-cli',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      redirect_uri: `http://localhost:${listener.port}/login`,
-      response_type: 'code',
-      state: randomUUID()
-    })
+    const query = authorizationQuery(listener.port, verifier)
     // Where Terraform sends the browser.
     await page.goto(`${origin}/oauth/authorize?${query}`)
     const form = page.getByRole('form', { name: 'Approve terraform login' })
@@ -74,14 +53,7 @@ test('offers a read-only team’s token only its own team to hand out, and appro
   await signIn(page, token)
   const listener = await terraformListener()
   try {
-    const query = new URLSearchParams({
-      client_id: 'terraform-cli',
-      code_challenge: createHash('sha256').update(`${randomUUID()}.123456789`).digest('base64url'),
-      code_challenge_method: 'S256',
-      redirect_uri: `http://localhost:${listener.port}/login`,
-      response_type: 'code',
-      state: randomUUID()
-    })
+    const query = authorizationQuery(listener.port, `${randomUUID()}.123456789`)
     await page.goto(`/oauth/authorize?${query}`)
     const form = page.getByRole('form', { name: 'Approve terraform login' })
     const team = form.getByLabel('The token may do what this team may')

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { Browser, startOpenIdProvider, type TestOpenIdProvider } from '../helpers/openid-provider.js'
@@ -140,6 +141,45 @@ describe('single sign-on (OpenID Connect)', () => {
     const second = await signedIn('alice')
     expect((await asPage(second.browser, 'DELETE', `/authentication-tokens/${made.body.data.id}`)).status).toBe(204)
     expect((await test.api('GET', '/account/details', { token })).status).toBe(401)
+  })
+
+  it('sends terraform login’s browser through the provider, and gives Terraform a token of the person’s, acting with their teams', async () => {
+    const verifier = randomBytes(32).toString('base64url')
+    const query = new URLSearchParams({
+      client_id: 'terraform-cli',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      redirect_uri: 'http://localhost:10000/login',
+      response_type: 'code',
+      state: 'terraform-state'
+    })
+    const browser = new Browser()
+    // Terraform opens the authorization page; with no session, the browser signs in first and comes back to it.
+    const page = await browser.visit(`${test.url}/oauth/authorize?${query}`, 'alice', new RegExp(`^${test.url}/authorize\\?`))
+    expect(new URL(page.url).searchParams.get('state')).toBe('terraform-state')
+    const approval = await asPage(
+      browser,
+      'POST',
+      '/oauth-authorizations',
+      doc('oauth-authorizations', { 'client-id': 'terraform-cli', 'redirect-uri': query.get('redirect_uri'), 'code-challenge': query.get('code_challenge'), 'code-challenge-method': 'S256', state: 'terraform-state' })
+    )
+    expect(approval.status).toBe(201)
+    const code = new URL(approval.body.data.attributes['redirect-url'] as string).searchParams.get('code')!
+    const exchanged = await fetch(`${test.url}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'terraform-cli', code, code_verifier: verifier, redirect_uri: 'http://localhost:10000/login' })
+    })
+    expect(exchanged.status).toBe(200)
+    const token = ((await exchanged.json()) as { access_token: string }).access_token
+    expect((await test.api('GET', '/account/details', { token })).body.data.attributes.username).toBe('alice')
+    expect((await test.api('GET', '/api/registry/v1/modules/acme/network/aws/versions', { token })).status).toBe(200)
+    expect((await test.api('GET', '/api/registry/v1/modules/globex/secret/aws/versions', { token })).status).toBe(404)
+    // The code was used: once only.
+    const again = await fetch(`${test.url}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'terraform-cli', code, code_verifier: verifier, redirect_uri: 'http://localhost:10000/login' })
+    })
+    expect(again.status).toBe(400)
   })
 
   it('acts with a session only for the page itself, and ends it at sign-out', async () => {

@@ -29,7 +29,7 @@ import { discoveryRouter } from './protocol/discovery.js'
 import { gateRoutes } from './management/gate.js'
 import { publicRegistryRouter } from './protocol/public-registry.js'
 import { serverInfoRouter } from './homeport/server-info.js'
-import { signInRouter } from './homeport/sign-in.js'
+import { SIGN_IN_PATH, signInRouter } from './homeport/sign-in.js'
 import { DEFAULT_REGISTRY_HOSTNAME, PUBLIC_MIRROR_PREFIXES } from '../../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from '../http/rate-limit.js'
 import type { ProtocolCache } from '../http/protocol-cache.js'
@@ -157,7 +157,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(bundles.routes())
   app.use(comparePreviewRouter(services, rateLimit).routes())
   app.use(discoveryRouter().routes())
-  app.use(loginRouter(services.terraformLogin, rateLimit).routes())
+  app.use(loginRouter(services.terraformLogin, rateLimit, services.openIdConnect && SIGN_IN_PATH).routes())
   app.use(signInRouter(services, baseUrl, rateLimit, options.clock).routes())
   app.use(webhookRouter(services, rateLimit).routes())
   app.use(serverInfoRouter(services, baseUrl, options.registryHostname ?? DEFAULT_REGISTRY_HOSTNAME).routes())

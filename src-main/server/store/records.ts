@@ -74,13 +74,17 @@ export interface OrganizationRecord {
 }
 
 /** An approved `terraform login`, until its code is exchanged for a token or expires. */
-export interface LoginCodeRecord {
+export interface LoginCodeRecord extends PendingLoginRecord {
+  teamId: string
+  approvedBy: string
+}
+
+/** A `terraform login` approved and waiting for its code's exchange: a team's (LoginCodeRecord), or a person's own. */
+export interface PendingLoginRecord {
   /** SHA-256 of the one-time code, hex: the code itself is never stored. */
   codeHash: string
-  teamId: string
   redirectUri: string
   codeChallenge: string
-  approvedBy: string
   /** The expiry the token will have, or null for none. */
   tokenExpiredAt: string | null
   /** When the code stops being accepted. */
@@ -593,6 +597,8 @@ export interface UserRecord {
   memberships: MembershipRecord[]
   tokens: UserTokenRecord[]
   sessions: SessionRecord[]
+  /** `terraform login`s the person approved, waiting for Terraform to exchange their code for a token of theirs. */
+  loginCodes: PendingLoginRecord[]
   createdAt: string
   signedInAt: string
 }

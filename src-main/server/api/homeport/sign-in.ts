@@ -10,7 +10,8 @@ import type { SignInOptions } from '../../../shared/sign-in.js'
 
 /** Where the identity provider sends the browser back: the redirect URI to register there. */
 export const CALLBACK_PATH = '/auth/oidc/callback'
-const LOGIN_PATH = '/auth/oidc/login'
+/** Where a sign-in starts (`?return_to=<a path of Homeport's>`). */
+export const SIGN_IN_PATH = '/auth/oidc/login'
 /** The cookie that carries a sign-in's state, nonce and PKCE verifier from its start to its callback, sealed. */
 const SIGN_IN_COOKIE = 'homeport-sign-in'
 const SIGN_IN_PURPOSE = 'oidc sign-in'
@@ -35,12 +36,12 @@ export function signInRouter(services: Services, baseUrl: BaseUrl, rateLimit: Mi
   const signingKey = () => services.store.installation().signingKey
 
   router.get('/auth/sign-in-options', (ctx) => {
-    const options: SignInOptions = { singleSignOn: provider ? { name: provider.name, url: LOGIN_PATH } : null }
+    const options: SignInOptions = { singleSignOn: provider ? { name: provider.name, url: SIGN_IN_PATH } : null }
     ctx.set('Cache-Control', 'no-store')
     ctx.body = options
   })
 
-  router.get(LOGIN_PATH, rateLimit, async (ctx) => {
+  router.get(SIGN_IN_PATH, rateLimit, async (ctx) => {
     if (!provider) return problem(ctx, 404, 'Single sign-on is not set up here', 'This Homeport has no identity provider: sign in with an API token.')
     try {
       const { url, pending } = await provider.begin(`${baseUrl(ctx)}${CALLBACK_PATH}`)

@@ -5,7 +5,7 @@ import { OAuthError, type TerraformLogin } from '../../domain/login/terraform-lo
 import { isStorableText } from '../../domain/core/stored-text.js'
 import type { CliTokenRecord, OrganizationRecord } from '../../store/records.js'
 import type { Services } from '../../domain/services.js'
-import { callerOf, originOf } from '../../http/auth.js'
+import { callerOf, identifiedCaller, originOf } from '../../http/auth.js'
 import { readResource, sendDocument } from '../../http/jsonapi.js'
 import { pathParams } from '../../http/query.js'
 import { organizationPath } from './serializers/organization-resources.js'
@@ -27,12 +27,14 @@ export function loginService(base = '') {
  * `terraform login`'s two endpoints outside the API: the authorization page, which is the GUI's
  * (the query goes along, in the GUI's route), and the token endpoint, which takes a form (RFC 6749)
  * and answers OAuth's JSON. HCP's tokens page (where Terraform's fallback prompt points) leads to
- * the GUI's page that explains tokens.
+ * the GUI's page that explains tokens. With single sign-on (`signInPath`), a browser with no session
+ * goes through the identity provider first, and comes back to the page.
  */
-export function loginRouter(login: TerraformLogin, rateLimit: Middleware): Router {
+export function loginRouter(login: TerraformLogin, rateLimit: Middleware, signInPath?: string): Router {
   const router = new Router()
   router.get(AUTHORIZE_PATH, (ctx) => {
-    ctx.redirect(`/authorize?${ctx.querystring}`)
+    const page = `/authorize?${ctx.querystring}`
+    ctx.redirect(signInPath && !identifiedCaller(ctx) ? `${signInPath}?${new URLSearchParams({ return_to: page })}` : page)
   })
   router.get('/app/settings/tokens', (ctx) => {
     ctx.redirect('/terraform')

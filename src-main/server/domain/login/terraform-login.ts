@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { CliTokenRecord, LoginCodeRecord, OrganizationRecord } from '../../store/records.js'
+import type { CliTokenRecord, LoginCodeRecord, OrganizationRecord, PendingLoginRecord, UserRecord } from '../../store/records.js'
 import { RecordMissingError, UniqueConstraintError } from '../../store/errors.js'
-import { LOGIN_CODE, TOKEN_ID, type Store } from '../../store/port.js'
+import { LOGIN_CODE, TOKEN_ID, USER_LOGIN_CODE, type Store } from '../../store/port.js'
 import { accountOf, describeCaller, type Account, type Caller } from '../core/access.js'
 import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
@@ -40,11 +40,12 @@ export class OAuthError extends Error {
 
 /**
  * `terraform login` (login.v1: OAuth 2.0 authorization code with PKCE, as Terraform's client does it).
- * Homeport has no user accounts: the person approving is whoever is signed in to the GUI (with the site
- * admin's token, or a team's), and the token it issues acts as one of the organization's teams, chosen
- * there. Authorization codes are single-use and short-lived, kept (as hashes) with the organization until
- * exchanged, so any replica takes the exchange and only one can; the tokens are kept as hashes beside the
- * organization too, listed and revoked like any other.
+ * Whoever is signed in to the GUI approves. With a token (the site admin's, a team's), the token it
+ * issues acts as one of the organization's teams, chosen there, and is kept beside the organization,
+ * listed and revoked like any other. A person signed in through single sign-on gets a token of their
+ * own (domain/people/), which acts with their teams. Authorization codes are single-use and
+ * short-lived, kept (as hashes) with the organization or the person until exchanged, so any replica
+ * takes the exchange and only one can.
  */
 export class TerraformLogin {
   constructor(
@@ -53,13 +54,30 @@ export class TerraformLogin {
     private readonly audit: AuditTrailService
   ) {}
 
-  /** The approval: checks the request and the approver's right to hand out the team's rights; the URL Terraform waits on, with a code. */
+  /** The approval: checks the request and the approver's right to hand out the rights; the URL Terraform waits on, with a code. */
   async authorize(caller: Caller, request: AuthorizationRequest): Promise<string> {
     if (request.clientId !== TERRAFORM_CLIENT_ID) throw new InvalidInputError(`Unknown client "${request.clientId}": only the Terraform CLI (${TERRAFORM_CLIENT_ID}) logs in here.`, 'clientId')
     const redirect = loopbackRedirect(request.redirectUri)
     if (request.codeChallengeMethod !== 'S256') throw new InvalidInputError('Only the S256 code challenge is accepted (as Terraform sends it).', 'codeChallengeMethod')
     if (!/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge)) throw new InvalidInputError('The code challenge is not a base64url SHA-256.', 'codeChallenge')
     if (!request.state || request.state.length > 200) throw new InvalidInputError('The request has no state to return.', 'state')
+    const code = randomBytes(32).toString('base64url')
+    const pending: PendingLoginRecord = {
+      codeHash: hashToken(code),
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      tokenExpiredAt: tokenExpiry(request.expiredAt),
+      expiresAt: new Date(Date.now() + CODE_TTL_MS).toISOString()
+    }
+    if (caller.kind === 'user') await this.approveForPerson(caller, pending)
+    else await this.approveForTeam(caller, request, pending)
+    redirect.searchParams.set('code', code)
+    redirect.searchParams.set('state', request.state)
+    return redirect.toString()
+  }
+
+  /** A team's rights, handed out by its owners or the team itself. */
+  private async approveForTeam(caller: Caller, request: AuthorizationRequest, pending: PendingLoginRecord): Promise<void> {
     const org = await this.organizations.named(request.organization)
     const team = org?.teams.find((candidate) => candidate.id === request.teamId)
     const notFound = () => new NotFoundError(`team "${request.teamId}" of ${request.organization} not found`)
@@ -67,23 +85,21 @@ export class TerraformLogin {
     // Owners hand out any team's rights; a team, its own.
     const approval = { permission: 'approve terraform login', org, action: 'approve', resource: { type: 'team', id: team.id, name: `terraform login as ${org.name}/${team.name}` } } as const
     await this.audit.check(caller, approval, notFound, { teamId: team.id })
-    const code = randomBytes(32).toString('base64url')
-    const pending: LoginCodeRecord = {
-      codeHash: hashToken(code),
-      teamId: team.id,
-      redirectUri: request.redirectUri,
-      codeChallenge: request.codeChallenge,
-      approvedBy: describeCaller(caller, org),
-      tokenExpiredAt: tokenExpiry(request.expiredAt),
-      expiresAt: new Date(Date.now() + CODE_TTL_MS).toISOString()
-    }
+    const waiting: LoginCodeRecord = { ...pending, teamId: team.id, approvedBy: describeCaller(caller, org) }
     await this.store.organizations.update(org.id, (draft) => {
+      draft.loginCodes = [...unexpired(draft.loginCodes), waiting]
+    })
+    await this.audit.done({ ...approval, author: caller })
+  }
+
+  /** A person's own token: their teams' rights, whatever organization and team the page named. */
+  private async approveForPerson(caller: Caller & { kind: 'user' }, pending: PendingLoginRecord): Promise<void> {
+    const approval = { permission: 'manage own tokens', org: undefined, action: 'approve', resource: { type: 'authentication-token', id: caller.userId, name: `terraform login as ${caller.username}` } } as const
+    await this.audit.check(caller, approval, () => new NotFoundError('account not found'))
+    await this.store.users.update(caller.userId, (draft) => {
       draft.loginCodes = [...unexpired(draft.loginCodes), pending]
     })
     await this.audit.done({ ...approval, author: caller })
-    redirect.searchParams.set('code', code)
-    redirect.searchParams.set('state', request.state)
-    return redirect.toString()
   }
 
   /** The token endpoint: a code, once, for the client that asked for it and proves it with the PKCE verifier. */
@@ -91,43 +107,52 @@ export class TerraformLogin {
     if (form.grant_type !== 'authorization_code') throw new OAuthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported.')
     if (form.client_id !== TERRAFORM_CLIENT_ID) throw new OAuthError('invalid_client', `Unknown client "${form.client_id ?? ''}".`)
     const codeHash = form.code ? hashToken(form.code) : undefined
-    const org = codeHash ? await this.store.organizations.findBy(LOGIN_CODE, codeHash) : undefined
-    const unusable = () => new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
-    if (!org || !codeHash) throw unusable()
+    if (!codeHash) throw unusable()
+    const org = await this.store.organizations.findBy(LOGIN_CODE, codeHash)
+    if (org) return this.exchangeForTeam(org, codeHash, form, origin)
+    const person = await this.store.users.findBy(USER_LOGIN_CODE, codeHash)
+    if (person) return this.exchangeForPerson(person, codeHash, form, origin)
+    throw unusable()
+  }
+
+  private async exchangeForTeam(org: OrganizationRecord, codeHash: string, form: Record<string, string | undefined>, origin: Origin | undefined): Promise<string> {
     const token = newToken()
     const tokenId = newId('at')
     let teamId = ''
-    try {
-      // Used once, whatever happens next: taken out in the same write that checks it, so two exchanges (two replicas) cannot both have it.
-      const { result: problem } = await this.store.organizations.update(org.id, (draft) => {
+    // Used once, whatever happens next: taken out in the same write that checks it, so two exchanges (two replicas) cannot both have it.
+    await takeCode(() =>
+      this.store.organizations.update(org.id, (draft) => {
         const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
         draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
-        if (!pending || Date.parse(pending.expiresAt) < Date.now()) return unusable()
-        if (form.redirect_uri !== pending.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
-        const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
-        if (!form.code_verifier || challenge !== pending.codeChallenge) return new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
-        if (!draft.teams.some((team) => team.id === pending.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
-        teamId = pending.teamId
-        draft.cliTokens.push({
-          id: tokenId,
-          hash: hashToken(token),
-          createdAt: now(),
-          description: 'Terraform CLI (terraform login)',
-          expiredAt: pending.tokenExpiredAt,
-          teamId: pending.teamId,
-          approvedBy: pending.approvedBy
-        })
+        const problem = exchangeProblem(pending, form)
+        if (problem) return problem
+        if (!draft.teams.some((team) => team.id === pending!.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
+        teamId = pending!.teamId
+        draft.cliTokens.push({ id: tokenId, hash: hashToken(token), createdAt: now(), description: CLI_TOKEN_DESCRIPTION, expiredAt: pending!.tokenExpiredAt, teamId: pending!.teamId, approvedBy: pending!.approvedBy })
         return undefined
       })
-      if (problem) throw problem
-    } catch (error) {
-      if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
-      if (error instanceof RecordMissingError) throw unusable()
-      throw error
-    }
+    )
     const team = org.teams.find((candidate) => candidate.id === teamId)
     const resource = { type: 'authentication-token', id: tokenId, name: `a terraform login token of team ${org.name}/${team?.name ?? teamId}` } as const
     await this.audit.done({ author: { kind: 'link', link: 'terraform login code', origin }, permission: 'approve terraform login', org, action: 'create', resource })
+    return token
+  }
+
+  private async exchangeForPerson(person: UserRecord, codeHash: string, form: Record<string, string | undefined>, origin: Origin | undefined): Promise<string> {
+    const token = newToken()
+    const tokenId = newId('at')
+    await takeCode(() =>
+      this.store.users.update(person.id, (draft) => {
+        const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
+        draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
+        const problem = exchangeProblem(pending, form)
+        if (problem) return problem
+        draft.tokens.push({ id: tokenId, hash: hashToken(token), createdAt: now(), description: CLI_TOKEN_DESCRIPTION, expiredAt: pending!.tokenExpiredAt, createdBy: person.id })
+        return undefined
+      })
+    )
+    const resource = { type: 'authentication-token', id: tokenId, name: `a terraform login token of ${person.username}` } as const
+    await this.audit.done({ author: { kind: 'link', link: 'terraform login code', origin }, permission: 'manage own tokens', org: undefined, action: 'create', resource })
     return token
   }
 
@@ -169,8 +194,34 @@ export class TerraformLogin {
   }
 }
 
-/** The approvals still waiting within their code's lifetime (expired ones go at the organization's next write). */
-function unexpired(codes: readonly LoginCodeRecord[]): LoginCodeRecord[] {
+/** What a token made by terraform login is called in lists. */
+const CLI_TOKEN_DESCRIPTION = 'Terraform CLI (terraform login)'
+
+const unusable = () => new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
+
+/** Why a pending login's code may not be exchanged by this form: gone or expired, another redirect URI, or a verifier that does not match (PKCE). */
+function exchangeProblem(pending: PendingLoginRecord | undefined, form: Record<string, string | undefined>): OAuthError | undefined {
+  if (!pending || Date.parse(pending.expiresAt) < Date.now()) return unusable()
+  if (form.redirect_uri !== pending.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
+  const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
+  if (!form.code_verifier || challenge !== pending.codeChallenge) return new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
+  return undefined
+}
+
+/** Runs the write that takes a code out and makes the token, and answers what it found wrong as OAuth does. */
+async function takeCode(write: () => Promise<{ result: OAuthError | undefined }>): Promise<void> {
+  try {
+    const { result: problem } = await write()
+    if (problem) throw problem
+  } catch (error) {
+    if (error instanceof UniqueConstraintError) throw new Error('token collision, try again', { cause: error })
+    if (error instanceof RecordMissingError) throw unusable()
+    throw error
+  }
+}
+
+/** The approvals still waiting within their code's lifetime (expired ones go at the record's next write). */
+function unexpired<T extends PendingLoginRecord>(codes: readonly T[]): T[] {
   const now = Date.now()
   return codes.filter((code) => Date.parse(code.expiresAt) >= now)
 }

@@ -79,7 +79,7 @@ export class PeopleService {
     if (before) {
       user = (await this.store.users.update(before.id, bringUpToDate)).record
     } else {
-      const fresh: UserRecord = { id: newId('user'), subject, username: '', displayName: '', email: null, siteAdmin: false, groups: [], memberships: [], tokens: [], sessions: [], createdAt: at, signedInAt: at }
+      const fresh: UserRecord = { id: newId('user'), subject, username: '', displayName: '', email: null, siteAdmin: false, groups: [], memberships: [], tokens: [], sessions: [], loginCodes: [], createdAt: at, signedInAt: at }
       bringUpToDate(fresh)
       user = await this.store.users.create(fresh).catch(async (error: unknown) => {
         // Two first sign-ins at once (two tabs, two replicas): the second brings the first's record up to date.

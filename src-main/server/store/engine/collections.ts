@@ -23,6 +23,7 @@ import {
   USER_TOKEN_HASH,
   USER_TOKEN_ID,
   USER_TEAM,
+  USER_LOGIN_CODE,
   MIRRORED_FILE_ID,
   MIRRORED_PROVIDER,
   mirroredFiles,
@@ -174,7 +175,8 @@ export function collectionSpecs() {
         [USER_SUBJECT]: (user) => user.subject,
         // A person's API tokens and GUI sessions: one space of secrets, so a request is resolved by one lookup.
         [USER_TOKEN_HASH]: (user) => [...user.tokens.map((token) => token.hash), ...user.sessions.map((session) => session.hash)],
-        [USER_TOKEN_ID]: (user) => user.tokens.map((token) => token.id)
+        [USER_TOKEN_ID]: (user) => user.tokens.map((token) => token.id),
+        [USER_LOGIN_CODE]: (user) => user.loginCodes.map((code) => code.codeHash)
       },
       groups: { [USER_TEAM]: (user) => user.memberships.map((membership) => membership.teamId) }
     })

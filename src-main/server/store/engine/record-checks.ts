@@ -168,6 +168,7 @@ export const checkUser: RecordCheck<UserRecord> = (user) =>
     ),
     !Array.isArray(user.tokens) && 'it has no tokens list',
     !Array.isArray(user.sessions) && 'it has no sessions list',
+    !Array.isArray(user.loginCodes) && 'it has no login codes list',
     ...[...(Array.isArray(user.tokens) ? user.tokens : []), ...(Array.isArray(user.sessions) ? user.sessions : [])].map(
       (secret) => !SHA256.test(secret?.hash) && `token ${JSON.stringify(secret?.id)} is not a SHA-256 hash`
     )
