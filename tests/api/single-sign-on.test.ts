@@ -2,7 +2,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrganization, createTeamWithToken, doc, publish, startTestServer, type TestServer } from '../helpers/server.js'
 import { Browser, startOpenIdProvider, type TestOpenIdProvider } from '../helpers/openid-provider.js'
-import { seal } from '../../src-main/server/http/sealed.js'
+import { seal, unseal } from '../../src-main/server/http/sealed.js'
+import { ociRequest } from '../helpers/oci.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 
 /**
  * Single sign-on against a real OpenID Provider (oidc-provider, in tests/helpers): a person signs in
@@ -182,6 +185,29 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(again.status).toBe(400)
   })
 
+  it('lets a person’s token through every face by the same table: OCI (as the Basic password) and MCP', async () => {
+    const { browser } = await signedIn('alice')
+    const userId = (await asPage(browser, 'GET', '/account/details')).body.data.id as string
+    const token = (await asPage(browser, 'POST', `/users/${userId}/authentication-tokens`, doc('authentication-tokens', { description: 'faces' }))).body.data.attributes.token as string
+    const basic = `Basic ${Buffer.from(`alice:${token}`).toString('base64')}`
+    const granted = await ociRequest(test, '/v2/token?service=homeport.localhost&scope=repository:modules/acme/network/aws:pull', { token: null, headers: { Authorization: basic } })
+    expect(granted.status).toBe(200)
+    const bearer = granted.json().token as string
+    expect((await ociRequest(test, '/v2/modules/acme/network/aws/tags/list', { token: bearer })).json().tags).toContain('1.0.0')
+    expect((await ociRequest(test, '/v2/modules/globex/secret/aws/tags/list', { token: bearer })).status).toBe(404)
+
+    const client = new Client({ name: 'homeport-tests', version: '1.0.0' })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${test.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }))
+    try {
+      const found = await client.callTool({ name: 'search_modules', arguments: { query: '' } })
+      const addresses = (found.structuredContent as { modules: Array<{ address: string }> }).modules.map((module) => module.address)
+      expect(addresses.some((address) => address.endsWith('acme/network/aws'))).toBe(true)
+      expect(addresses.some((address) => address.includes('globex'))).toBe(false)
+    } finally {
+      await client.close()
+    }
+  })
+
   it('acts with a session only for the page itself, and ends it at sign-out', async () => {
     const { browser } = await signedIn('alice')
     const change = (site: string) =>
@@ -230,20 +256,21 @@ describe('single sign-on (OpenID Connect)', () => {
     it('a code used already', async () => {
       const browser = new Browser()
       const callback = await untilCallback(browser)
+      const checks = browser.cookie('127.0.0.1', 'homeport-sign-in')!
       expect((await browser.fetch(callback.href)).status).toBe(303)
-      // A new sign-in's checks, the old code: the provider refuses it.
-      const again = await untilCallback(browser)
-      const replay = new URL(callback.href)
-      replay.searchParams.set('state', again.searchParams.get('state')!)
-      await refused(browser, replay.href, 400, /refused/)
+      // The same callback again, with the same checks (as an attacker who saw both would send it): the provider refuses the code.
+      browser.setCookie('127.0.0.1', 'homeport-sign-in', checks)
+      await refused(browser, callback.href, 400, /refused: .*(invalid_grant|grant request is invalid)/)
     })
 
     it('an ID token whose nonce is not the sign-in’s', async () => {
       const browser = new Browser()
       const callback = await untilCallback(browser)
-      const pending = { state: callback.searchParams.get('state')!, nonce: 'another-nonce', verifier: 'x'.repeat(43), returnTo: '/' }
-      browser.setCookie('127.0.0.1', 'homeport-sign-in', seal(test.server.services.store.installation().signingKey, 'oidc sign-in', pending, Date.now() + 60_000))
-      await refused(browser, callback.href, 400, /refused/)
+      // The sign-in's own checks, opened with the installation's key, with only the nonce changed.
+      const key = test.server.services.store.installation().signingKey
+      const pending = unseal(key, 'oidc sign-in', browser.cookie('127.0.0.1', 'homeport-sign-in')!, Date.now()) as Record<string, string>
+      browser.setCookie('127.0.0.1', 'homeport-sign-in', seal(key, 'oidc sign-in', { ...pending, nonce: 'another-nonce' }, Date.now() + 60_000))
+      await refused(browser, callback.href, 400, /refused: .*nonce/)
     })
 
     it('an ID token that has expired, or is signed by a key the provider does not publish', async () => {

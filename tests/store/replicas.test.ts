@@ -12,6 +12,7 @@ import { publishProviderWithDocs } from '../helpers/provider-docs.js'
 import { postgresDatabases } from '../helpers/postgres.js'
 import { createModule, createOrganization, doc, publish, startTestServer, testDatabase, type TestServer } from '../helpers/server.js'
 import { eventually } from '../helpers/eventually.js'
+import { Browser, startOpenIdProvider, type TestOpenIdProvider } from '../helpers/openid-provider.js'
 import { HOMEPORT_CLI } from '../helpers/cli.js'
 
 const POSTGRES = process.env.HOMEPORT_TEST_STORE === 'postgres'
@@ -164,4 +165,54 @@ describe.skipIf(!POSTGRES)(`homeport migrate${ONLY}`, () => {
       await rm(laptop, { recursive: true, force: true })
     }
   }, 120_000)
+})
+
+describe.skipIf(!POSTGRES)(`single sign-on across two Homeports on one database${ONLY}`, () => {
+  let idp: TestOpenIdProvider
+  let first: TestServer
+  let second: TestServer
+  beforeAll(async () => {
+    idp = await startOpenIdProvider([{ sub: 'sub-alice', preferred_username: 'alice', groups: ['sso/platform'] }])
+    const oidc = { oidcIssuer: idp.issuer, oidcClientId: idp.clientId, oidcClientSecret: idp.clientSecret, adminToken: ADMIN }
+    const dataDir = await mkdtemp(join(tmpdir(), 'homeport-replica-sso-'))
+    first = await startTestServer({ dataDir, ...oidc })
+    second = await startTestServer({ database: await testDatabase(dataDir), ...oidc })
+    await createOrganization(first, 'sso')
+    await first.api('POST', '/organizations/sso/teams', { body: doc('teams', { name: 'platform' }) })
+    await publish(first, 'sso', 'network', 'aws', '1.0.0', NETWORK_MODULE)
+  })
+  afterAll(async () => {
+    await second?.close()
+    await first?.close()
+    await idp?.close()
+  })
+
+  it('finishes on one replica a sign-in started on the other, and the session and a person’s token work on both; a token deleted on one is refused by the other at once', async () => {
+    const browser = new Browser()
+    const start = await browser.fetch(`${first.url}/auth/oidc/login`)
+    const callback = new URL((await browser.visit(start.headers.get('location')!, 'alice', /\/auth\/oidc\/callback/)).url)
+    // The provider sends the browser back to whichever replica the load balancer picks: the other one here.
+    const landed = await browser.fetch(`${second.url}${callback.pathname}${callback.search}`)
+    expect(landed.status).toBe(303)
+    const page = (server: TestServer, method: string, path: string, body?: unknown) =>
+      browser.fetch(`${server.url}/api/v2${path}`, { method, headers: { 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/vnd.api+json' }, body: body ? JSON.stringify(body) : undefined })
+    const account = (await (await page(first, 'GET', '/account/details')).json()) as { data: { id: string; attributes: { username: string } } }
+    expect(account.data.attributes.username).toBe('alice')
+    expect((await page(second, 'GET', '/organizations/sso')).status).toBe(200)
+
+    const made = (await (await page(first, 'POST', `/users/${account.data.id}/authentication-tokens`, doc('authentication-tokens', { description: 'replicas' }))).json()) as { data: { id: string; attributes: { token: string } } }
+    const token = made.data.attributes.token
+    const versions = (server: TestServer) => server.api('GET', '/api/registry/v1/modules/sso/network/aws/versions', { token })
+    // Read through the protocol on the second, twice: the answer to the token is kept there for the fast path.
+    expect((await versions(second)).status).toBe(200)
+    expect((await versions(second)).status).toBe(200)
+    expect((await second.api('GET', '/account/details', { token })).status).toBe(200)
+    expect((await page(first, 'DELETE', `/authentication-tokens/${made.data.id}`)).status).toBe(204)
+    expect((await second.api('GET', '/account/details', { token })).status).toBe(401)
+    expect((await versions(second)).status).toBe(401)
+
+    // Signed out on one, signed out on both.
+    expect((await browser.fetch(`${second.url}/auth/sign-out`, { method: 'POST', headers: { 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(204)
+    expect((await page(first, 'GET', '/account/details')).status).toBe(401)
+  })
 })

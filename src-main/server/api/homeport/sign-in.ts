@@ -21,6 +21,8 @@ const SIGN_IN_TTL_MS = 10 * 60 * 1000
 interface SealedSignIn extends PendingSignIn {
   /** The GUI's page to come back to (a path of this server's). */
   returnTo: string
+  /** The redirect URI the start sent, which the code's exchange must repeat (whichever replica takes the callback). */
+  redirectUri: string
 }
 
 /**
@@ -44,8 +46,9 @@ export function signInRouter(services: Services, baseUrl: BaseUrl, rateLimit: Mi
   router.get(SIGN_IN_PATH, rateLimit, async (ctx) => {
     if (!provider) return problem(ctx, 404, 'Single sign-on is not set up here', 'This Homeport has no identity provider: sign in with an API token.')
     try {
-      const { url, pending } = await provider.begin(`${baseUrl(ctx)}${CALLBACK_PATH}`)
-      const sealed: SealedSignIn = { ...pending, returnTo: ownPath(ctx.query.return_to) }
+      const redirectUri = `${baseUrl(ctx)}${CALLBACK_PATH}`
+      const { url, pending } = await provider.begin(redirectUri)
+      const sealed: SealedSignIn = { ...pending, returnTo: ownPath(ctx.query.return_to), redirectUri }
       const expires = clock() + SIGN_IN_TTL_MS
       setCookie(ctx, SIGN_IN_COOKIE, seal(signingKey(), SIGN_IN_PURPOSE, sealed, expires), { path: '/auth/oidc', expires: new Date(expires), secure: secure(ctx) })
       ctx.set('Cache-Control', 'no-store')
@@ -62,7 +65,7 @@ export function signInRouter(services: Services, baseUrl: BaseUrl, rateLimit: Mi
     const cookie = ctx.cookies.get(SIGN_IN_COOKIE)
     // One callback per start: whatever happens next, its checks are gone.
     clearCookie(ctx, SIGN_IN_COOKIE, '/auth/oidc')
-    const pending = cookie ? (unseal(signingKey(), SIGN_IN_PURPOSE, cookie, clock()) as SealedSignIn | undefined) : undefined
+    const pending = cookie ? sealedSignIn(unseal(signingKey(), SIGN_IN_PURPOSE, cookie, clock())) : undefined
     if (!pending) return problem(ctx, 400, 'This sign-in cannot be finished', 'It was not started in this browser, was finished already, or took longer than 10 minutes. Start again from the sign-in page.')
     const refused = typeof ctx.query.error === 'string' ? ctx.query.error : undefined
     if (refused) {
@@ -70,7 +73,10 @@ export function signInRouter(services: Services, baseUrl: BaseUrl, rateLimit: Mi
       return problem(ctx, 400, 'The identity provider did not sign you in', `It answered "${refused}"${description}.`)
     }
     try {
-      const identity = await provider.finish(new URL(ctx.originalUrl, baseUrl(ctx)), pending)
+      // The provider's answer (its query), at the address the start named.
+      const callback = new URL(pending.redirectUri)
+      callback.search = ctx.querystring
+      const identity = await provider.finish(callback, pending)
       const { session, expiresAt } = await services.people.signIn(identity, originOf(ctx))
       setCookie(ctx, SESSION_COOKIE, session, { path: '/', expires: new Date(expiresAt), secure: secure(ctx) })
       ctx.set('Cache-Control', 'no-store')
@@ -91,6 +97,13 @@ export function signInRouter(services: Services, baseUrl: BaseUrl, rateLimit: Mi
     ctx.status = 204
   })
   return router
+}
+
+/** A sign-in's checks as `seal` kept them; anything else (one sealed by an older Homeport, say) is none. */
+function sealedSignIn(value: unknown): SealedSignIn | undefined {
+  const fields = ['state', 'nonce', 'verifier', 'returnTo', 'redirectUri'] as const
+  const candidate = value as Partial<Record<(typeof fields)[number], unknown>> | undefined
+  return candidate && fields.every((field) => typeof candidate[field] === 'string') ? (candidate as SealedSignIn) : undefined
 }
 
 /** Where to come back to after a sign-in: a path of this server's (`/…`, never `//host` or a URL), else the start page. */
