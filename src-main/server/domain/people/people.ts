@@ -74,20 +74,21 @@ export class PeopleService {
       draft.sessions = [...draft.sessions.filter((kept) => Date.parse(kept.expiresAt) > now), { id: newId('sess'), hash: hashToken(session), createdAt: at, expiresAt }]
       draft.signedInAt = at
     }
-    const before = await this.store.users.findBy(USER_SUBJECT, subject)
+    let before = await this.store.users.findBy(USER_SUBJECT, subject)
     let user: UserRecord
     if (before) {
       user = (await this.store.users.update(before.id, bringUpToDate)).record
     } else {
       const fresh: UserRecord = { id: newId('user'), subject, username: '', displayName: '', email: null, siteAdmin: false, groups: [], memberships: [], tokens: [], sessions: [], loginCodes: [], createdAt: at, signedInAt: at }
       bringUpToDate(fresh)
-      user = await this.store.users.create(fresh).catch(async (error: unknown) => {
-        // Two first sign-ins at once (two tabs, two replicas): the second brings the first's record up to date.
-        if (!(error instanceof UniqueConstraintError)) throw error
-        const first = await this.store.users.findBy(USER_SUBJECT, subject)
-        if (!first) throw error
-        return (await this.store.users.update(first.id, bringUpToDate)).record
-      })
+      try {
+        user = await this.store.users.create(fresh)
+      } catch (error) {
+        // Two first sign-ins at once (two tabs, two replicas): the second brings the first's record up to date, and records only what it changed.
+        before = error instanceof UniqueConstraintError ? await this.store.users.findBy(USER_SUBJECT, subject) : undefined
+        if (!before) throw error
+        user = (await this.store.users.update(before.id, bringUpToDate)).record
+      }
     }
     await this.recordChanges(before, user, mapped, { kind: 'user', userId: user.id, username: user.username, siteAdmin: user.siteAdmin, memberships: user.memberships, origin })
     return { user, session, expiresAt }
