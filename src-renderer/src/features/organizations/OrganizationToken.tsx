@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { CopyButton } from '../../lib/copy-button'
+import { NewToken } from '../../lib/new-token'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { ConfirmButton, ErrorMessage, Loading } from '../../lib/ui'
@@ -37,18 +37,7 @@ export function OrganizationToken({ org }: { org: string }) {
             : 'None yet.'}
         </p>
       )}
-      {shown && (
-        <div className="notice stack-tight" role="status">
-          <p>Copy it now: Homeport keeps only its hash and will not show it again.</p>
-          <div className="token-line">
-            <code aria-label="New organization token">{shown}</code>
-            <CopyButton text={shown} />
-          </div>
-          <button type="button" className="link fit" onClick={() => setShown(undefined)}>
-            Done
-          </button>
-        </div>
-      )}
+      {shown && <NewToken token={shown} label="New organization token" onDone={() => setShown(undefined)} />}
       {current.isSuccess && (
         <div className="form-row">
           <div className="field">

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { CopyButton } from '../../lib/copy-button'
+import { NewToken } from '../../lib/new-token'
 import { formatDate } from '../../lib/format'
 import { useSession } from '../../lib/session'
 import { useToast } from '../../lib/toast'
@@ -73,19 +73,7 @@ export function Teams({ org, canManage }: { org: string; canManage: boolean }) {
         </form>
       )}
 
-      {shown && (
-        <div className="card padded notice" role="status">
-          <h3>Token for {shown.team}</h3>
-          <p>Copy it now: Homeport keeps only its hash and will not show it again.</p>
-          <div className="token-line">
-            <code aria-label="New token">{shown.token}</code>
-            <CopyButton text={shown.token} />
-          </div>
-          <button type="button" className="link" onClick={() => setShown(undefined)}>
-            Done
-          </button>
-        </div>
-      )}
+      {shown && <NewToken token={shown.token} label="New token" title={<h3>Token for {shown.team}</h3>} className="card padded notice" onDone={() => setShown(undefined)} />}
 
       {teams.isPending && <Loading what="teams" />}
       <ErrorMessage error={teams.error ?? remove.error ?? token.error ?? access.error} />

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useQuery } from '@tanstack/react-query'
-import { CopyButton } from '../../lib/copy-button'
+import { NewToken } from '../../lib/new-token'
 import { formatDate } from '../../lib/format'
 import { AppLink } from '../../lib/link'
 import { useSession } from '../../lib/session'
@@ -92,18 +92,7 @@ function PersonTokens({ userId }: { userId: string }) {
       <p className="muted">For Terraform, OpenTofu, scripts and assistants: a token acts with your teams, as of your last sign-in, and stops working while you are in none.</p>
       {tokens.isPending && <Loading what="your tokens" />}
       <ErrorMessage error={tokens.error ?? create.error ?? remove.error} />
-      {shown && (
-        <div className="notice stack-tight" role="status">
-          <p>Copy it now: Homeport keeps only its hash and will not show it again.</p>
-          <div className="token-line">
-            <code aria-label="New API token">{shown}</code>
-            <CopyButton text={shown} />
-          </div>
-          <button type="button" className="link fit" onClick={() => setShown(undefined)}>
-            Done
-          </button>
-        </div>
-      )}
+      {shown && <NewToken token={shown} label="New API token" onDone={() => setShown(undefined)} />}
       {tokens.isSuccess && items.length === 0 && <p role="status">None yet.</p>}
       {items.length > 0 && (
         <ul className="plain">
