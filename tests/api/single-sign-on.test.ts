@@ -66,7 +66,8 @@ describe('single sign-on (OpenID Connect)', () => {
     expect(authorization.searchParams.get('state')).toBeTruthy()
     expect(authorization.searchParams.get('nonce')).toBeTruthy()
     const callback = await browser.visit(authorization.href, 'alice', /\/auth\/oidc\/callback/)
-    const landed = await browser.fetch(callback.url)
+    // The provider is another site: the browser says so (Sec-Fetch-Site), and the callback lets that navigation in.
+    const landed = await browser.fetch(callback.url, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' } })
     expect(landed.status).toBe(303)
     expect(landed.headers.get('location')).toBe('/organizations/acme')
     const cookie = landed.headers.getSetCookie().find((line) => line.startsWith('homeport-session='))!
@@ -248,9 +249,15 @@ describe('single sign-on (OpenID Connect)', () => {
       await refused(browser, callback.href, 400, /refused/)
     })
 
-    it('a callback with no sign-in started in this browser', async () => {
+    it('a callback with no sign-in started in this browser, and another site’s request to anything but the callback', async () => {
       const callback = await untilCallback(new Browser())
       await refused(new Browser(), callback.href, 400, /not started in this browser/)
+      const stranger = new Browser()
+      const navigation = { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' }
+      expect((await stranger.fetch(`${test.url}/auth/oidc/callback`, { headers: navigation })).status).toBe(400)
+      expect((await stranger.fetch(`${test.url}/auth/oidc/login`, { headers: navigation })).status).toBe(403)
+      expect((await stranger.fetch(`${test.url}/auth/oidc/callback`, { headers: { 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'cors' } })).status).toBe(403)
+      expect((await stranger.fetch(`${test.url}/auth/oidc/callback`, { method: 'POST', headers: navigation })).status).toBe(403)
     })
 
     it('a code used already', async () => {

@@ -29,7 +29,7 @@ import { discoveryRouter } from './protocol/discovery.js'
 import { gateRoutes } from './management/gate.js'
 import { publicRegistryRouter } from './protocol/public-registry.js'
 import { serverInfoRouter } from './homeport/server-info.js'
-import { SIGN_IN_PATH, signInRouter } from './homeport/sign-in.js'
+import { CALLBACK_PATH, SIGN_IN_PATH, signInRouter } from './homeport/sign-in.js'
 import { DEFAULT_REGISTRY_HOSTNAME, PUBLIC_MIRROR_PREFIXES } from '../../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from '../http/rate-limit.js'
 import type { ProtocolCache } from '../http/protocol-cache.js'
@@ -118,7 +118,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   })
   app.use(errorsByPath)
   app.use(refuseUnstorablePath)
-  app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any' }))
+  app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any', crossSiteLandings: [CALLBACK_PATH] }))
   app.use(identify(services.authenticator))
   app.use(recordRefusedWrites(services.auditTrail, options.clock))
 

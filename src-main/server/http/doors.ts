@@ -6,6 +6,12 @@ import { HttpError } from './errors.js'
 export interface DoorOptions {
   /** Host names (without port) the server answers to; `any` when it is exposed on purpose without a list. */
   allowedHosts: ReadonlySet<string> | 'any'
+  /**
+   * Paths another site may send the browser to, as a page (a GET navigation): single sign-on's callback,
+   * where the identity provider's redirect lands. Its own checks (the sign-in's state, in a cookie of its
+   * own) refuse a callback this browser did not start.
+   */
+  crossSiteLandings?: readonly string[]
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1', '[::1]']
@@ -83,6 +89,8 @@ export interface DoorRequest {
   origin: string | undefined
   fetchSite: string | undefined
   protocol: string
+  /** A page another site may send the browser to (DoorOptions.crossSiteLandings), reached by a GET navigation. */
+  landing?: boolean
 }
 
 /**
@@ -103,7 +111,7 @@ export function checkDoors(request: DoorRequest, allowed: ReadonlySet<string> | 
     }
   }
   const { origin } = request
-  if ((origin && origin !== `${request.protocol}://${request.host}`) || request.fetchSite === 'cross-site') {
+  if ((origin && origin !== `${request.protocol}://${request.host}`) || (request.fetchSite === 'cross-site' && !request.landing)) {
     return { status: 403, detail: 'Requests from other web sites are refused.' }
   }
   return undefined
@@ -115,10 +123,11 @@ export function passesDoors(req: IncomingMessage, protocol: string, allowed: Rea
 }
 
 /** The doors as Koa middleware; a refusal is an error in the format of the path asked for. */
-export function guardDoors({ allowedHosts }: DoorOptions) {
+export function guardDoors({ allowedHosts, crossSiteLandings = [] }: DoorOptions) {
   return async (ctx: Context, next: Next): Promise<void> => {
+    const landing = ctx.method === 'GET' && ctx.get('sec-fetch-mode') === 'navigate' && crossSiteLandings.includes(ctx.path)
     const refusal = checkDoors(
-      { host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, fetchSite: ctx.get('sec-fetch-site') || undefined, protocol: ctx.protocol },
+      { host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, fetchSite: ctx.get('sec-fetch-site') || undefined, protocol: ctx.protocol, landing },
       allowedHosts
     )
     if (refusal) throw new HttpError(refusal.status, refusal.status === 400 ? 'bad request' : 'forbidden', refusal.detail)

@@ -111,8 +111,9 @@ function ownPath(value: unknown): string {
   return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length <= 2000 ? value : '/'
 }
 
-/** A page that says why a sign-in went wrong, with the way back to the sign-in page. */
+/** A page that says why a sign-in went wrong, with the way back to the sign-in page; the server's log says it too, for whoever runs it. */
 function problem(ctx: Context, status: number, title: string, detail: string): void {
+  console.warn(`homeport: a sign-in failed (${status}): ${title}. ${detail}`)
   ctx.status = status
   ctx.set('Cache-Control', 'no-store')
   ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
