@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { generateKeyPairSync } from 'node:crypto'
 import Provider, { type Configuration } from 'oidc-provider'
-import { request, type Dispatcher } from 'undici'
+import { request } from 'undici'
 
 /** A person the test provider knows: their claims, `groups` among them (changed between sign-ins by the tests). */
 export interface TestPerson {
@@ -167,7 +167,7 @@ export class Browser {
     const jar = this.cookies.get(hostname) ?? new Map<string, string>()
     this.cookies.set(hostname, jar)
     const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-    const answer = await request(url, { method: (init.method ?? 'GET') as Dispatcher.HttpMethod, body: init.body, headers: { ...init.headers, ...(cookie ? { Cookie: cookie } : {}) } })
+    const answer = await request(url, { method: (init.method ?? 'GET'), body: init.body, headers: { ...init.headers, ...(cookie ? { Cookie: cookie } : {}) } })
     const headers = new Headers()
     for (const [name, value] of Object.entries(answer.headers)) for (const each of Array.isArray(value) ? value : [value ?? '']) headers.append(name, each)
     const bytes = await answer.body.arrayBuffer()
