@@ -106,8 +106,7 @@ export class PeopleService {
   }
 
   /** Who a person is, as HCP's `account/details` says it, with their email address. */
-  async account(caller: Caller): Promise<Account & { email: string }> {
-    if (caller.kind !== 'user') return { ...accountOf(caller, undefined), email: '' }
+  async account(caller: Caller & { kind: 'user' }): Promise<Account & { email: string }> {
     const user = await this.store.users.get(caller.userId)
     return { ...accountOf(caller, undefined), email: user?.email ?? '' }
   }
