@@ -122,13 +122,11 @@ export class TerraformLogin {
     // Used once, whatever happens next: taken out in the same write that checks it, so two exchanges (two replicas) cannot both have it.
     await takeCode(() =>
       this.store.organizations.update(org.id, (draft) => {
-        const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
-        draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
-        const problem = exchangeProblem(pending, form)
-        if (problem) return problem
-        if (!draft.teams.some((team) => team.id === pending!.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
-        teamId = pending!.teamId
-        draft.cliTokens.push({ id: tokenId, hash: hashToken(token), createdAt: now(), description: CLI_TOKEN_DESCRIPTION, expiredAt: pending!.tokenExpiredAt, teamId: pending!.teamId, approvedBy: pending!.approvedBy })
+        const pending = takePending(draft, codeHash, form)
+        if (pending instanceof OAuthError) return pending
+        if (!draft.teams.some((team) => team.id === pending.teamId)) return new OAuthError('invalid_grant', 'The team the login was approved for is gone.')
+        teamId = pending.teamId
+        draft.cliTokens.push({ id: tokenId, hash: hashToken(token), createdAt: now(), description: CLI_TOKEN_DESCRIPTION, expiredAt: pending.tokenExpiredAt, teamId: pending.teamId, approvedBy: pending.approvedBy })
         return undefined
       })
     )
@@ -143,11 +141,9 @@ export class TerraformLogin {
     const tokenId = newId('at')
     await takeCode(() =>
       this.store.users.update(person.id, (draft) => {
-        const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
-        draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
-        const problem = exchangeProblem(pending, form)
-        if (problem) return problem
-        draft.tokens.push({ id: tokenId, hash: hashToken(token), createdAt: now(), description: CLI_TOKEN_DESCRIPTION, expiredAt: pending!.tokenExpiredAt, createdBy: person.id })
+        const pending = takePending(draft, codeHash, form)
+        if (pending instanceof OAuthError) return pending
+        draft.tokens.push({ id: tokenId, hash: hashToken(token), createdAt: now(), description: CLI_TOKEN_DESCRIPTION, expiredAt: pending.tokenExpiredAt, createdBy: person.id })
         return undefined
       })
     )
@@ -199,13 +195,19 @@ const CLI_TOKEN_DESCRIPTION = 'Terraform CLI (terraform login)'
 
 const unusable = () => new OAuthError('invalid_grant', 'The authorization code is unknown, used already, or expired: run terraform login again.')
 
-/** Why a pending login's code may not be exchanged by this form: gone or expired, another redirect URI, or a verifier that does not match (PKCE). */
-function exchangeProblem(pending: PendingLoginRecord | undefined, form: Record<string, string | undefined>): OAuthError | undefined {
+/**
+ * Takes the login whose code this is out of a record's pending ones (the expired go too), and checks it
+ * against the form: gone or expired, another redirect URI, or a verifier that does not match (PKCE) is
+ * an OAuth error. Runs inside the write that makes the token, so a code is used once.
+ */
+function takePending<T extends PendingLoginRecord>(draft: { loginCodes: T[] }, codeHash: string, form: Record<string, string | undefined>): T | OAuthError {
+  const pending = draft.loginCodes.find((candidate) => candidate.codeHash === codeHash)
+  draft.loginCodes = unexpired(draft.loginCodes).filter((candidate) => candidate !== pending)
   if (!pending || Date.parse(pending.expiresAt) < Date.now()) return unusable()
   if (form.redirect_uri !== pending.redirectUri) return new OAuthError('invalid_grant', 'redirect_uri is not the one the code was issued for.')
   const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url')
   if (!form.code_verifier || challenge !== pending.codeChallenge) return new OAuthError('invalid_grant', 'The code verifier does not match the code challenge (PKCE).')
-  return undefined
+  return pending
 }
 
 /** Runs the write that takes a code out and makes the token, and answers what it found wrong as OAuth does. */
