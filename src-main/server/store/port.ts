@@ -176,11 +176,10 @@ export const GATE_PACKAGE = 'gate-package'
 export const DOCS_VERSION = 'docs-version'
 export const DOC_NUMBER = 'doc-number'
 export const DOCS_PROVIDER = 'docs-provider'
-/** Indexes of people: by the identity provider's subject (unique), by the hash of a token or session (unique), by token id (unique), by terraform login code (unique), by team (group). */
+/** Indexes of people: by the identity provider's subject (unique), by the hash of a token or session (unique), by token id (unique), by terraform login code (unique). */
 export const USER_SUBJECT = 'user-subject'
 export const USER_TOKEN_HASH = 'user-token-hash'
 export const USER_TOKEN_ID = 'user-token-id'
-export const USER_TEAM = 'user-team'
 export const USER_LOGIN_CODE = 'user-login-code'
 /** Every module with a version whose ingest has not finished, for taking over a dead replica's. */
 export const INGESTING = 'ingesting'

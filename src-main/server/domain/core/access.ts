@@ -30,17 +30,6 @@ export function isSiteAdmin(caller: Caller): boolean {
   return caller.kind === 'site-admin' || (caller.kind === 'user' && caller.siteAdmin)
 }
 
-/**
- * The organization a caller acts in, where a face needs one (whose gate applies to public reads, whose
- * modules another organization shares): a token's own; a person's, when all their teams are in one.
- */
-export function homeOrganization(caller: Caller): string | undefined {
-  if (caller.kind === 'site-admin') return undefined
-  if (caller.kind !== 'user') return caller.organizationId
-  const organizations = new Set(caller.memberships.map((membership) => membership.organizationId))
-  return organizations.size === 1 ? [...organizations][0] : undefined
-}
-
 /** Every organization a caller acts in: a token's one, a person's teams' (none for the site admin). */
 export function callerOrganizations(caller: Caller): string[] {
   if (caller.kind === 'site-admin') return []

@@ -22,7 +22,6 @@ import {
   USER_SUBJECT,
   USER_TOKEN_HASH,
   USER_TOKEN_ID,
-  USER_TEAM,
   USER_LOGIN_CODE,
   MIRRORED_FILE_ID,
   MIRRORED_PROVIDER,
@@ -177,8 +176,7 @@ export function collectionSpecs() {
         [USER_TOKEN_HASH]: (user) => [...user.tokens.map((token) => token.hash), ...user.sessions.map((session) => session.hash)],
         [USER_TOKEN_ID]: (user) => user.tokens.map((token) => token.id),
         [USER_LOGIN_CODE]: (user) => user.loginCodes.map((code) => code.codeHash)
-      },
-      groups: { [USER_TEAM]: (user) => user.memberships.map((membership) => membership.teamId) }
+      }
     })
   }
 }
