@@ -17,17 +17,25 @@ const PORT = Number(process.env.E2E_PORT)
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef'
 
 /**
- * A browser Playwright installed itself (a developer's laptop) when there is one, else the
- * system Chromium (CHROMIUM_PATH, or Debian's /usr/bin/chromium). Nothing is ever downloaded.
+ * Debian's headless build of Chromium, made for driving pages without a screen: the same Blink and
+ * V8 as the full browser without its windowing and browser shell. Playwright runs its own copy of it
+ * for headless tests; the full browser took the GUI suite 6.7 minutes on two cores, this one 4.6.
+ */
+const SYSTEM_BROWSERS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']
+
+/**
+ * A browser Playwright installed itself (a developer's laptop) when there is one, else the one
+ * named by CHROMIUM_PATH, else Debian's (its headless shell first). Nothing is ever downloaded.
  */
 function browserExecutable(): string | undefined {
   const bundled = chromium.executablePath()
   if (existsSync(bundled)) return undefined
-  const system = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-  if (!existsSync(system)) {
-    throw new Error(`No browser for the GUI tests: install Playwright's (npx playwright install chromium) or set CHROMIUM_PATH (tried ${system}).`)
+  const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : SYSTEM_BROWSERS
+  const found = candidates.find((path) => existsSync(path))
+  if (!found) {
+    throw new Error(`No browser for the GUI tests: install Debian's (apt-get install chromium-headless-shell) or Playwright's (npx playwright install chromium), or set CHROMIUM_PATH (tried ${candidates.join(', ')}).`)
   }
-  return system
+  return found
 }
 
 /** Electron's binary, where it was downloaded (a developer's laptop); never on the build machines. */
