@@ -1,6 +1,7 @@
 /**
- * The import drawing's one rule ESLint cannot check: no cycle between modules, type-only imports
- * included (import-x/no-cycle passes over `import type`, so a cycle of types alone went unseen).
+ * The import drawing's one rule ESLint does not check: no cycle between modules, type-only imports
+ * included (import-x/no-cycle passes over `import type`, so a cycle of types alone went unseen, and
+ * ESLint no longer runs it: this is the one home of the rule).
  * `npm run lint` runs it after ESLint, on the main process and on the GUI.
  * @type {import('dependency-cruiser').IConfiguration}
  */
