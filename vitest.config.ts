@@ -36,7 +36,10 @@ const SLOW = ['tests/store/crash.test.ts', 'tests/store/replica-crash.test.ts', 
  * (each the slowest of its kind, and store-blind beyond the port): those that answer without the
  * store (the GUI's files, methods, the graceful close, the signed downloads' fast path, git's
  * cancellation), git publishing (its records and leases are the port's, tested by the contract) and
- * the provider import (a client of the API, whose archives the API suites store in chunks already).
+ * the provider import (a client of the API, whose archives the API suites store in chunks already), and
+ * Terraform's view of what an API suite beside it runs on PostgreSQL (the client's wire, which no store
+ * changes): installs (registry-protocol), terraform login (terraform-login), private providers
+ * (providers), the gate (gate-parity, on every face) and a version's lifecycle (version-lifecycle).
  */
 const POSTGRES_ONLY_REPEATS_FILES = [
   'tests/api/gui-serving.test.ts',
@@ -44,7 +47,12 @@ const POSTGRES_ONLY_REPEATS_FILES = [
   'tests/api/graceful-close.test.ts',
   'tests/api/signed-downloads-fast-path.test.ts',
   'tests/vcs/**/*.test.ts',
-  'tests/terraform/provider-import.test.ts'
+  'tests/terraform/provider-import.test.ts',
+  'tests/terraform/install.test.ts',
+  'tests/terraform/terraform-login.test.ts',
+  'tests/terraform/providers.test.ts',
+  'tests/terraform/gate.test.ts',
+  'tests/terraform/version-lifecycle.test.ts'
 ]
 
 /**
