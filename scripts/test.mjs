@@ -1,18 +1,26 @@
-// `npm test`: the type check, lint and the build at once, then the Vitest suites, then the GUI in
-// Chromium (the first failure stops it), then proof that the run changed no file git tracks (a test
-// that writes into the checkout, such as a screenshot for the docs, fails the run; see `npm run
-// screenshots`).
+// `npm test`: the type check, lint and the build at once, the GUI in Chromium beside the first two once
+// the build is done, then the Vitest suites (a failure stops the run before a step that has not begun),
+// then proof that the run changed no file git tracks (a test that writes into the checkout, such as a
+// screenshot for the docs, fails the run; see `npm run screenshots`).
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 
 /**
- * The checks run side by side: ESLint's typed rules keep one core busy for a minute while the type
- * check and the build fit on the other (87 s one after the other, 69 s at once, on two cores).
- * The suites do not: each fills both cores, and run at once they took as long as one after the
- * other (569 s against 594) with every timing budget under twice the load.
+ * The steps, and what each waits for. Two cores are all there is, so what runs side by side is what
+ * leaves one idle: ESLint's typed rules keep one core busy, the type check and the build fit beside
+ * it, and the GUI specs (one worker, see playwright.config.ts) leave a third of two cores idle, which
+ * the type check and lint fill (the three took 306 s one after the other, 277 s at once; the whole run 589 s). Vitest fills
+ * both cores alone: run beside the checks it took as long as after them (371 s against 370), so it
+ * runs last, by itself, its output shown as it comes. Each other step's output is shown whole once it
+ * is done, so that no two interleave.
  */
-const CHECKS = ['tsc -b', 'npm run --silent lint', 'electron-vite build']
-const SUITES = ['vitest run', 'playwright test']
+const STEPS = [
+  { command: 'tsc -b' },
+  { command: 'npm run --silent lint' },
+  { command: 'electron-vite build' },
+  { command: 'playwright test', after: ['electron-vite build'] },
+  { command: 'vitest run', after: ['tsc -b', 'npm run --silent lint', 'electron-vite build', 'playwright test'], live: true }
+]
 
 /** What the checkout looks like to git: its status and the content of its changes; undefined outside a git checkout. */
 function checkout() {
@@ -22,36 +30,50 @@ function checkout() {
   return { files: status.stdout, digest: createHash('sha256').update(diff.stdout ?? '').digest('hex') }
 }
 
-/** Runs `command`, keeping its output; resolves with its exit status and what it printed. */
-function quietly(command) {
+/** Writes to stdout, resolving once written (a pipe's writes are asynchronous on macOS, and the run may exit next). */
+function write(text) {
+  return new Promise((written) => process.stdout.write(text, written))
+}
+
+/** Runs a step; resolves with whether it passed, once its output is shown. */
+async function run(step) {
+  const started = Date.now()
+  const took = () => `in ${Math.round((Date.now() - started) / 1000)} s`
+  if (step.live) {
+    await write(`\n> ${step.command}\n`)
+    const { status } = spawnSync(step.command, { shell: true, stdio: 'inherit' })
+    await write(`\n> ${step.command}: ${status === 0 ? 'passed' : 'FAILED'} ${took()}\n`)
+    return status === 0
+  }
   return new Promise((resolve) => {
-    const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } })
+    const child = spawn(step.command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } })
     const output = []
     child.stdout.on('data', (chunk) => output.push(chunk))
     child.stderr.on('data', (chunk) => output.push(chunk))
-    child.on('close', (status) => resolve({ status, output: Buffer.concat(output) }))
+    child.on('close', async (status) => {
+      await write(`\n> ${step.command}: ${status === 0 ? 'passed' : 'FAILED'} ${took()}\n`)
+      await write(Buffer.concat(output))
+      resolve(status === 0)
+    })
   })
 }
 
 const before = checkout()
-// Each check's output is shown whole, in order, once it is done: three at once would interleave.
-const checks = CHECKS.map(quietly)
-const failed = []
-for (const [index, check] of checks.entries()) {
-  const { status, output } = await check
-  console.log(`\n> ${CHECKS[index]}`)
-  // Written before any exit below, even where a pipe's writes are asynchronous (macOS).
-  await new Promise((written) => process.stdout.write(output, written))
-  if (status !== 0) failed.push(CHECKS[index])
+/** Each step's promise: true when it passed, false when it failed, undefined when it did not run because a step it waits for failed. */
+const steps = new Map()
+function start(step) {
+  if (!steps.has(step.command)) {
+    const waits = (step.after ?? []).map((command) => start(STEPS.find((other) => other.command === command)))
+    steps.set(step.command, Promise.all(waits).then((passed) => (passed.every(Boolean) ? run(step) : undefined)))
+  }
+  return steps.get(step.command)
 }
+const results = await Promise.all(STEPS.map(start))
+const failed = STEPS.filter((step, index) => results[index] === false).map((step) => step.command)
 if (failed.length) {
-  console.error(`\nFailed: ${failed.join(', ')} (its output is above). The tests did not run.`)
+  const skipped = STEPS.filter((step, index) => results[index] === undefined).map((step) => step.command)
+  console.error(`\nFailed: ${failed.join(', ')} (the output is above).${skipped.length ? ` Not run: ${skipped.join(', ')}.` : ''}`)
   process.exit(1)
-}
-for (const suite of SUITES) {
-  console.log(`\n> ${suite}`)
-  const { status } = spawnSync(suite, { shell: true, stdio: 'inherit' })
-  if (status !== 0) process.exit(status ?? 1)
 }
 const after = checkout()
 if (!before || !after) {
