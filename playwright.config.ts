@@ -63,8 +63,9 @@ export default defineConfig({
   // (the provider mirror, the gate's policy), so two at once see each other's (the Mirror spec found a
   // provider another spec had mirrored where it expects none). Two workers took the suite from 4.9 to
   // 4.2 minutes; tried again with those specs each on a server of its own (e2e/support/own-server.ts),
-  // 5.8 to 5.4 (2026-11-28): the suite is bound by two cores either way, and half a minute is not
-  // worth specs that can see each other's work.
+  // 5.8 to 5.4, and in the headless shell 4.6 to 4.0 (2026-11-28): the suite is bound by two cores
+  // either way, `npm test` gives the type check and lint the third of them that one worker leaves idle, and
+  // half a minute is not worth specs that can see each other's work.
   workers: 1,
   retries: 0,
   // Budgets for a loaded machine, not a quiet one: the specs are bound by the CPU, so with two
