@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
  * The steps, and what each waits for. Two cores are all there is, so what runs side by side is what
  * leaves one idle: ESLint's typed rules keep one core busy, the type check and the build fit beside
  * it, and the GUI specs (one worker, see playwright.config.ts) leave a third of two cores idle, which
- * the type check and lint fill (the three took 306 s one after the other, 277 s at once; the whole run 589 s). Vitest fills
+ * the type check and lint fill (the three took 306 s one after the other, 277 s at once; the whole run 589 and 609 s). Vitest fills
  * both cores alone: run beside the checks it took as long as after them (371 s against 370), so it
  * runs last, by itself, its output shown as it comes. Each other step's output is shown whole once it
  * is done, so that no two interleave.
