@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { findPostgres, NO_POSTGRES } from './tests/helpers/postgres.js'
+import SlowFirst from './tests/setup/slow-first.js'
 
 /**
  * Every project reuses a worker's module cache from one test file to the next (`isolate: false`):
@@ -74,6 +75,8 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // The ten slowest files, after Vitest's own summary.
     reporters: ['default', './tests/setup/slowest-files.ts'],
+    // The slow suites first, so that their long files are not the run's tail (tests/setup/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
     projects: [
       { test: { ...shared, name: 'unit', include: UNIT, exclude: [...configDefaults.exclude, ...HEAVY_DOMAIN] } },
       { test: { ...shared, name: 'slow', include: SLOW, globalSetup: postgres ? ['tests/setup/postgres.ts'] : [] } },
