@@ -64,7 +64,7 @@ export default defineConfig({
   // provider another spec had mirrored where it expects none). Two workers took the suite from 4.9 to
   // 4.2 minutes; tried again with those specs each on a server of its own (e2e/support/own-server.ts),
   // 5.8 to 5.4, and in the headless shell 4.6 to 4.0 (2026-11-28): the suite is bound by two cores
-  // either way, `npm test` gives the type check and lint the third of them that one worker leaves idle, and
+  // either way, `npm test` gives the type check, lint and then Vitest the part that one worker leaves idle, and
   // half a minute is not worth specs that can see each other's work.
   workers: 1,
   retries: 0,
