@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startTestServer, type TestServer } from '../helpers/server.js'
+import { rawRequest } from '../helpers/raw-request.js'
 
 let renderer: string
 let test: TestServer
@@ -49,6 +50,31 @@ describe('serving the GUI', () => {
       const response = await fetch(`${test.url}${path}`)
       expect(response.status, path).toBeGreaterThanOrEqual(400)
       expect(await response.text(), path).not.toContain('<title>Homeport</title>')
+    }
+  })
+
+  it('opens another site’s link (chat, the identity provider’s dashboard) as the GUI’s page, whatever its path, and lets nothing else from another site in', async () => {
+    const host = new URL(test.url).host
+    const fromAnotherSite = { Host: host, 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate', 'Sec-Fetch-Dest': 'document' }
+    // A module page, a search, an API path and a download location: each the static page, no router reached.
+    for (const path of ['/orgs/acme/modules/private/acme/vpc/aws/1.2.3?tab=inputs', '/search?q=vpc', '/api/v2/organizations', '/api/registry/v1/modules/acme/vpc/aws/1.2.3/download']) {
+      const page = await rawRequest(test.url, 'GET', path, { ...fromAnotherSite, Authorization: `Bearer ${test.adminToken}` })
+      expect(page.status, path).toBe(200)
+      expect(page.headers['content-security-policy'], path).toContain("frame-ancestors 'none'")
+      expect(page.body, path).toContain('<title>Homeport</title>')
+    }
+    // Not a page of its own (a frame, a script, a fetch), not a GET, or with another site's Origin: refused as before.
+    const refusals: Array<[string, string, Record<string, string>]> = [
+      ['GET', '/orgs/acme', { ...fromAnotherSite, 'Sec-Fetch-Dest': 'iframe' }],
+      ['GET', '/api/v2/organizations', { ...fromAnotherSite, 'Sec-Fetch-Mode': 'no-cors', 'Sec-Fetch-Dest': 'script' }],
+      ['GET', '/api/v2/organizations', { ...fromAnotherSite, 'Sec-Fetch-Mode': 'cors', 'Sec-Fetch-Dest': 'empty' }],
+      ['POST', '/api/v2/organizations', fromAnotherSite],
+      ['GET', '/orgs/acme', { ...fromAnotherSite, Origin: 'https://evil.example' }]
+    ]
+    for (const [method, path, headers] of refusals) {
+      const refused = await rawRequest(test.url, method, path, headers, method === 'POST' ? '{}' : undefined)
+      expect(refused.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(403)
+      expect(refused.body).toMatch(/Requests from other web sites are refused/)
     }
   })
 })

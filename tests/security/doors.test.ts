@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { request } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -8,6 +7,7 @@ import { allowedHosts } from '../../src-main/server/http/doors.js'
 import { parseServeOptions } from '../../src-main/server/boot/options.js'
 import { exited, spawnServer } from '../helpers/process.js'
 import { createOrganization, startTestServer, upload, type TestServer } from '../helpers/server.js'
+import { rawRequest, type RawAnswer } from '../helpers/raw-request.js'
 
 let test: TestServer
 let port: number
@@ -20,17 +20,9 @@ afterAll(async () => {
   await test.close()
 })
 
-/** A request with headers fetch would not let a test set (Host), as a browser or an attacker sends them. */
-function raw(method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      let text = ''
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()))
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+/** A request to the test server with exactly these headers (tests/helpers/raw-request.ts). */
+function raw(method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<RawAnswer> {
+  return rawRequest(test.url, method, path, headers, body)
 }
 
 describe('the local server’s doors', () => {

@@ -10,7 +10,7 @@ import { refuseUnstorableBody, refuseUnstorablePath } from '../http/text-guard.j
 import { recordRefusedWrites } from '../http/audit.js'
 import { auditTrailRoutes } from './management/audit-trail.js'
 import { searchRoutes } from './management/search.js'
-import { serveGui } from '../http/gui.js'
+import { guiPage, serveGui } from '../http/gui.js'
 import { baseUrlResolver } from '../http/base-url.js'
 import { adminRoutes, providerImportRouter } from './management/admin.js'
 import { BUNDLE_REQUEST_LIMIT, bundleImportRouter, bundleRoutes } from './management/bundles.js'
@@ -118,7 +118,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   })
   app.use(errorsByPath)
   app.use(refuseUnstorablePath)
-  app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any', crossSiteLandings: [CALLBACK_PATH] }))
+  app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any', crossSiteLandings: [CALLBACK_PATH], crossSitePage: guiPage(options.rendererDir) }))
   app.use(identify(services.authenticator))
   app.use(recordRefusedWrites(services.auditTrail, options.clock))
 

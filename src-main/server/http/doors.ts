@@ -12,6 +12,12 @@ export interface DoorOptions {
    * own) refuse a callback this browser did not start.
    */
   crossSiteLandings?: readonly string[]
+  /**
+   * Answers any other page another site sends the browser to (a link in chat, a tile on the identity
+   * provider's dashboard) with the GUI's page, which then draws what the path names as if typed in;
+   * false when there is no GUI. Only that static page is answered: no router sees the request.
+   */
+  crossSitePage?: (ctx: Context) => Promise<boolean>
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1', '[::1]']
@@ -97,7 +103,8 @@ export interface DoorRequest {
  * The local server's doors, checked by the Koa app and by the fast paths alike. A
  * request must name, in a well-formed Host header, a host the server serves (DNS rebinding), and
  * a browser request from another site is refused: Homeport sends no CORS headers, and a page
- * elsewhere may not even make its browser deliver a request here (a form POST, say).
+ * elsewhere may not even make its browser deliver a request here (a form POST, say). The Koa app
+ * lets in the few navigations another site may make (guardDoors).
  */
 export function checkDoors(request: DoorRequest, allowed: ReadonlySet<string> | 'any'): Refusal | undefined {
   const hostname = parseHost(request.host)
@@ -123,14 +130,23 @@ export function passesDoors(req: IncomingMessage, protocol: string, allowed: Rea
 }
 
 /** The doors as Koa middleware; a refusal is an error in the format of the path asked for. */
-export function guardDoors({ allowedHosts, crossSiteLandings = [] }: DoorOptions) {
+export function guardDoors({ allowedHosts, crossSiteLandings = [], crossSitePage }: DoorOptions) {
   return async (ctx: Context, next: Next): Promise<void> => {
-    const landing = ctx.method === 'GET' && ctx.get('sec-fetch-mode') === 'navigate' && crossSiteLandings.includes(ctx.path)
-    const refusal = checkDoors(
-      { host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, fetchSite: ctx.get('sec-fetch-site') || undefined, protocol: ctx.protocol, landing },
-      allowedHosts
-    )
-    if (refusal) throw new HttpError(refusal.status, refusal.status === 400 ? 'bad request' : 'forbidden', refusal.detail)
+    const navigation = ctx.method === 'GET' && ctx.get('sec-fetch-mode') === 'navigate'
+    const request: DoorRequest = {
+      host: ctx.get('host') || undefined,
+      origin: ctx.get('origin') || undefined,
+      fetchSite: ctx.get('sec-fetch-site') || undefined,
+      protocol: ctx.protocol,
+      landing: navigation && crossSiteLandings.includes(ctx.path)
+    }
+    const refusal = checkDoors(request, allowedHosts)
+    if (refusal) {
+      // A page in a tab of its own (not a frame, an image or a script), refused only for coming from another site.
+      const page = navigation && ctx.get('sec-fetch-dest') === 'document' && !checkDoors({ ...request, landing: true }, allowedHosts)
+      if (page && crossSitePage && (await crossSitePage(ctx))) return
+      throw new HttpError(refusal.status, refusal.status === 400 ? 'bad request' : 'forbidden', refusal.detail)
+    }
     await next()
   }
 }

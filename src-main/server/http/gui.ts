@@ -20,15 +20,34 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'"
 ].join('; ')
 
+/** The built renderer's page, when there is one. */
+function indexFileIn(rendererDir: string | undefined): string | undefined {
+  const indexFile = rendererDir ? join(rendererDir, 'index.html') : undefined
+  return indexFile && existsSync(indexFile) ? indexFile : undefined
+}
+
+/**
+ * Answers with the GUI's page (`index.html`, whose script then draws the route the path names), and
+ * says whether it could: false when there is no built renderer.
+ */
+export function guiPage(rendererDir: string | undefined) {
+  return async (ctx: Context): Promise<boolean> => {
+    if (!rendererDir || !indexFileIn(rendererDir)) return false
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
+    await send(ctx, 'index.html', { root: rendererDir })
+    return true
+  }
+}
+
 /**
  * Serves the built renderer (`out/renderer`) at `/`. Paths that name no file get index.html, so
  * the GUI's own routes survive a reload. Hashed assets are cached for good; the page is not.
  */
 export function serveGui(rendererDir: string | undefined) {
-  const indexFile = rendererDir ? join(rendererDir, 'index.html') : undefined
+  const page = guiPage(rendererDir)
   return async (ctx: Context, next: Next): Promise<void> => {
     const apiPath = /^\/(api|archivist|\.well-known)(\/|$)/.test(ctx.path)
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPath || !rendererDir || !indexFile || !existsSync(indexFile)) {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPath || !rendererDir || !indexFileIn(rendererDir)) {
       await next()
       return
     }
@@ -48,6 +67,6 @@ export function serveGui(rendererDir: string | undefined) {
       await next()
       return
     }
-    await send(ctx, 'index.html', { root: rendererDir })
+    await page(ctx)
   }
 }
