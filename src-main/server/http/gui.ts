@@ -20,10 +20,9 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'"
 ].join('; ')
 
-/** The built renderer's page, when there is one. */
-function indexFileIn(rendererDir: string | undefined): string | undefined {
-  const indexFile = rendererDir ? join(rendererDir, 'index.html') : undefined
-  return indexFile && existsSync(indexFile) ? indexFile : undefined
+/** Whether there is a built renderer here to serve. */
+function built(rendererDir: string | undefined): rendererDir is string {
+  return rendererDir !== undefined && existsSync(join(rendererDir, 'index.html'))
 }
 
 /**
@@ -32,7 +31,7 @@ function indexFileIn(rendererDir: string | undefined): string | undefined {
  */
 export function guiPage(rendererDir: string | undefined) {
   return async (ctx: Context): Promise<boolean> => {
-    if (!rendererDir || !indexFileIn(rendererDir)) return false
+    if (!built(rendererDir)) return false
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
     await send(ctx, 'index.html', { root: rendererDir })
     return true
@@ -47,7 +46,7 @@ export function serveGui(rendererDir: string | undefined) {
   const page = guiPage(rendererDir)
   return async (ctx: Context, next: Next): Promise<void> => {
     const apiPath = /^\/(api|archivist|\.well-known)(\/|$)/.test(ctx.path)
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPath || !rendererDir || !indexFileIn(rendererDir)) {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPath || !built(rendererDir)) {
       await next()
       return
     }
