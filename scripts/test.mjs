@@ -1,7 +1,7 @@
 // `npm test`: the type check, lint and the build at once, the GUI in Chromium once the build is done,
 // the Vitest suites once the checks have passed, beside the GUI (a failure stops the run before a step
-// that has not begun), then proof that the run changed no file git tracks (a test that writes into the checkout, such as a
-// screenshot for the docs, fails the run; see `npm run screenshots`).
+// that has not begun), then proof that the run changed no file git tracks (a test that writes into the
+// checkout, such as a screenshot for the docs, fails the run; see `npm run screenshots`).
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 

@@ -33,9 +33,14 @@ export function guiPage(rendererDir: string | undefined) {
   return async (ctx: Context): Promise<boolean> => {
     if (!built(rendererDir)) return false
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY)
-    await send(ctx, 'index.html', { root: rendererDir })
+    await sendPage(ctx, rendererDir)
     return true
   }
+}
+
+/** Sends `index.html` (the caller has set its Content-Security-Policy and knows it is built). */
+async function sendPage(ctx: Context, rendererDir: string): Promise<void> {
+  await send(ctx, 'index.html', { root: rendererDir })
 }
 
 /**
@@ -43,7 +48,6 @@ export function guiPage(rendererDir: string | undefined) {
  * the GUI's own routes survive a reload. Hashed assets are cached for good; the page is not.
  */
 export function serveGui(rendererDir: string | undefined) {
-  const page = guiPage(rendererDir)
   return async (ctx: Context, next: Next): Promise<void> => {
     const apiPath = /^\/(api|archivist|\.well-known)(\/|$)/.test(ctx.path)
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || apiPath || !built(rendererDir)) {
@@ -66,6 +70,6 @@ export function serveGui(rendererDir: string | undefined) {
       await next()
       return
     }
-    await page(ctx)
+    await sendPage(ctx, rendererDir)
   }
 }
