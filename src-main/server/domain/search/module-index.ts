@@ -1,22 +1,21 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import MiniSearch, { type SearchResult } from 'minisearch'
 import type { ModuleRecord } from '../../store/records.js'
 import { BY_ORGANIZATION, type Store } from '../../store/port.js'
 import { StoreLoadError } from '../../store/errors.js'
 import { NO_DOCS } from '../archives/docs-cache.js'
 import type { ModuleDocs } from '../archives/module-docs.js'
 import { latest } from '../modules/module-rules.js'
-import { BestOf } from '../../../shared/best-of.js'
-import { docsSearchText, FIELD_BITS, fieldsOf, nameWords, queryWords, scoreOf, searchText, SEARCH_FIELDS, type SearchField, type SearchText } from './module-search.js'
+import { docsSearchText, fieldsOf, nameWords, queryWords, scoreOf, searchText, SEARCH_FIELDS, type SearchField } from './module-search.js'
+import { TermIndex, type IndexEntry } from './term-index.js'
 
-/** A module as the index holds it: its searchable texts, and what a hit is sorted and scoped by. */
-interface IndexedModule extends SearchText {
+/**
+ * A module as the index holds it, what a hit names; indexed in its organization (the group a search is
+ * scoped by), with its address as what ties go by (as the module list orders), its name's words as
+ * the title a query may be (nameWords: then it counts most), and its words by field (SEARCH_FIELDS).
+ */
+interface IndexedModule {
   id: string
   organizationId: string
-  /** `namespace/name/provider`: ties go by it, as the module list orders. */
-  address: string
-  /** Its name's words (nameWords): a name that is the query itself counts most. */
-  nameWords: string
 }
 
 /** A module that holds every word of a query, with how it ranks (scoreOf). */
@@ -33,9 +32,10 @@ const READ_PAGE = 100
 const DOCS_AT_ONCE = 2
 
 /**
- * Every module's searchable words, in one in-memory index (MiniSearch: docs/development/decisions.md
- * says why that library), so that a search costs what its hits cost, not what the registry holds:
- * before it, a search read every module the caller reads (a registry of 10,000 modules, 190 ms).
+ * Every module's searchable words, in one in-memory index (TermIndex: docs/development/decisions.md
+ * says why), so that a search costs what its words' postings cost, a few nanoseconds each, not what
+ * reading the registry costs: before it, a search read every module the caller reads (a registry of
+ * 10,000 modules, 190 ms).
  *
  * It holds every module, whoever may read it, with its organization: a search is scoped to the
  * caller's organizations as it runs, and the catalog then checks each hit as every face does (the
@@ -79,20 +79,8 @@ export class ModuleIndex {
     const words = queryWords(query)
     if (words.length === 0) return { hits: [], total: 0 }
     await this.current()
-    const results = this.index.search(words.join(' '), { prefix: true, combineWith: 'AND', filter: (result) => organizationIds.has(result.organizationId as string) })
-    const name = words.join(' ')
-    const best = new BestOf<Scored>(limit, (a, b) => b.score - a.score || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
-    for (const result of results) {
-      const wordFields = fieldsPerWord(result, words)
-      best.offer({ result, wordFields, address: result.address as string, score: scoreOf(wordFields, result.nameWords === name) })
-    }
-    const hits = best.sorted().map(({ result, score, wordFields }) => ({
-      moduleId: String(result.id),
-      organizationId: result.organizationId as string,
-      score,
-      matched: fieldsOf(wordFields.reduce((all, mask) => all | mask, 0))
-    }))
-    return { hits, total: results.length }
+    const { hits, total } = this.index.search(words, organizationIds, limit, scoreOf)
+    return { hits: hits.map(({ document, score, fields }) => ({ moduleId: document.id, organizationId: document.organizationId, score, matched: fieldsOf(fields) })), total }
   }
 
   /** One catch-up at a time; a write heard during one is read by the next. A failed one is tried again by the next search. */
@@ -131,8 +119,8 @@ export class ModuleIndex {
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       const page = ids.slice(start, start + READ_PAGE)
       const documents = await this.documentsOf(await this.readPage(page))
-      for (const id of page) if (this.index.has(id)) this.index.discard(id)
-      this.index.addAll(documents)
+      for (const id of page) this.index.discard(id)
+      for (const document of documents) this.index.add(document.document.id, document)
     }
   }
 
@@ -149,7 +137,7 @@ export class ModuleIndex {
     }
   }
 
-  private async read(): Promise<MiniSearch<IndexedModule>> {
+  private async read(): Promise<TermIndex<IndexedModule>> {
     const index = newIndex()
     this.organizationNames.clear()
     for (const organization of await this.store.organizations.all()) this.organizationNames.set(organization.id, organization.name)
@@ -157,8 +145,9 @@ export class ModuleIndex {
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       // Requests are answered between pages: the build reads a registry's every module after a start.
       await nextTurn()
-      index.addAll(await this.documentsOf(await this.readPage(ids.slice(start, start + READ_PAGE))))
+      for (const document of await this.documentsOf(await this.readPage(ids.slice(start, start + READ_PAGE)))) index.add(document.document.id, document)
     }
+    index.settle()
     return index
   }
 
@@ -190,24 +179,26 @@ export class ModuleIndex {
    * The modules' documents, their documentation read a few at a time: a build reads every module's, and
    * a request's own reads wait behind whatever is queued for Node's file threads (four).
    */
-  private async documentsOf(modules: ModuleRecord[]): Promise<IndexedModule[]> {
-    const documents: IndexedModule[] = []
+  private async documentsOf(modules: ModuleRecord[]): Promise<Array<IndexEntry<IndexedModule>>> {
+    const documents: Array<IndexEntry<IndexedModule>> = []
     for (let start = 0; start < modules.length; start += DOCS_AT_ONCE) {
       documents.push(...(await Promise.all(modules.slice(start, start + DOCS_AT_ONCE).map((module) => this.documentOf(module)))))
     }
     return documents
   }
 
-  private async documentOf(module: ModuleRecord): Promise<IndexedModule> {
+  private async documentOf(module: ModuleRecord): Promise<IndexEntry<IndexedModule>> {
     const namespace = module.registryName === 'private' ? (this.organizationNames.get(module.organizationId) ?? '') : (module.namespace ?? '')
     const sha256 = latest(module)?.archive?.sha256
     const docs = (sha256 === undefined ? undefined : await this.docsOf(module, sha256)) ?? NO_DOCS
+    const text = searchText({ namespace, name: module.name, provider: module.provider }, docsSearchText(docs))
+    const address = `${namespace}/${module.name}/${module.provider}`
     return {
-      id: module.id,
-      organizationId: module.organizationId,
-      address: `${namespace}/${module.name}/${module.provider}`,
-      nameWords: nameWords(module.name),
-      ...searchText({ namespace, name: module.name, provider: module.provider }, docsSearchText(docs))
+      document: { id: module.id, organizationId: module.organizationId },
+      group: module.organizationId,
+      order: address,
+      title: nameWords(module.name),
+      fields: SEARCH_FIELDS.map((field) => text[field])
     }
   }
 
@@ -223,32 +214,6 @@ export class ModuleIndex {
   }
 }
 
-function newIndex(): MiniSearch<IndexedModule> {
-  return new MiniSearch<IndexedModule>({
-    fields: [...SEARCH_FIELDS],
-    storeFields: ['organizationId', 'address', 'nameWords'],
-    // Split as a query is (queryWords): `s3-bucket` is `s3` and `bucket`.
-    tokenize: queryWords,
-    processTerm: (term) => term
-  })
-}
-
-/** A hit being ranked. */
-interface Scored {
-  result: SearchResult
-  /** Per word of the query, the fields it was found in (FIELD_BITS). */
-  wordFields: number[]
-  address: string
-  score: number
-}
-
-/** Where each word of the query was found in a hit: the fields of the module's words it is, or begins (a mask of FIELD_BITS per word). */
-function fieldsPerWord(result: SearchResult, words: string[]): number[] {
-  const masks = words.map(() => 0)
-  for (const term in result.match) {
-    let mask = 0
-    for (const field of result.match[term]!) mask |= FIELD_BITS.get(field) ?? 0
-    for (let index = 0; index < words.length; index++) if (term.startsWith(words[index]!)) masks[index]! |= mask
-  }
-  return masks
+function newIndex(): TermIndex<IndexedModule> {
+  return new TermIndex<IndexedModule>(SEARCH_FIELDS.length)
 }

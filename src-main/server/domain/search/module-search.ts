@@ -17,8 +17,8 @@ export type SearchField = (typeof FIELDS)[number][0]
 /** The fields, best first. */
 export const SEARCH_FIELDS: readonly SearchField[] = FIELDS.map(([field]) => field)
 
-/** The texts of one module a query is matched against. */
-export type SearchText = Record<SearchField, string>
+/** The words of one module a query is matched against, by field. */
+export type SearchText = Record<SearchField, string[]>
 
 export interface Ranked<T> {
   item: T
@@ -31,9 +31,9 @@ export interface Ranked<T> {
 export type DocsSearchText = Pick<SearchText, 'description' | 'inputs' | 'outputs' | 'resources' | 'readme'>
 
 /**
- * The searchable texts of a version's documentation, each as the distinct words it holds (lower
- * case, split as a query is, joined by spaces): what the index (module-index.ts) reads of it, each
- * word once (a README's words repeat).
+ * The searchable words of a version's documentation, field by field: each field's distinct words
+ * (lower case, split as a query is), what the index (module-index.ts) reads of it, each word once (a
+ * README's words repeat).
  */
 export function docsSearchText(docs: ModuleDocs): DocsSearchText {
   const parts = [docs.root, ...docs.submodules]
@@ -46,14 +46,14 @@ export function docsSearchText(docs: ModuleDocs): DocsSearchText {
   }
 }
 
-function wordsOf(texts: string[]): string {
+function wordsOf(texts: string[]): string[] {
   // Joined by a character no word holds: one split, one set.
-  return queryWords(texts.join('\n')).join(' ')
+  return queryWords(texts.join('\n'))
 }
 
-/** A module's searchable texts: its address, and its latest version's documentation (docsSearchText). */
+/** A module's searchable words: its address's, and its latest version's documentation's (docsSearchText). */
 export function searchText(address: { namespace: string; name: string; provider: string }, docs: DocsSearchText): SearchText {
-  return { name: address.name, namespace: address.namespace, provider: address.provider, ...docs }
+  return { name: queryWords(address.name), namespace: queryWords(address.namespace), provider: queryWords(address.provider), ...docs }
 }
 
 /** The words of a query: lower case, split on anything but letters and digits (`s3-bucket` is `s3` and `bucket`). */
@@ -66,13 +66,10 @@ export function nameWords(name: string): string {
   return queryWords(name).join(' ')
 }
 
-/** A field as one bit of a mask (SEARCH_FIELDS' order): where a word was found, as a number. */
-export const FIELD_BITS: ReadonlyMap<string, number> = new Map(SEARCH_FIELDS.map((field, index) => [field, 1 << index]))
-
 /**
  * How a module found by every word of a query ranks (module-index.ts): each word counts as much as
  * the first field it is in (FIELDS' order), and a name that is the query itself counts 20 more.
- * `wordFields` holds, for each word, the fields it was found in as a mask of FIELD_BITS.
+ * `wordFields` holds, for each word, the fields it was found in as a mask (bit i: SEARCH_FIELDS[i]).
  */
 export function scoreOf(wordFields: readonly number[], nameIsQuery: boolean): number {
   let score = nameIsQuery ? 20 : 0
@@ -80,7 +77,7 @@ export function scoreOf(wordFields: readonly number[], nameIsQuery: boolean): nu
   return score
 }
 
-/** The fields of a mask of FIELD_BITS, best first. */
+/** The fields of a mask (bit i: SEARCH_FIELDS[i]), best first. */
 export function fieldsOf(mask: number): SearchField[] {
   return SEARCH_FIELDS.filter((_, index) => (mask & (1 << index)) !== 0)
 }

@@ -1,0 +1,82 @@
+/** Items added since the order was last settled, up to which each is put in its place (an array's move); more are sorted and merged. */
+const FEW = 64
+
+/**
+ * Items kept in the string order of a key of theirs, where adding one does not re-sort the rest: what
+ * is added waits until the order is next read (`settle`), then a few are put in place one by one and
+ * many are sorted among themselves and merged, so a build of 100,000 costs one sort and a single
+ * write one array move.
+ */
+export class SortedKeys<T> {
+  private sorted: T[] = []
+  private pending: T[] = []
+
+  constructor(private readonly keyOf: (item: T) => string) {}
+
+  add(item: T): void {
+    this.pending.push(item)
+  }
+
+  /** Replaces every item with `items`. */
+  reset(items: Iterable<T>): void {
+    this.sorted = [...items].sort(this.compare)
+    this.pending = []
+  }
+
+  /** How many items, once settled. */
+  get length(): number {
+    this.settle()
+    return this.sorted.length
+  }
+
+  /** The item at `index` in order (settle first). */
+  at(index: number): T {
+    return this.sorted[index]!
+  }
+
+  /** Where the items whose key starts with `prefix` are, in order: from `from` up to `to` (settled, for `at`). */
+  withPrefix(prefix: string): { from: number; to: number } {
+    this.settle()
+    const from = this.lowerBound(prefix)
+    let to = from
+    while (to < this.sorted.length && this.keyOf(this.sorted[to]!).startsWith(prefix)) to++
+    return { from, to }
+  }
+
+  /** Puts what was added in its place. */
+  settle(): void {
+    const { pending } = this
+    if (pending.length === 0) return
+    this.pending = []
+    if (pending.length <= FEW) {
+      for (const item of pending) this.sorted.splice(this.lowerBound(this.keyOf(item)), 0, item)
+      return
+    }
+    pending.sort(this.compare)
+    const merged: T[] = []
+    let left = 0
+    let right = 0
+    while (left < this.sorted.length && right < pending.length) merged.push(this.compare(this.sorted[left]!, pending[right]!) <= 0 ? this.sorted[left++]! : pending[right++]!)
+    while (left < this.sorted.length) merged.push(this.sorted[left++]!)
+    while (right < pending.length) merged.push(pending[right++]!)
+    this.sorted = merged
+  }
+
+  /** The first place whose key is not before `key`. */
+  private lowerBound(key: string): number {
+    let low = 0
+    let high = this.sorted.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.keyOf(this.sorted[middle]!) < key) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+
+  private readonly compare = (a: T, b: T): number => {
+    const left = this.keyOf(a)
+    const right = this.keyOf(b)
+    return left < right ? -1 : left > right ? 1 : 0
+  }
+}
