@@ -7,14 +7,14 @@ export interface ProviderDocsFigure {
   docs: number
   /** From a click on the provider in its organization's list to the doc's heading and the navigation's first screen shown. */
   pageShownMs: number
-  /** … to the whole navigation drawn (its last link, the thousandth). */
+  /** … to the whole navigation drawn (its last link). */
   navigationDrawnMs: number
   /** A docs search through the API the GUI's search box calls, and the MCP tool's reader: median and p95 of 50. */
   searchP50Ms: number
   searchP95Ms: number
 }
 
-const DOCS = 1000
+const DOCS = 1500
 const SUBCATEGORIES = ['Compute', 'Networking', 'Storage', 'Identity', 'Databases', 'Monitoring', 'Messaging', 'Security', '']
 
 /** A resource page as tfplugindocs writes one, about 3 KB: frontmatter, an example, a schema. */
@@ -25,8 +25,8 @@ function resourcePage(index: number): string {
 }
 
 /**
- * Figure 14: a provider with 1,000 docs (the size of the largest real ones: aws has about 1,500 in
- * all, 1,000 resources and data sources among them). Its page opened in Chromium, from the
+ * Figure 14: a provider with 1,500 docs (as many as the largest real one, aws, has in all, about
+ * 1,000 of them resources and data sources). Its page opened in Chromium, from the
  * organization's provider list, as a user clicks, until the doc and the navigation's first screen show
  * (the rest of the navigation is drawn after, in a transition input interrupts), and until all of it is;
  * and the docs search that the GUI's search box and the MCP tool make, over HTTP.
@@ -65,7 +65,7 @@ export async function measureProviderDocs(dataDir: string, rounds = 5): Promise<
       // A fresh page each round, so nothing is cached in the app: the provider list, then a click on the provider.
       await page.goto(`${server.url}/orgs/bench/providers`)
       await page.getByRole('link', { name: 'bench', exact: true }).waitFor()
-      // Clicked and watched from inside the page, at every frame: a role query over a thousand links takes longer than what
+      // Clicked and watched from inside the page, at every frame: a role query over a thousand links or more takes longer than what
       // it measures. (A string, not a function: the benchmark runs under tsx, whose helpers do not exist in the page.)
       const [shownMs, drawnMs] = await page.evaluate<[number, number]>(`new Promise((resolve) => {
         const links = () => [...document.querySelectorAll('.docs-nav a')].map((link) => link.textContent)
@@ -75,7 +75,7 @@ export async function measureProviderDocs(dataDir: string, rounds = 5): Promise<
         requestAnimationFrame(function check() {
           const now = performance.now()
           if (shown === undefined && document.querySelector('.docs-content h1')?.textContent === 'Bench Provider' && links().includes('bench_resource_0001')) shown = now - started
-          if (shown !== undefined && links().includes('bench_resource_0999')) resolve([shown, now - started])
+          if (shown !== undefined && links().includes(${JSON.stringify(`bench_resource_${String(DOCS - 1).padStart(4, '0')}`)})) resolve([shown, now - started])
           else requestAnimationFrame(check)
         })
       })`)

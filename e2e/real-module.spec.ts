@@ -114,6 +114,12 @@ test('shows the changelog it ships in a tab another version keeps, the version i
   const changelog = page.getByRole('tabpanel', { name: 'Changelog' })
   await expect(changelog.getByRole('heading', { name: /5\.8\.1/ })).toBeVisible()
   await expect(changelog).toContainText('Keep azs in the order given')
+  // Years of releases, drawn a piece a frame after the first screen: all of them, each heading with an id of its own.
+  await expect(changelog.locator('.markdown')).toHaveAttribute('aria-busy', 'false')
+  await expect(changelog.getByRole('heading', { name: /^0\.2\.0 / })).toBeAttached()
+  const ids = await changelog.locator('.markdown h2, .markdown h3').evaluateAll((headings) => headings.map((heading) => heading.id))
+  expect(ids.length).toBeGreaterThan(400)
+  expect(new Set(ids).size).toBe(ids.length)
   await expectAccessibleEverywhere(page, 'the vpc module’s changelog')
   await page.reload()
   await expect(page.getByRole('tab', { name: 'Changelog' })).toHaveAttribute('aria-selected', 'true')

@@ -2,8 +2,11 @@
  * A module shaped like terraform-aws-modules/vpc, the registry's most used module, written out
  * here (the tests download nothing): 237 inputs with long descriptions, multi-line object types and
  * defaults, a README with badges from the web, relative and anchor links and terraform-docs' tables
- * between its markers, a submodule, two examples and a CHANGELOG.md as semantic-release writes it.
+ * between its markers, a submodule, two examples and a CHANGELOG.md as semantic-release writes it,
+ * years of releases long.
  */
+
+import { olderReleases } from './changelog'
 
 const KINDS = ['public', 'private', 'database', 'redshift', 'elasticache', 'intra', 'outpost']
 const REQUIRED = [
@@ -169,7 +172,10 @@ Apache 2 Licensed. See [LICENSE](https://github.com/terraform-aws-modules/terraf
 `
 }
 
-/** semantic-release's CHANGELOG.md, newest first, for the versions up to `latest`. */
+/** How many releases the changelog holds before its newest three: with them, a page about as tall as terraform-aws-vpc's (30,000 px at 1280 px wide). */
+const OLDER_RELEASES = 197
+
+/** semantic-release's CHANGELOG.md, newest first, for the versions up to `latest`, and years of releases before them. */
 function changelog(): string {
   const entries = [
     ['5.8.1', '2024-04-26', '### Bug Fixes\n\n* Keep `azs` in the order given ([#1062](https://github.com/terraform-aws-modules/terraform-aws-vpc/issues/1062))'],
@@ -178,7 +184,7 @@ function changelog(): string {
   ]
   return `# Changelog\n\nAll notable changes to this project will be documented in this file.\n\n${entries
     .map(([version, date, body]) => `## [${version}](https://github.com/terraform-aws-modules/terraform-aws-vpc/compare/v${version}...v${version}) (${date})\n\n${body}\n`)
-    .join('\n')}`
+    .join('\n')}\n${olderReleases('https://github.com/terraform-aws-modules/terraform-aws-vpc', '5.7.2', OLDER_RELEASES, '2024-04-12')}`
 }
 
 /** The module's files at a version; `labelSource`, when given, is a module it calls for its names and tags (as vpc modules call null-label). */

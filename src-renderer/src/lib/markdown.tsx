@@ -1,6 +1,7 @@
-import { useMemo } from 'react'
+import { useEffect, useMemo, useState } from 'react'
+import { flushSync } from 'react-dom'
 import DOMPurify from 'dompurify'
-import { Marked } from 'marked'
+import { Marked, type Token } from 'marked'
 import markedAlert from 'marked-alert'
 import Prism from 'prismjs'
 import 'prismjs/components/prism-hcl'
@@ -10,6 +11,16 @@ const parser = new Marked({ async: false, gfm: true }).use(markedAlert())
 
 /** Heading ids are prefixed, so a README cannot clobber the page's own ids or globals (DOM clobbering). */
 const ID_PREFIX = 'readme-'
+
+/**
+ * A document without contents longer than this (a changelog: terraform-aws-vpc's is 30,000 px) is drawn
+ * a piece at a time: the first, about a screen of it, at once, and one more piece each frame after.
+ * Sanitizing 130 KB of Markdown whole took 150 ms, and its layout 70 ms more, before anything showed.
+ */
+const LONG = 32 * 1024
+/** About how much Markdown the first piece holds, and each after it. */
+const FIRST_PIECE = 4 * 1024
+const PIECE = 16 * 1024
 
 /**
  * A README, rendered. Markdown may carry HTML, so the result goes through DOMPurify: no script,
@@ -31,35 +42,31 @@ export function Markdown({
   /** A table of contents of its sections (second- and third-level headings) first, when it has three or more. */
   contents?: boolean
 }) {
-  const { html, headings } = useMemo(() => {
-    const rendered = parser.parse(source, { async: false })
-    const clean = DOMPurify.sanitize(rendered, {
-      FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
-      FORBID_ATTR: ['style'],
-      RETURN_DOM_FRAGMENT: true
-    })
-    addHeadingIds(clean)
-    // An alert is a note to the reader, named by its title (Warning, Tip…), as a screen reader should announce it.
-    for (const alert of clean.querySelectorAll('.markdown-alert')) alert.setAttribute('role', 'note')
-    wrapTables(clean)
-    placeholdImages(clean)
-    highlightHcl(clean)
-    const headings = [...clean.querySelectorAll('h2, h3')].map((heading) => ({ id: heading.id, text: heading.textContent?.trim() ?? '', level: heading.tagName === 'H2' ? 2 : 3 }))
-    const holder = document.createElement('div')
-    holder.append(clean)
-    return { html: holder.innerHTML, headings }
-  }, [source])
+  const rendered = useMemo(() => new MarkdownDocument(source, contents ? Infinity : LONG), [source, contents])
+  // How many pieces are drawn, of which document: another document starts again from its first.
+  const [progress, setProgress] = useState({ of: rendered, drawn: 1 })
+  const drawn = progress.of === rendered ? Math.min(progress.drawn, rendered.pieces) : 1
+  useEffect(() => {
+    if (drawn >= rendered.pieces) return
+    const next = requestAnimationFrame(() => setProgress({ of: rendered, drawn: drawn + 1 }))
+    return () => cancelAnimationFrame(next)
+  }, [rendered, drawn])
+  const headings = contents ? rendered.headings() : []
   return (
     <>
       {contents && headings.length >= 3 && <Contents headings={headings} />}
       <div
         className="markdown"
+        // Said to assistive technology while the pieces are being drawn, a frame apart.
+        aria-busy={drawn < rendered.pieces}
         onClick={(event) => {
           const link = (event.target as HTMLElement).closest('a')
           const href = link?.getAttribute('href')
           if (!link || !href) return
           if (href.startsWith('#')) {
             event.preventDefault()
+            // What the link names may be further down, in a piece not drawn yet: draw them all, then follow it.
+            if (drawn < rendered.pieces) flushSync(() => setProgress({ of: rendered, drawn: rendered.pieces }))
             const target = findAnchor(event.currentTarget, decodeURIComponent(href.slice(1)))
             target?.scrollIntoView({ block: 'start' })
             if (target instanceof HTMLElement) target.focus({ preventScroll: true })
@@ -77,14 +84,94 @@ export function Markdown({
           event.preventDefault()
           onLocalLink?.(resolvePath(basePath, href))
         }}
-        dangerouslySetInnerHTML={{ __html: html }}
-      />
+        {...(rendered.pieces === 1 ? { dangerouslySetInnerHTML: { __html: rendered.html(0) } } : {})}
+      >
+        {rendered.pieces > 1 ? Array.from({ length: drawn }, (_, index) => <div key={index} className="markdown-piece" dangerouslySetInnerHTML={{ __html: rendered.html(index) }} />) : undefined}
+      </div>
     </>
   )
 }
 
+/**
+ * A Markdown document as sanitized HTML, in pieces (cut) when longer than
+ * `long` (whole otherwise), each cut before a heading where there is one: a piece is made when first
+ * asked for, in order, so heading ids are numbered across the pieces as in one document. It is read
+ * once (marked's lexer), so a link's definition anywhere serves every piece.
+ */
+class MarkdownDocument {
+  private readonly parts: Token[][]
+  private readonly made: string[] = []
+  private readonly headingsMade: Heading[] = []
+  /** Heading ids given so far, with how many times each (GitHub's numbering of repeats). */
+  private readonly ids = new Map<string, number>()
+
+  constructor(source: string, long: number) {
+    const tokens = parser.lexer(source)
+    if (parser.defaults.walkTokens) void parser.walkTokens(tokens, parser.defaults.walkTokens)
+    this.parts = source.length > long ? cut(tokens) : [tokens]
+  }
+
+  get pieces(): number {
+    return this.parts.length
+  }
+
+  /** Piece `index`'s HTML (and every piece's before it, made now if they were not). */
+  html(index: number): string {
+    while (this.made.length <= index) this.made.push(this.make(this.parts[this.made.length]!))
+    return this.made[index]!
+  }
+
+  /** Every second- and third-level heading (the whole document made). */
+  headings(): Heading[] {
+    this.html(this.parts.length - 1)
+    return this.headingsMade
+  }
+
+  private make(tokens: Token[]): string {
+    const clean = DOMPurify.sanitize(parser.parser(tokens), {
+      FORBID_TAGS: ['style', 'form', 'input', 'button', 'iframe', 'object', 'embed'],
+      FORBID_ATTR: ['style'],
+      RETURN_DOM_FRAGMENT: true
+    })
+    addHeadingIds(clean, this.ids)
+    // An alert is a note to the reader, named by its title (Warning, Tip…), as a screen reader should announce it.
+    for (const alert of clean.querySelectorAll('.markdown-alert')) alert.setAttribute('role', 'note')
+    wrapTables(clean)
+    placeholdImages(clean)
+    highlightHcl(clean)
+    for (const heading of clean.querySelectorAll('h2, h3')) this.headingsMade.push({ id: heading.id, text: heading.textContent?.trim() ?? '', level: heading.tagName === 'H2' ? 2 : 3 })
+    const holder = document.createElement('div')
+    holder.append(clean)
+    return holder.innerHTML
+  }
+}
+
+interface Heading {
+  id: string
+  text: string
+  level: number
+}
+
+/** Top-level tokens in runs of about FIRST_PIECE, then PIECE, of Markdown, each run after the first starting at a heading when one comes within as much again. */
+function cut(tokens: Token[]): Token[][] {
+  const runs: Token[][] = [[]]
+  let size = 0
+  for (const token of tokens) {
+    const run = runs[runs.length - 1]!
+    const piece = runs.length === 1 ? FIRST_PIECE : PIECE
+    if (size >= piece && (token.type === 'heading' || size >= 2 * piece)) {
+      runs.push([token])
+      size = token.raw.length
+    } else {
+      run.push(token)
+      size += token.raw.length
+    }
+  }
+  return runs
+}
+
 /** The README's sections, each a link that scrolls to it (and moves the focus there), leaving the address as it is. */
-function Contents({ headings }: { headings: Array<{ id: string; text: string; level: number }> }) {
+function Contents({ headings }: { headings: Heading[] }) {
   return (
     <nav className="readme-contents" aria-label="Contents">
       <details>
@@ -164,8 +251,7 @@ function highlightHcl(root: DocumentFragment): void {
 }
 
 /** GitHub's heading ids: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-function addHeadingIds(root: DocumentFragment): void {
-  const seen = new Map<string, number>()
+function addHeadingIds(root: DocumentFragment, seen: Map<string, number>): void {
   for (const heading of root.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
     const slug = (heading.textContent ?? '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
     const count = seen.get(slug) ?? 0
