@@ -150,7 +150,7 @@ describe('the search index of modules', () => {
   it('finds a module whose documentation file is damaged by its address alone, logged', async () => {
     const { store, index, module } = await registry()
     await module('acme', 'vpc', docsOf('Private subnets.'))
-    store.archives.readDocs = () => Promise.reject(new SyntaxError('Unexpected end of JSON input'))
+    store.archives.readManyDocs = (hashes) => Promise.resolve(hashes.map(() => new SyntaxError('Unexpected end of JSON input')))
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     try {
       expect(await names(index, 'vpc')).toEqual(['mod-acmevpc'])

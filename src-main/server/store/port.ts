@@ -21,8 +21,6 @@ export interface RecordStore<T> {
   findBy(index: string, key: string): Promise<T | undefined>
   /** The records in group `key` of a non-unique index. */
   listBy(group: string, key: string): Promise<T[]>
-  /** Whether any record is in group `key` (without reading one). */
-  inGroup(group: string, key: string): Promise<boolean>
   /** How many records each of `keys` holds in a non-unique index (0 for none), without reading one. */
   groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>>
   /** The keys of a non-unique index that hold at least one record (without reading one). */
@@ -61,6 +59,12 @@ export interface Archives {
   read(sha256: string, range?: { start: number; end: number }): Readable
   writeDocs(sha256: string, docs: unknown): Promise<void>
   readDocs<T>(sha256: string): Promise<T | undefined>
+  /**
+   * The documentation of each of these archives, in their order (undefined for one with none), in one
+   * read where the store can (one query on PostgreSQL): the search index's build reads every module's.
+   * A file that is not JSON is its SyntaxError, in its place.
+   */
+  readManyDocs<T>(hashes: readonly string[]): Promise<Array<T | undefined | SyntaxError>>
   /** Removes an archive and its documentation. */
   delete(sha256: string): Promise<void>
   /** Every stored archive's hash, for sweeping out those no version refers to. */

@@ -24,15 +24,26 @@ export class ArchiveKeeper {
     }
   }
 
-  /** Deletes the archives (and their docs) that no version refers to any more. */
+  /**
+   * Deletes the archives (and their docs) that no version refers to any more. They are asked about a
+   * page at a time, one question per kind of record that may refer to one (a query each on PostgreSQL):
+   * the start's recovery asks about every archive, and one at a time a registry of 10,000 modules took
+   * 40,000 queries, two seconds of its start.
+   */
   async release(hashes: Iterable<string>): Promise<void> {
-    for (const sha256 of new Set(hashes)) {
-      if (this.pinned.has(sha256)) continue
-      if (await this.store.modules.inGroup(BY_ARCHIVE, sha256)) continue
-      if (await this.store.providers.inGroup(BY_ARCHIVE, sha256)) continue
-      if (await this.store.providerMirror.inGroup(BY_ARCHIVE, sha256)) continue
-      if (await this.store.providerDocs.inGroup(BY_ARCHIVE, sha256)) continue
-      await this.store.archives.delete(sha256)
+    const all = [...new Set(hashes)]
+    for (let start = 0; start < all.length; start += RELEASE_PAGE) {
+      let unreferenced = all.slice(start, start + RELEASE_PAGE).filter((sha256) => !this.pinned.has(sha256))
+      for (const records of [this.store.modules, this.store.providers, this.store.providerMirror, this.store.providerDocs]) {
+        if (unreferenced.length === 0) break
+        const references = await records.groupSizes(BY_ARCHIVE, unreferenced)
+        unreferenced = unreferenced.filter((sha256) => references.get(sha256) === 0)
+      }
+      // Pinned meanwhile: a version is about to name it.
+      for (const sha256 of unreferenced) if (!this.pinned.has(sha256)) await this.store.archives.delete(sha256)
     }
   }
 }
+
+/** How many archives one question asks about. */
+const RELEASE_PAGE = 500

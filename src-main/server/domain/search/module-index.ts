@@ -28,8 +28,6 @@ export interface IndexHit {
 
 /** How many modules a build or a catch-up reads from the store at once (on the file store, about 10 ms of a start's reading). */
 const READ_PAGE = 100
-/** How many modules' documentation is read at once. */
-const DOCS_AT_ONCE = 2
 
 /**
  * Every module's searchable words, in one in-memory index (TermIndex: docs/development/decisions.md
@@ -175,23 +173,21 @@ export class ModuleIndex {
     return records
   }
 
-  /**
-   * The modules' documents, their documentation read a few at a time: a build reads every module's, and
-   * a request's own reads wait behind whatever is queued for Node's file threads (four).
-   */
+  /** The modules' documents, their documentation read in one go (one query on PostgreSQL). */
   private async documentsOf(modules: ModuleRecord[]): Promise<Array<IndexEntry<IndexedModule>>> {
-    const documents: Array<IndexEntry<IndexedModule>> = []
-    for (let start = 0; start < modules.length; start += DOCS_AT_ONCE) {
-      documents.push(...(await Promise.all(modules.slice(start, start + DOCS_AT_ONCE).map((module) => this.documentOf(module)))))
-    }
-    return documents
+    const archives = modules.map((module) => latest(module)?.archive?.sha256)
+    const read = await this.store.archives.readManyDocs<ModuleDocs>(archives.filter((sha256) => sha256 !== undefined))
+    let next = 0
+    return modules.map((module, at) => (archives[at] === undefined ? this.documentOf(module, undefined) : this.documentOf(module, read[next++])))
   }
 
-  private async documentOf(module: ModuleRecord): Promise<IndexEntry<IndexedModule>> {
+  /** A module's document; its documentation may be the SyntaxError of a file that is not JSON: it is then found by its address alone, logged. */
+  private documentOf(module: ModuleRecord, docs: ModuleDocs | undefined | SyntaxError): IndexEntry<IndexedModule> {
     const namespace = module.registryName === 'private' ? (this.organizationNames.get(module.organizationId) ?? '') : (module.namespace ?? '')
-    const sha256 = latest(module)?.archive?.sha256
-    const docs = (sha256 === undefined ? undefined : await this.docsOf(module, sha256)) ?? NO_DOCS
-    const text = searchText({ namespace, name: module.name, provider: module.provider }, docsSearchText(docs))
+    if (docs instanceof SyntaxError) {
+      console.error(`homeport: the search index finds ${module.name}/${module.provider} by its address alone: its documentation (${latest(module)?.archive?.sha256 ?? ''}) cannot be read: ${docs.message}`)
+    }
+    const text = searchText({ namespace, name: module.name, provider: module.provider }, docsSearchText(docs === undefined || docs instanceof SyntaxError ? NO_DOCS : docs))
     const address = `${namespace}/${module.name}/${module.provider}`
     return {
       document: { id: module.id, organizationId: module.organizationId },
@@ -199,17 +195,6 @@ export class ModuleIndex {
       order: address,
       title: nameWords(module.name),
       fields: SEARCH_FIELDS.map((field) => text[field])
-    }
-  }
-
-  /** A version's documentation; none, logged, when its file is not JSON (the module is then found by its address alone). */
-  private async docsOf(module: ModuleRecord, sha256: string): Promise<ModuleDocs | undefined> {
-    try {
-      return await this.store.archives.readDocs<ModuleDocs>(sha256)
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error
-      console.error(`homeport: the search index finds ${module.name}/${module.provider} by its address alone: its documentation (${sha256}) cannot be read: ${error.message}`)
-      return undefined
     }
   }
 }

@@ -251,10 +251,6 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return Promise.resolve([...this.records.keys(), ...this.unread])
   }
 
-  inGroup(group: string, key: string): Promise<boolean> {
-    return Promise.resolve((this.groupIndex(group).get(key)?.size ?? 0) > 0)
-  }
-
   groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
     const index = this.groupIndex(group)
     return Promise.resolve(new Map(keys.map((key) => [key, index.get(key)?.size ?? 0])))

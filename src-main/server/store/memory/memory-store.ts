@@ -62,6 +62,10 @@ export class MemoryArchives implements Archives {
     return Promise.resolve(text === undefined ? undefined : (JSON.parse(text) as T))
   }
 
+  readManyDocs<T>(hashes: readonly string[]): Promise<Array<T | undefined>> {
+    return Promise.all(hashes.map((sha256) => this.readDocs<T>(sha256)))
+  }
+
   delete(sha256: string): Promise<void> {
     this.archives.delete(sha256)
     this.docs.delete(sha256)

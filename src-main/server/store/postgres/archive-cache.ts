@@ -152,6 +152,10 @@ export class CachedArchives implements Archives {
     return this.inner.readDocs<T>(sha256)
   }
 
+  readManyDocs<T>(hashes: readonly string[]): Promise<Array<T | undefined | SyntaxError>> {
+    return this.inner.readManyDocs<T>(hashes)
+  }
+
   async delete(sha256: string): Promise<void> {
     await this.inner.delete(sha256)
     if (this.filling.has(sha256)) this.deletedWhileFilling.add(sha256)

@@ -119,6 +119,13 @@ export class PgArchives implements Archives {
     return rows[0]?.docs ?? undefined
   }
 
+  async readManyDocs<T>(hashes: readonly string[]): Promise<Array<T | undefined>> {
+    if (hashes.length === 0) return []
+    const { rows } = await this.pool.query<{ sha256: string; docs: T | null }>('SELECT sha256, docs FROM hp_archives WHERE sha256 = ANY($1::text[])', [hashes])
+    const docs = new Map(rows.map((row) => [row.sha256, row.docs ?? undefined]))
+    return hashes.map((sha256) => docs.get(sha256))
+  }
+
   /** Deletes the archive unless it was stored within the grace period (by this replica or another). */
   async delete(sha256: string): Promise<void> {
     await inTransaction(this.pool, async (client) => {

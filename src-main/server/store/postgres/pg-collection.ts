@@ -55,6 +55,8 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   /** Creates the table if need be, then upgrades records an older Homeport wrote (the caller holds the schema lock). */
   async prepare(client: PoolClient): Promise<void> {
     await client.query(`CREATE TABLE IF NOT EXISTS ${this.table} (id text PRIMARY KEY, schema_version integer NOT NULL, record jsonb NOT NULL)`)
+    // What finds the records an older or newer Homeport wrote, below, without reading the table: 100,000 modules took a start a second to scan.
+    await client.query(`CREATE INDEX IF NOT EXISTS ${this.table}_schema_version ON ${this.table} (schema_version)`)
     await client.query(`CREATE SEQUENCE IF NOT EXISTS ${this.changes}`)
     const { version, migrations } = this.spec.options.schema
     const newer = await client.query<{ id: string; schema_version: number }>(`SELECT id, schema_version FROM ${this.table} WHERE schema_version > $1 LIMIT 1`, [version])
@@ -193,14 +195,6 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   async ids(): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${this.table}`)
     return rows.map((row) => row.id)
-  }
-
-  async inGroup(group: string, key: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ found: boolean }>(
-      'SELECT EXISTS (SELECT 1 FROM hp_groups WHERE collection = $1 AND grp = $2 AND key = $3) AS found',
-      [this.spec.name, group, key]
-    )
-    return rows[0]!.found
   }
 
   async groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
