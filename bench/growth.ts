@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { findPostgres, postgresDatabases, startPostgres } from '../tests/helpers/postgres.js'
 import { measureModuleList, measureModulePage, type GuiFigure } from './gui.js'
-import { ADMIN_TOKEN, startHomeport, type Started } from './lib.js'
+import { ADMIN_TOKEN, run, startHomeport, type Started } from './lib.js'
 import { publishTemplate } from './store.js'
 
 /** Versions per module in the growth registries. */
@@ -26,7 +28,9 @@ function wordOf(m: number): string {
  * each module's latest version gets documentation of its own (a description, inputs, outputs,
  * resources and a README with words of its own and common ones), written where ingest writes it, so
  * that a search reads as many distinct words as such a registry holds. Publishing 1,000,000 versions
- * through HTTP would take hours; what is measured afterwards goes through the API.
+ * through HTTP would take hours; what is measured afterwards goes through the API. Each latest version's
+ * archive is a file of its own (a few bytes, named by their hash, as every archive is), so that
+ * `homeport migrate` carries its documentation into PostgreSQL with it.
  */
 export async function generateGrowthRegistry(dataDir: string, modules: number, versions = GROWTH_VERSIONS): Promise<void> {
   const { modulesDir, file, version } = await publishTemplate(dataDir)
@@ -39,7 +43,8 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
     const id = `mod-G${m.toString(36).padStart(14, '0')}`
     const own = wordOf(m)
     const topic = TOPICS[m % TOPICS.length]!
-    const sha256 = createHash('sha256').update(id).digest('hex')
+    const archive = gzipSync(`generated module ${m}\n`)
+    const sha256 = createHash('sha256').update(archive).digest('hex')
     const described = {
       ...docs,
       description: `A ${topic} module for ${own} workloads`,
@@ -53,6 +58,7 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
     }
     await mkdir(join(dataDir, 'archives', sha256.slice(0, 2)), { recursive: true })
     await writeFile(docsPath(sha256), JSON.stringify(described))
+    await writeFile(docsPath(sha256).replace(/\.docs\.json$/, '.tar.gz'), archive)
     const record = {
       ...file.record,
       id,
@@ -62,7 +68,7 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
         id: `modver-G${m.toString(36)}x${v.toString(36)}`,
         version: `1.${v}.0`,
         description: described.description,
-        archive: v === (m === 1 ? MANY_VERSIONS : versions) - 1 ? { ...version.archive, sha256 } : version.archive
+        archive: v === (m === 1 ? MANY_VERSIONS : versions) - 1 ? { ...version.archive, sha256, size: archive.length } : version.archive
       }))
     }
     await writeFile(join(modulesDir, `${id}.json`), JSON.stringify({ schemaVersion: file.schemaVersion, record }))
@@ -113,13 +119,16 @@ export interface GrowthFigures {
 /** What a search-as-you-type sends, keystroke by keystroke: 20 prefix queries. */
 export const KEYSTROKES = ['n', 'ne', 'net', 'netw', 'netwo', 'networ', 'network', 'network ', 'network s', 'network st', 'network sto', 'network stor', 'network stora', 'network storag', 'network storage', 'b', 'bu', 'buc', 'buck', 'bucket']
 
-/** The growth figures of one registry: start and memory, search, the module list by downloads and the protocol's versions list. */
-export async function measureGrowth(dataDir: string, modules: number, samples = 200): Promise<GrowthFigures> {
+/**
+ * The growth figures of one registry: start and memory, search, the module list by downloads and the
+ * protocol's versions list. Homeport runs on `dataDir`, with `extra` options (a database).
+ */
+export async function measureGrowth(dataDir: string, modules: number, extra: string[] = [], samples = 200): Promise<GrowthFigures> {
   const probe = (m: number) => `generated-${String(Math.max(1, m)).padStart(6, '0')}`
   const versionsPath = `/api/registry/v1/modules/bench/${probe(Math.floor(modules / 2))}/aws/versions`
-  const first = await startToAnswer(dataDir, versionsPath)
+  const first = await startToAnswer(dataDir, versionsPath, extra)
   await first.server.stop()
-  const { server, ms, rssMb } = await startToAnswer(dataDir, versionsPath)
+  const { server, ms, rssMb } = await startToAnswer(dataDir, versionsPath, extra)
   try {
     const searches = [wordOf(Math.floor(modules / 2)), probe(Math.floor(modules / 3)), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`)
     const figures = {
@@ -136,9 +145,9 @@ export async function measureGrowth(dataDir: string, modules: number, samples = 
 }
 
 /** Starts Homeport on `dataDir` and asks for `path` at once: the time from the start to that answer, and the resident memory then. */
-async function startToAnswer(dataDir: string, path: string): Promise<{ server: Started; ms: number; rssMb: number }> {
+async function startToAnswer(dataDir: string, path: string, extra: string[]): Promise<{ server: Started; ms: number; rssMb: number }> {
   const started = performance.now()
-  const server = await startHomeport(1, dataDir)
+  const server = await startHomeport(1, dataDir, extra)
   await get(server, path)
   const ms = Math.round(performance.now() - started)
   return { server, ms, rssMb: await rssOf(server) }
@@ -149,16 +158,37 @@ async function rssOf(server: Started): Promise<number> {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024)
 }
 
-/** Figure 15: a registry of each size generated (generateGrowthRegistry) and measured (measureGrowth), smallest first. */
-export async function measureGrowthFigures(work: string, sizes: number[], log: (line: string) => void): Promise<GrowthFigures[]> {
-  const figures: GrowthFigures[] = []
-  for (const modules of sizes) {
-    const dataDir = join(work, `growth-${modules}`)
-    log(`  generating ${modules.toLocaleString('en')} modules × ${GROWTH_VERSIONS} versions…`)
-    await generateGrowthRegistry(dataDir, modules)
-    log(`  measuring at ${modules.toLocaleString('en')} modules…`)
-    figures.push(await measureGrowth(dataDir, modules))
-    await rm(dataDir, { recursive: true, force: true })
+/**
+ * Figure 15: a registry of each size generated (generateGrowthRegistry) and measured (measureGrowth),
+ * smallest first, on the file store; or, with `postgres`, carried into a database of its own by
+ * `homeport migrate` (the store's import: the same registry, read back through PostgreSQL) and measured
+ * there. Undefined when PostgreSQL is asked for and not installed.
+ */
+export async function measureGrowthFigures(work: string, sizes: number[], log: (line: string) => void, postgres = false): Promise<GrowthFigures[] | undefined> {
+  const bin = postgres ? findPostgres() : undefined
+  if (postgres && !bin) return undefined
+  const server = bin ? await startPostgres(bin) : undefined
+  try {
+    const figures: GrowthFigures[] = []
+    for (const modules of sizes) {
+      const dataDir = join(work, `growth-${modules}`)
+      log(`  generating ${modules.toLocaleString('en')} modules × ${GROWTH_VERSIONS} versions…`)
+      await generateGrowthRegistry(dataDir, modules)
+      if (server) {
+        const database = await postgresDatabases(server.url).create()
+        log(`  migrating them into PostgreSQL…`)
+        const started = performance.now()
+        await run(process.execPath, ['out/main/cli.js', 'migrate', '--from', dataDir, '--to', database], { maxBuffer: 64 * 1024 * 1024 })
+        log(`  migrated in ${Math.round((performance.now() - started) / 1000)} s; measuring at ${modules.toLocaleString('en')} modules on PostgreSQL…`)
+        figures.push(await measureGrowth(await mkdtemp(join(work, 'growth-pg-')), modules, ['--database', database]))
+      } else {
+        log(`  measuring at ${modules.toLocaleString('en')} modules…`)
+        figures.push(await measureGrowth(dataDir, modules))
+      }
+      await rm(dataDir, { recursive: true, force: true })
+    }
+    return figures
+  } finally {
+    await server?.stop()
   }
-  return figures
 }
