@@ -161,13 +161,13 @@ export class TermIndex<D> {
     if (words.length === 0 || reads === 0) return { hits: [], total: 0 }
     this.rank()
     const expansions = words.map((word) => this.vocabulary.withPrefix(word))
-    const postingsOf = ({ from, to }: Expansion) => {
+    const postings = expansions.map(({ from, to }) => {
       let count = 0
       for (let index = from; index < to; index++) count += this.vocabulary.at(index).postings.length
       return count
-    }
-    // The rarest word first: the others are then asked only of the documents it found.
-    const order = words.map((_, index) => index).sort((a, b) => postingsOf(expansions[a]!) - postingsOf(expansions[b]!))
+    })
+    // The rarest word first: it lists the candidates, and each other word's postings (read whole) only strike some off.
+    const order = words.map((_, index) => index).sort((a, b) => postings[a]! - postings[b]!)
     const masks = this.masksFor(words.length)
     try {
       let count = this.collect(expansions[order[0]!]!, masks[order[0]!]!)
