@@ -219,7 +219,8 @@ export class TermIndex<D> {
       total++
       for (let word = 0; word < words.length; word++) wordFields[word] = masks[word]![number]!
       const titleIsQuery = this.titleHashOf[number] === titleHash && this.documents[number].title === title
-      const key = (SCORE_CAP - 1 - score(wordFields, titleIsQuery)) * MOST_DOCUMENTS + this.rankOf[number]!
+      // A score past the cap (a query of thousands of words, each found) ranks as the cap.
+      const key = (SCORE_CAP - 1 - Math.min(score(wordFields, titleIsQuery), SCORE_CAP - 1)) * MOST_DOCUMENTS + this.rankOf[number]!
       if (most === count) keys[kept++] = key
       else if (kept < most || key < keys[kept - 1]!) kept = insert(keys, kept, most, key)
     }
