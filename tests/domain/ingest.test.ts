@@ -199,19 +199,23 @@ describe('the zip OCI clients install a module from', () => {
 describe('the description a version keeps', () => {
   it('is its README’s first paragraph, kept at ingest and at start for versions published without it, and the module list’s search finds it', async () => {
     const { modules, store, ingest } = d.services
+    const names = async (q: string) => {
+      const listing = await modules.list(ADMIN, 'busy', { q })
+      return (await modules.pageOf(listing, listing.ids)).map(({ module }) => module.name)
+    }
     const { at, view } = await publishOne('eks', { 'README.md': '# EKS\n\nA managed Kubernetes cluster, with its node groups.\n', 'main.tf': 'variable "name" {}\n' })
     expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.description).toBe('A managed Kubernetes cluster, with its node groups.')
     // HCP's q looks at names; Homeport's at the description too.
-    expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views.map(({ module }) => module.name)).toEqual(['eks'])
-    expect((await modules.list(ADMIN, 'busy', { q: 'nothing like it' })).views).toEqual([])
+    expect(await names('kubernetes')).toEqual(['eks'])
+    expect(await names('nothing like it')).toEqual([])
 
     // A version published before descriptions were kept: found again once the start-up job gives it its own.
     await store.modules.update(view.module.id, (draft) => {
       delete draft.versions[0]!.description
     })
-    expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views).toEqual([])
+    expect(await names('kubernetes')).toEqual([])
     await ingest.backfillPublished()
     expect((await modules.readVersion(ADMIN, at, '1.0.0')).version.description).toBe('A managed Kubernetes cluster, with its node groups.')
-    expect((await modules.list(ADMIN, 'busy', { q: 'kubernetes' })).views.map(({ module }) => module.name)).toEqual(['eks'])
+    expect(await names('kubernetes')).toEqual(['eks'])
   })
 })

@@ -118,6 +118,35 @@ describe('the search index of modules', () => {
     expect(await names(index, 'vpc')).toEqual([])
   })
 
+  it('keeps the modules’ summaries for the module list from the same reads: a module added, published, its organization renamed (another change to it reads nothing again), deleted', async () => {
+    const { store, index, module } = await registry()
+    const listed = async (filter = {}) => (await index.directory()).list('org-acme', filter, 'name').ids
+    await module('acme', 'vpc', docsOf('A VPC with private subnets.'))
+    await module('acme', 'eks')
+    await module('zeta', 'vpc')
+    expect(await listed()).toEqual(['mod-acmeeks', 'mod-acmevpc'])
+    expect(await listed({ q: 'vp' })).toEqual(['mod-acmevpc'])
+    await store.archives.writeDocs('e'.repeat(64), docsOf('Kubernetes.'))
+    await store.modules.update('mod-acmeeks', (draft) => {
+      draft.versions[0]!.status = 'ok'
+      draft.versions[0]!.archive = { sha256: 'e'.repeat(64), size: 1 }
+      draft.versions[0]!.publishedAt = '2026-11-28T10:00:00.000Z'
+      draft.versions[0]!.description = 'A managed Kubernetes cluster.'
+    })
+    expect(await listed({ q: 'kubernetes' })).toEqual(['mod-acmeeks'])
+    expect((await index.directory()).list('org-acme', {}, 'published').ids).toEqual(['mod-acmeeks', 'mod-acmevpc'])
+    // Renamed: its modules are listed under the new name.
+    await store.organizations.update('org-acme', (draft) => void (draft.name = 'globex'))
+    expect(await listed({ organizationName: 'globex' })).toEqual(['mod-acmeeks', 'mod-acmevpc'])
+    // Its email changed: its modules are not read again.
+    const scanMany = vi.spyOn(store.modules, 'scanMany')
+    await store.organizations.update('org-acme', (draft) => void (draft.email = 'platform@globex.example'))
+    expect(await listed()).toEqual(['mod-acmeeks', 'mod-acmevpc'])
+    expect(scanMany).not.toHaveBeenCalled()
+    await store.modules.delete('mod-acmevpc')
+    expect(await listed()).toEqual(['mod-acmeeks'])
+  })
+
   it('reads everything again when told writes may have gone unheard (a replica that lost its LISTEN connection)', async () => {
     const { store, module } = await registry()
     // An index that hears only what the test tells it.

@@ -391,6 +391,27 @@ describe.skipIf(!POSTGRES)(`a replica’s listeners${POSTGRES ? '' : ' (skipped:
   })
 })
 
+describe.skipIf(!POSTGRES)(`a replica’s catch-up${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('has heard every write another replica answered before it, and its pings are no write to the others', async () => {
+    const url = await database()
+    const [one, two] = [await replica(url), await replica(url)]
+    const heard: Array<string | undefined> = []
+    one.gpgKeys.onChange((id) => heard.push(id))
+    for (const id of ['gpg-1', 'gpg-2', 'gpg-3']) {
+      await two.gpgKeys.create(key(id, id.toUpperCase()))
+      // No waiting but the catch-up's own: the write's NOTIFY has been handled when it resolves.
+      await one.caughtUp()
+      expect(heard.at(-1)).toBe(id)
+    }
+    const revision = two.revision()
+    const twoHeard: Array<string | undefined> = []
+    two.gpgKeys.onChange((id) => twoHeard.push(id))
+    await Promise.all([one.caughtUp(), one.caughtUp(), two.caughtUp()])
+    expect(two.revision()).toBe(revision)
+    expect(twoHeard).toEqual([])
+  })
+})
+
 describe.skipIf(!POSTGRES)(`a replica’s own writes${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('move its revision once: their NOTIFY, which comes back to it as to the others, does not move it again later', async () => {
     const url = await database()

@@ -94,14 +94,14 @@ export function createServices(store: Store, background: Background, options: Se
     maxArchiveBytes,
     mirrorsDir: options.mirrorsDir
   })
+  const moduleIndex = new ModuleIndex(store)
   const modules = new ModuleService(store, organizations, downloads, archives, events, vcsBuilds, {
     edition: options.edition,
     publicCuration: options.publicCuration
-  }, audit)
+  }, audit, moduleIndex)
   const ingest = new IngestQueue(store, archives, background)
   const moduleSharing = new ModuleSharingService(store, organizations, options.edition, audit)
   const docs = new DocsCache(store.archives)
-  const moduleIndex = new ModuleIndex(store)
   const publicCurationOn = options.edition === 'hosted' && options.publicCuration
   // The gate over what comes in from the public registries: every mirror asks it.
   const clock = options.clock ?? Date.now

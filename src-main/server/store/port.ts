@@ -127,6 +127,13 @@ export interface Store {
    * because a caller remembered for a token (the protocol cache) goes with a sign-in's or a token's change.
    */
   revision(): number
+  /**
+   * Resolves once this replica has heard (onChange) every write another replica answered before the
+   * call: what follows the change feed (the module list) is then as current as a read of the records.
+   * At once where no other process writes (the file and memory stores), and while a replica cannot hear
+   * the others (once it hears them again, its feed says that anything may have changed: onChange(undefined)).
+   */
+  caughtUp(): Promise<void>
   updateInstallation(change: (draft: InstallationRecord) => void): Promise<InstallationRecord>
   /** Writes a consistent backup of everything to `destination` (writes wait a moment while it is taken). */
   backup(destination: Writable): Promise<void>

@@ -41,7 +41,8 @@ export function registryModuleRoutes(router: Router, services: Services, baseUrl
       organizationName: queryString(ctx, 'filter[organization_name]'),
       sort: moduleSort(ctx)
     })
-    const { items, meta, links } = paginate(ctx, baseUrl(ctx), listing.views, pageRequest(ctx)!)
+    const { items: ids, meta, links } = paginate(ctx, baseUrl(ctx), listing.ids, pageRequest(ctx)!)
+    const items = await modules.pageOf(listing, ids)
     const descriptions = await services.registry.descriptions(items)
     const downloads = await services.downloads.totals(items.map((view) => view.module.id))
     const document: ListDocument<ModuleAttributes, ModuleListMeta> = {

@@ -5,6 +5,7 @@ import { StoreLoadError } from '../../store/errors.js'
 import { NO_DOCS } from '../archives/docs-cache.js'
 import type { ModuleDocs } from '../archives/module-docs.js'
 import { latest } from '../modules/module-rules.js'
+import { ModuleDirectory, summaryOf } from '../modules/module-directory.js'
 import { docsSearchText, fieldsOf, nameWords, queryWords, scoreOf, searchText, SEARCH_FIELDS, type SearchField } from './module-search.js'
 import { TermIndex, type IndexEntry } from './term-index.js'
 
@@ -43,9 +44,13 @@ const READ_PAGE = 100
  * another replica's once its NOTIFY has arrived (within moments, as the protocol's cached answers
  * do). A start does not wait for it: it is built in the background (the 'search index build' job),
  * and a search that comes first waits for the build.
+ *
+ * It keeps, from the same reads, each module's summary in its organization's address order
+ * (ModuleDirectory): what the module list is answered from.
  */
 export class ModuleIndex {
   private index = newIndex()
+  private modules = new ModuleDirectory()
   /** Modules written since the index read them. */
   private readonly staleModules = new Set<string>()
   /** Organizations written since (a private module's namespace is its organization's name). */
@@ -81,6 +86,12 @@ export class ModuleIndex {
     return { hits: hits.map(({ document, score, fields }) => ({ moduleId: document.id, organizationId: document.organizationId, score, matched: fieldsOf(fields) })), total }
   }
 
+  /** The modules' summaries, by organization (the module list), with every write heard before the call read (current). */
+  async directory(): Promise<ModuleDirectory> {
+    await this.current()
+    return this.modules
+  }
+
   /** One catch-up at a time; a write heard during one is read by the next. A failed one is tried again by the next search. */
   private async catchUp(): Promise<void> {
     if (this.whole) return this.rebuild()
@@ -102,6 +113,8 @@ export class ModuleIndex {
   private async reread(modules: Set<string>, organizations: Set<string>): Promise<void> {
     for (const id of organizations) {
       const organization = await this.store.organizations.get(id)
+      // Its name is all the index holds of an organization: another change to it (its email, its settings) leaves its modules as they are.
+      if (organization?.name === this.organizationNames.get(id)) continue
       if (organization) this.organizationNames.set(id, organization.name)
       else this.organizationNames.delete(id)
       try {
@@ -116,9 +129,14 @@ export class ModuleIndex {
     const ids = [...modules]
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       const page = ids.slice(start, start + READ_PAGE)
-      const documents = await this.documentsOf(await this.readPage(page))
-      for (const id of page) this.index.discard(id)
+      const records = await this.readPage(page)
+      const documents = await this.documentsOf(records)
+      for (const id of page) {
+        this.index.discard(id)
+        this.modules.drop(id)
+      }
       for (const document of documents) this.index.add(document.document.id, document)
+      for (const module of records) this.modules.put(summaryOf(module, this.namespaceOf(module)))
     }
   }
 
@@ -128,25 +146,28 @@ export class ModuleIndex {
     this.staleModules.clear()
     this.staleOrganizations.clear()
     try {
-      this.index = await this.read()
+      ;({ index: this.index, modules: this.modules } = await this.read())
     } catch (error) {
       this.whole = true
       throw error
     }
   }
 
-  private async read(): Promise<TermIndex<IndexedModule>> {
+  private async read(): Promise<{ index: TermIndex<IndexedModule>; modules: ModuleDirectory }> {
     const index = newIndex()
+    const modules = new ModuleDirectory()
     this.organizationNames.clear()
     for (const organization of await this.store.organizations.all()) this.organizationNames.set(organization.id, organization.name)
     const ids = await this.store.modules.ids()
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       // Requests are answered between pages: the build reads a registry's every module after a start.
       await nextTurn()
-      for (const document of await this.documentsOf(await this.readPage(ids.slice(start, start + READ_PAGE)))) index.add(document.document.id, document)
+      const records = await this.readPage(ids.slice(start, start + READ_PAGE))
+      for (const document of await this.documentsOf(records)) index.add(document.document.id, document)
+      for (const module of records) modules.put(summaryOf(module, this.namespaceOf(module)))
     }
     index.settle()
-    return index
+    return { index, modules }
   }
 
   /**
@@ -183,7 +204,7 @@ export class ModuleIndex {
 
   /** A module's document; its documentation may be the SyntaxError of a file that is not JSON: it is then found by its address alone, logged. */
   private documentOf(module: ModuleRecord, docs: ModuleDocs | undefined | SyntaxError): IndexEntry<IndexedModule> {
-    const namespace = module.registryName === 'private' ? (this.organizationNames.get(module.organizationId) ?? '') : (module.namespace ?? '')
+    const namespace = this.namespaceOf(module)
     if (docs instanceof SyntaxError) {
       console.error(`homeport: the search index finds ${module.name}/${module.provider} by its address alone: its documentation (${latest(module)?.archive?.sha256 ?? ''}) cannot be read: ${docs.message}`)
     }
@@ -196,6 +217,11 @@ export class ModuleIndex {
       title: nameWords(module.name),
       fields: SEARCH_FIELDS.map((field) => text[field])
     }
+  }
+
+  /** The namespace a module is addressed by (namespaceOf, with the organization's name as last read). */
+  private namespaceOf(module: ModuleRecord): string {
+    return module.registryName === 'private' ? (this.organizationNames.get(module.organizationId) ?? '') : (module.namespace ?? '')
   }
 }
 

@@ -239,6 +239,8 @@ export async function storeOver(
     leases: new LocalLeases(),
     installation: () => current,
     revision: () => installation.revision + collections.organizations.revision + collections.modules.revision + collections.users.revision,
+    // One process writes these stores, and tells its listeners before a write is answered.
+    caughtUp: () => Promise.resolve(),
     async updateInstallation(change) {
       const { record } = await installation.update(INSTALLATION_ID, change)
       current = record

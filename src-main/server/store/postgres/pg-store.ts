@@ -6,6 +6,7 @@ import type { Archives, Store } from '../port.js'
 import { CachedArchives } from './archive-cache.js'
 import { DEFAULT_ARCHIVE_GRACE_MS, PgArchives } from './pg-archives.js'
 import { CHANGES_CHANNEL, parseChangePayload, PgCollection } from './pg-collection.js'
+import { CatchUpPings } from './catch-up-pings.js'
 import { PgLeases } from './pg-leases.js'
 
 /** The layout of Homeport's tables, apart from the records' own schemas; raised by a change that needs a migration. */
@@ -102,7 +103,9 @@ export async function openPostgresStore(
 
     // Another replica's write: what was computed before it may be stale, and the installation may have changed.
     const byName = new Map<string, PgCollection<Identified>>(Object.values(collections).map((kept) => [kept.name, kept as PgCollection<Identified>]))
+    const pings = new CatchUpPings(pool)
     const onNotification = (message: pg.Notification) => {
+      if (pings.heard(message.payload ?? '')) return
       if (ownBackends.has(message.processId)) return
       const { collection: name, id } = parseChangePayload(message.payload ?? '')
       byName.get(name)?.heardWrite(id)
@@ -126,6 +129,7 @@ export async function openPostgresStore(
         console.error(`homeport: lost the PostgreSQL connection that hears other replicas' writes (${error.message}); listening again when the database is back`)
         client.release(error)
         if (listener === client) listener = undefined
+        pings.lost()
         void relisten(1000)
       })
       await client.query(`LISTEN ${CHANGES_CHANNEL}`)
@@ -152,6 +156,7 @@ export async function openPostgresStore(
       leases: new PgLeases(pool),
       installation: () => current,
       revision: () => revision + installation.revision + collections.organizations.revision + collections.modules.revision + collections.users.revision,
+      caughtUp: () => (listener ? pings.ping() : Promise.resolve()),
       async updateInstallation(change) {
         const { record } = await installation.update(INSTALLATION_ID, change)
         current = record
