@@ -169,19 +169,6 @@ describe.each(POSTGRES ? ['postgres'] : ['memory', 'file'])('the %s store', (kin
     await expect((async () => reopened.gpgKeys.get('gpg-a'))()).rejects.toThrow(/gpg-a\.json/)
   })
 
-  it('moves its write mark with every write, and with nothing else', async () => {
-    const { store } = await open(kind)
-    const before = await store.gpgKeys.writeMark()
-    expect(before).toBeDefined()
-    await store.gpgKeys.listBy(BY_ORGANIZATION, 'org-a')
-    expect(await store.gpgKeys.writeMark()).toBe(before)
-    await store.gpgKeys.create(key('gpg-a', 'AAAA'))
-    const created = await store.gpgKeys.writeMark()
-    expect(created).not.toBe(before)
-    await store.gpgKeys.update('gpg-a', (draft) => void (draft.asciiArmor = 'changed'))
-    expect(await store.gpgKeys.writeMark()).not.toBe(created)
-  })
-
   it('says which records and groups exist without reading them', async () => {
     const { store } = await open(kind)
     await store.gpgKeys.create(key('gpg-a', 'AAAA'))
@@ -351,24 +338,6 @@ describe.skipIf(!POSTGRES)(`a replica’s group reads${POSTGRES ? '' : ' (skippe
     expect(await ids(one)).toEqual(['gpg-c'])
     await two.pool.query("SELECT nextval('hp_gpg_keys_changes')")
     expect(await ids(one)).toEqual(['gpg-c', 'gpg-d'])
-  })
-})
-
-describe.skipIf(!POSTGRES)(`a replica’s write mark${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
-  it('moves with another replica’s write before that write is answered, and says nothing while the replica cannot hear the others', async () => {
-    const url = await database()
-    const [one, two] = [await replica(url), await replica(url)]
-    const before = await one.gpgKeys.writeMark()
-    await two.gpgKeys.create(key('gpg-far', 'FAR1'))
-    // At once: no NOTIFY waited for.
-    expect(await one.gpgKeys.writeMark()).not.toBe(before)
-    await one.pool.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()")
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    try {
-      await eventually(async () => expect(await one.gpgKeys.writeMark()).toBeUndefined())
-    } finally {
-      log.mockRestore()
-    }
   })
 })
 

@@ -40,12 +40,6 @@ export interface RecordStore<T> {
    * records must be derived again. Returns what stops it.
    */
   onChange(listener: ChangeListener): () => void
-  /**
-   * A mark that moves with every write of the collection before that write is answered, whichever
-   * replica made it: what was computed from the collection under the same mark is still current.
-   * Undefined when the store cannot tell (a PostgreSQL replica that cannot hear the others).
-   */
-  writeMark(): Promise<string | undefined>
 }
 
 /**

@@ -356,11 +356,6 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.changes.on(listener)
   }
 
-  /** One process writes the collection: its revision is the mark. */
-  writeMark(): Promise<string> {
-    return Promise.resolve(String(this.revision))
-  }
-
   /** Runs `task` with no write of this collection in flight, and none starting until it is done. */
   hold<R>(task: () => Promise<R>): Promise<R> {
     return this.queue.run(task)

@@ -182,16 +182,6 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return `${moved!.last_value}:${moved!.is_called}`
   }
 
-  /**
-   * The changes sequence, as group reads are kept by it, with what this replica has heard (a replica that
-   * died between its commit and the sequence is heard by its NOTIFY); none while this replica cannot hear.
-   */
-  async writeMark(): Promise<string | undefined> {
-    if (!this.hearing()) return undefined
-    const epoch = this.groups.epoch
-    return `${await this.changesAt()}:${epoch}`
-  }
-
   async ids(): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(`SELECT id FROM ${this.table}`)
     return rows.map((row) => row.id)
