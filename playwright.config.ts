@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, defineConfig, type PlaywrightTestProject } from '@playwright/test'
+import { browserExecutable } from './e2e/support/browser-executable.js'
 
 /**
  * A port the OS picks, so that two runs on one machine never collide. The runner picks it once and
@@ -15,28 +16,6 @@ function freePort(): string {
 process.env.E2E_PORT ??= freePort()
 const PORT = Number(process.env.E2E_PORT)
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef'
-
-/**
- * Debian's headless build of Chromium, made for driving pages without a screen: the same Blink and
- * V8 as the full browser without its windowing and browser shell. Playwright runs its own copy of it
- * for headless tests; the full browser took the GUI suite 6.7 minutes on two cores, this one 4.6.
- */
-const SYSTEM_BROWSERS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']
-
-/**
- * A browser Playwright installed itself (a developer's laptop) when there is one, else the one
- * named by CHROMIUM_PATH, else Debian's (its headless shell first). Nothing is ever downloaded.
- */
-function browserExecutable(): string | undefined {
-  const bundled = chromium.executablePath()
-  if (existsSync(bundled)) return undefined
-  const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : SYSTEM_BROWSERS
-  const found = candidates.find((path) => existsSync(path))
-  if (!found) {
-    throw new Error(`No browser for the GUI tests: install Debian's (apt-get install chromium-headless-shell) or Playwright's (npx playwright install chromium), or set CHROMIUM_PATH (tried ${candidates.join(', ')}).`)
-  }
-  return found
-}
 
 /** Electron's binary, where it was downloaded (a developer's laptop); never on the build machines. */
 export const ELECTRON_AVAILABLE = existsSync(join(process.cwd(), 'node_modules', 'electron', 'dist'))

@@ -1,11 +1,11 @@
 import { chromium, type Browser, type Page } from '@playwright/test'
-import { existsSync } from 'node:fs'
+import { browserExecutable } from '../e2e/support/browser-executable.js'
 import { ADMIN_TOKEN } from './lib.js'
 
-/** Chromium as the GUI specs run it: Playwright's own where it is installed, else the system's (CHROMIUM_PATH, or Debian's). */
+/** Chromium as the GUI specs run it (browserExecutable). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: existsSync(chromium.executablePath()) ? undefined : (process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+    executablePath: browserExecutable(),
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
   })
 }
