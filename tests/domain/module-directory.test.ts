@@ -101,7 +101,12 @@ describe('the module directory', () => {
 
 describe('descending', () => {
   it('orders by a number, the greatest first, ties in their order', () => {
-    expect(descending(['a', 'b', 'c', 'd', 'e'], (item) => ({ a: 1, b: 3, c: 1, d: 0, e: 3 })[item]!)).toEqual(['b', 'e', 'a', 'c', 'd'])
-    expect(descending([], () => 0)).toEqual([])
+    expect(descending(['a', 'b', 'c', 'd', 'e'], [1, 3, 1, 0, 3])).toEqual(['b', 'e', 'a', 'c', 'd'])
+    expect(descending([], [])).toEqual([])
+    // As a stable sort by the key, greatest first, over thousands with ties and dates.
+    const keys = Array.from({ length: 5000 }, (_, index) => (index % 3 === 0 ? 1.7e12 + ((index * 7919) % 97) * 1000 : (index * 31) % 11))
+    const items = keys.map((_, index) => index)
+    expect(descending(items, keys)).toEqual([...items].sort((a, b) => keys[b]! - keys[a]!))
+    expect(descending(['old', 'new', 'none'], [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-11-28T00:00:00Z'), 0])).toEqual(['new', 'old', 'none'])
   })
 })

@@ -137,8 +137,7 @@ export class ModuleService {
     )
     if (filter.sort === '-downloads') {
       // Every listed module's count, in one read of the store.
-      const counts = await this.downloads.totals(listed.ids)
-      listed.ids = descending(listed.ids, (id) => counts.get(id)!)
+      listed.ids = descending(listed.ids, await this.downloads.totalsOf(listed.ids))
     }
     const listing = { ...listed, org }
     this.listings.set(key, { directory, stamp, listing })
