@@ -3,6 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RecordFiles, SAVED_INDEXES_FILE } from '../../src-main/server/store/file/record-files.js'
+import type { SavedIndexes } from '../../src-main/server/store/engine/record-backend.js'
 import { Collection } from '../../src-main/server/store/engine/collection.js'
 import { StoreLoadError, UniqueConstraintError } from '../../src-main/server/store/errors.js'
 
@@ -240,6 +241,23 @@ describe('a start after a clean close', () => {
     const damaged = await reopened()
     expect(damaged.readEverything).toBe(true)
     expect((await damaged.collection.findBy('tag', 'y'))?.id).toBe('thing-b')
+  })
+
+  it('names each record by its place among the saved ids, and reads every record when the indexes name one otherwise (as an earlier Homeport saved them)', async () => {
+    await closedCleanly()
+    const saved = JSON.parse(await readFile(join(dir, SAVED_INDEXES_FILE), 'utf8')) as { indexes: SavedIndexes }
+    expect(saved.indexes.unique.tag).toEqual([['x', saved.indexes.ids.indexOf('thing-a')], ['y', saved.indexes.ids.indexOf('thing-b')]])
+    const { collection, readEverything } = await reopened()
+    expect(readEverything).toBe(false)
+    expect((await collection.findBy('name', 'a'))?.id).toBe('thing-a')
+
+    const { ids } = saved.indexes
+    const byId = { ...saved.indexes, unique: Object.fromEntries(Object.entries(saved.indexes.unique).map(([index, entries]) => [index, entries.map(([key, at]) => [key, ids[at]])])) }
+    await writeFile(join(dir, SAVED_INDEXES_FILE), JSON.stringify({ ...saved, indexes: byId }))
+    const earlier = await reopened()
+    expect(earlier.readEverything).toBe(true)
+    expect((await earlier.collection.findBy('tag', 'x'))?.id).toBe('thing-a')
+    expect((await earlier.collection.listBy('group', 'g')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
   })
 
   it('saves them again at a close only when something was written since', async () => {

@@ -83,7 +83,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    */
   async load(): Promise<void> {
     const saved = savesIndexes(this.backend) ? this.backend.savedIndexes(this.stamp()) : undefined
-    if (saved) return this.adopt(saved)
+    if (saved && this.adopt(saved)) return
     for await (const document of this.backend.readAll()) {
       const { file, record, upgraded } = this.accept(document)
       // Saved upgraded only once it is known to be sound.
@@ -122,11 +122,20 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return JSON.stringify([HOMEPORT_VERSION, import.meta.url, this.options.schema.version, functions.map(([name, keysOf]) => [name, keysOf.toString()])])
   }
 
-  private adopt(saved: SavedIndexes): void {
+  /** Takes saved indexes; says whether it could (a record's place that is not one leaves everything to be read). */
+  private adopt(saved: SavedIndexes): boolean {
+    const { ids } = saved
+    const idAt = (at: number) => ids[at] ?? badPlace(at)
+    try {
+      for (const [index, entries] of Object.entries(saved.unique)) this.uniqueIndexes.set(index, new Map(entries.map(([key, at]) => [key, idAt(at)])))
+      for (const [group, entries] of Object.entries(saved.groups)) this.groupIndexes.set(group, new Map(entries.map(([key, places]) => [key, new Set(places.map(idAt))])))
+    } catch {
+      for (const map of [...this.uniqueIndexes.values(), ...this.groupIndexes.values()]) map.clear()
+      return false
+    }
     this.savedAt = this.revision
-    for (const id of saved.ids) this.unread.add(id)
-    for (const [index, entries] of Object.entries(saved.unique)) this.uniqueIndexes.set(index, new Map(entries))
-    for (const [group, entries] of Object.entries(saved.groups)) this.groupIndexes.set(group, new Map(entries.map(([key, ids]) => [key, new Set(ids)])))
+    for (const id of ids) this.unread.add(id)
+    return true
   }
 
   /**
@@ -139,11 +148,14 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.queue.run(async () => {
       // Nothing written since they were saved (or taken): the saved ones still hold.
       if (this.savedAt === this.revision) return
+      const ids = [...this.records.keys(), ...this.unread]
+      const places = new Map(ids.map((id, at) => [id, at]))
+      const placeOf = (id: string) => places.get(id)!
       await backend.saveIndexes({
         stamp: this.stamp(),
-        ids: [...this.records.keys(), ...this.unread],
-        unique: Object.fromEntries([...this.uniqueIndexes].map(([index, map]) => [index, [...map]])),
-        groups: Object.fromEntries([...this.groupIndexes].map(([group, map]) => [group, [...map].map(([key, ids]): [string, string[]] => [key, [...ids]])]))
+        ids,
+        unique: Object.fromEntries([...this.uniqueIndexes].map(([index, map]) => [index, Array.from(map, ([key, id]): [string, number] => [key, placeOf(id)])])),
+        groups: Object.fromEntries([...this.groupIndexes].map(([group, map]) => [group, Array.from(map, ([key, members]): [string, number[]] => [key, Array.from(members, placeOf)])]))
       })
       this.savedAt = this.revision
     })
@@ -440,4 +452,8 @@ export function deepFreeze(value: unknown): void {
 export function keyList(keys: string | readonly string[] | undefined): readonly string[] {
   if (keys === undefined) return []
   return typeof keys === 'string' ? [keys] : keys
+}
+
+function badPlace(at: number): never {
+  throw new Error(`saved indexes name record ${at}, which they do not hold`)
 }

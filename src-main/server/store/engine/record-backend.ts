@@ -36,8 +36,13 @@ export interface RecordBackend {
 export interface SavedIndexes {
   stamp: string
   ids: string[]
-  unique: Record<string, Array<[key: string, id: string]>>
-  groups: Record<string, Array<[key: string, ids: string[]]>>
+  /**
+   * Each record by its place in `ids`: a start then holds one string for a record's id however many
+   * keys lead to it (a module's ten versions, its organization, its archives), and reads numbers
+   * rather than ids. At 1,000,000 versions the ids were most of the saved indexes.
+   */
+  unique: Record<string, Array<[key: string, record: number]>>
+  groups: Record<string, Array<[key: string, records: number[]]>>
 }
 
 /**
