@@ -147,6 +147,49 @@ describe('the search index of modules', () => {
     expect(await listed()).toEqual(['mod-acmeeks'])
   })
 
+  it('lists the modules once their records are read, while their documentation is still being indexed; a module written meanwhile is found as written', async () => {
+    const { store, index, module } = await registry()
+    await module('acme', 'vpc', docsOf('A VPC with private subnets.'))
+    await module('acme', 'eks', docsOf('A Kubernetes cluster.'))
+    const readManyDocs = store.archives.readManyDocs.bind(store.archives)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // The build's read of the documentation as published first waits; a catch-up's of what replaced it does not.
+    const first = '1'.padStart(64, '0')
+    let reached!: () => void
+    const reading = new Promise<void>((resolve) => (reached = resolve))
+    store.archives.readManyDocs = async (hashes) => {
+      if (hashes.includes(first)) {
+        reached()
+        await held
+      }
+      return readManyDocs(hashes)
+    }
+    const searched = names(index, 'subnets')
+    expect((await index.directory()).list('org-acme', {}, 'name').ids).toEqual(['mod-acmeeks', 'mod-acmevpc'])
+    await reading
+    // Changed while the build reads documentation: what it read first is not what it indexes.
+    await store.archives.writeDocs('f'.repeat(64), docsOf('A VPC with public subnets only.'))
+    await store.modules.update('mod-acmevpc', (draft) => void (draft.versions[0]!.archive = { sha256: 'f'.repeat(64), size: 1 }))
+    await store.modules.delete('mod-acmeeks')
+    expect((await index.directory()).list('org-acme', {}, 'name').ids).toEqual(['mod-acmevpc'])
+    release()
+    expect(await searched).toEqual(['mod-acmevpc'])
+    expect(await names(index, 'public')).toEqual(['mod-acmevpc'])
+    expect(await names(index, 'private')).toEqual([])
+    expect(await names(index, 'kubernetes')).toEqual([])
+  })
+
+  it('builds again at the next search when reading the documentation failed', async () => {
+    const { store, index, module } = await registry()
+    await module('acme', 'vpc', docsOf('A VPC with private subnets.'))
+    const readManyDocs = store.archives.readManyDocs.bind(store.archives)
+    store.archives.readManyDocs = () => Promise.reject(new Error('the database is out of reach'))
+    await expect(index.search('subnets', BOTH)).rejects.toThrow('out of reach')
+    store.archives.readManyDocs = readManyDocs
+    expect(await names(index, 'subnets')).toEqual(['mod-acmevpc'])
+  })
+
   it('reads everything again when told writes may have gone unheard (a replica that lost its LISTEN connection)', async () => {
     const { store, module } = await registry()
     // An index that hears only what the test tells it.

@@ -27,7 +27,7 @@ export function jobTable(options: { vcsPollIntervalMs: number }): JobTable {
     ingest: { trigger: 'an archive stored (IngestQueue.schedule)', lease: { ttlMs: INGEST_LEASE_MS } },
     'ingest takeover': { everyMs: INGEST_TAKEOVER_MS },
     'version backfill': { trigger: 'once, at start: the OCI zip and the description of each version published without them (IngestQueue.backfillPublished)' },
-    'search index build': { trigger: 'once, at start: every module read into the search index (ModuleIndex.current), which then follows the store\'s writes' },
+    'search index build': { trigger: 'once, at start: every module read into the module list and the search index (ModuleIndex.built), which then follow the store\'s writes' },
     'git poll': { everyMs: options.vcsPollIntervalMs, lease: { job: 'git-poll', ttlMs: options.vcsPollIntervalMs * 2 } },
     'git sync': { trigger: 'a module connected, a webhook, the poll, a retry asked for (VcsBuilds.resync)' },
     'git build': { trigger: 'a new tag, or a branch version asked for (VcsBuilds.build)' },

@@ -153,7 +153,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     // The periodic jobs (boot/jobs.ts); the services start the others on demand (ingest, git syncs and builds, bundles).
     startPeriodicJobs(background, services, !store.writesRefused)
     // Once listening, so that it takes none of the start's time; a search that comes before it is done waits for it.
-    void background.run('search index build', () => services.moduleIndex.current())
+    void background.run('search index build', () => services.moduleIndex.built())
     if (!store.writesRefused) await services.vcsBuilds.resumeBuilds() // builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
