@@ -83,8 +83,8 @@ export class ModuleIndex {
     store.organizations.onChange((id) => (id === undefined ? (this.whole = true) : this.staleOrganizations.add(id)))
   }
 
-  /** Reads what changed since the index last did (everything, the first time: its records, not yet their documentation): every list and search. */
-  async current(): Promise<void> {
+  /** Reads what changed since the index last did (everything, the first time: the records, not yet their documentation): before every list and search. */
+  private async current(): Promise<void> {
     if (this.catchingUp) await this.catchingUp
     if (!this.whole && this.staleModules.size === 0 && this.staleOrganizations.size === 0) return
     this.catchingUp ??= this.catchUp().finally(() => (this.catchingUp = undefined))
