@@ -341,6 +341,36 @@ describe.skipIf(!POSTGRES)(`a replica’s group reads${POSTGRES ? '' : ' (skippe
   })
 })
 
+describe.skipIf(!POSTGRES)(`a replica’s reads of records by id${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
+  it('are kept until the collection is written, and a write through another replica is read at once; a pass over every record keeps nothing', async () => {
+    const url = await database()
+    const [one, two] = [await replica(url), await replica(url)]
+    const armors = async (ids: string[]) => (await one.gpgKeys.getMany(ids)).map((record) => record?.asciiArmor)
+    await one.gpgKeys.create(key('gpg-a', 'AAAA'))
+    await one.gpgKeys.create(key('gpg-b', 'BBBB'))
+    const before = await armors(['gpg-b', 'gpg-none', 'gpg-a'])
+    expect(before).toHaveLength(3)
+    expect(before[1]).toBeUndefined()
+    // Read again from what was kept: one query, of where the collection's changes sequence is.
+    const queries = vi.spyOn(one.pool, 'query')
+    expect(await armors(['gpg-a', 'gpg-b'])).toEqual([before[2], before[0]])
+    expect(queries.mock.calls.map((call) => String(call[0]))).toEqual(['SELECT last_value, is_called FROM hp_gpg_keys_changes'])
+    queries.mockClear()
+    // What scanMany reads is neither kept nor answered from what was.
+    await one.gpgKeys.scanMany(['gpg-a'])
+    expect(queries.mock.calls.map((call) => String(call[0]))).toEqual([expect.stringContaining('SELECT id, record FROM hp_gpg_keys')])
+    queries.mockRestore()
+    // Another replica's write, at once: its write moved the sequence before it was answered.
+    await two.gpgKeys.update('gpg-a', (draft) => void (draft.asciiArmor = 'changed through two'))
+    expect((await armors(['gpg-a', 'gpg-b']))[0]).toBe('changed through two')
+    await two.gpgKeys.delete('gpg-b')
+    expect(await armors(['gpg-a', 'gpg-b'])).toEqual(['changed through two', undefined])
+    // This replica's own, at once.
+    await one.gpgKeys.update('gpg-a', (draft) => void (draft.asciiArmor = 'changed through one'))
+    expect(await armors(['gpg-a'])).toEqual(['changed through one'])
+  })
+})
+
 describe.skipIf(!POSTGRES)(`a replica’s listeners${POSTGRES ? '' : ' (skipped: PostgreSQL only, in the postgres run)'}`, () => {
   it('hear the other replicas’ writes by id, and of writes that may have gone unheard when the connection that hears them is back', async () => {
     const url = await database()

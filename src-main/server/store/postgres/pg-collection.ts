@@ -16,7 +16,7 @@ import { inTransaction } from './transactions.js'
  * checks (read-check-write) cannot race another update of the record, in this process or another
  * replica; the keys change in the same transaction. Reads go to the database, but for a group's
  * records (listBy: an organization's modules, read by every list and search), which are kept until
- * this collection is written, by this replica or another (see GroupReads).
+ * this collection is written, by this replica or another (see KeptReads); so are the records of a getMany.
  */
 export class PgCollection<T extends Identified> implements RecordStore<T> {
   readonly table: string
@@ -24,7 +24,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   revision = 0
   /** A sequence every replica moves on after each write of the collection has committed, before it answers (see listBy). */
   private readonly changes: string
-  private readonly groups: GroupReads<T>
+  private readonly kept: KeptReads<T>
   private readonly feed = new ChangeFeed()
 
   constructor(
@@ -35,12 +35,12 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   ) {
     this.table = tableName(spec.name)
     this.changes = `${this.table}_changes`
-    this.groups = new GroupReads(hearing)
+    this.kept = new KeptReads(hearing)
   }
 
   /** Another replica wrote record `id` of this collection, or may have written any while its writes went unheard: what was read before may be stale. */
   heardWrite(id: string | undefined): void {
-    this.groups.forget()
+    this.kept.forget()
     this.feed.tell(id)
   }
 
@@ -131,12 +131,8 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
     return rows[0] ? frozen(rows[0].record) : undefined
   }
 
-  /** Every read is the database's: nothing is kept either way. */
-  scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
-    return this.getMany(ids)
-  }
-
-  async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+  /** Every read is the database's, and nothing is kept: a pass over every record would crowd out what requests read again. */
+  async scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
     if (ids.length === 0) return []
     const { rows } = await this.pool.query<{ id: string; record: T }>(`SELECT id, record FROM ${this.table} WHERE id = ANY($1::text[])`, [ids])
     const byId = new Map(rows.map((row) => [row.id, row.record]))
@@ -144,6 +140,30 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
       const record = byId.get(id)
       return record ? frozen(record) : undefined
     })
+  }
+
+  /**
+   * The records, each kept from an earlier read while no write of the collection has been answered
+   * since, as group reads are (see KeptReads): a search's hits and a page of the module list are read
+   * again and again, and a module of 500 versions took milliseconds to parse each time. One query
+   * either way: of where the changes sequence is, and of the records not kept.
+   */
+  async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    if (ids.length === 0) return []
+    const epoch = this.kept.epoch
+    const changes = await this.changesAt()
+    const found = ids.map((id) => this.kept.get(recordName(id), changes)?.[0])
+    const missing = ids.filter((_, at) => found[at] === undefined)
+    if (missing.length === 0) return found
+    // As text, parsed here: its length weighs what is kept.
+    const { rows } = await this.pool.query<{ id: string; json: string }>(`SELECT id, record::text AS json FROM ${this.table} WHERE id = ANY($1::text[])`, [missing])
+    const read = new Map<string, T>()
+    for (const row of rows) {
+      const record = frozen(JSON.parse(row.json) as T)
+      read.set(row.id, record)
+      this.kept.keep(recordName(row.id), { epoch, changes }, [record], 2 * row.json.length)
+    }
+    return ids.map((id, at) => found[at] ?? read.get(id))
   }
 
   async findBy(index: string, key: string): Promise<T | undefined> {
@@ -162,9 +182,9 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
    */
   async listBy(group: string, key: string): Promise<T[]> {
     const name = `${group}\u0000${key}`
-    const epoch = this.groups.epoch
+    const epoch = this.kept.epoch
     const changes = await this.changesAt()
-    const kept = this.groups.get(name, changes)
+    const kept = this.kept.get(name, changes)
     if (kept) return [...kept]
     // As text, parsed here: its length weighs what is kept.
     const { rows } = await this.pool.query<{ json: string }>(
@@ -172,7 +192,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
       [this.spec.name, group, key]
     )
     const records = rows.map((row) => frozen(JSON.parse(row.json) as T))
-    this.groups.keep(name, { epoch, changes }, records, rows.reduce((bytes, row) => bytes + 2 * row.json.length, 0))
+    this.kept.keep(name, { epoch, changes }, records, rows.reduce((bytes, row) => bytes + 2 * row.json.length, 0))
     return [...records]
   }
 
@@ -257,7 +277,7 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
       this.feed.tell(id)
       // Even a write that failed may have committed (the connection dropped as it did).
       this.revision++
-      this.groups.forget()
+      this.kept.forget()
       // Before the write is answered (a database out of reach heard of nothing else either: the NOTIFY goes with the commit).
       await this.pool.query(`SELECT nextval('${this.changes}')`).catch(() => undefined)
     }
@@ -337,9 +357,10 @@ function frozen<T>(record: T): T {
 }
 
 /**
- * What a replica's group reads (listBy) found, kept until the collection is written: a read of an
- * organization's modules brings every record of it, versions and all, from the database (77–161 ms
- * for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory). Each is kept with
+ * What a replica's group reads (listBy) and record reads (getMany) found, kept until the collection is
+ * written: a read of an organization's modules brings every record of it, versions and all, from the
+ * database (77–161 ms for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory).
+ * Each is kept with
  * the changes sequence's position when it was read, and answers only while that has not moved. Any
  * write of the collection forgets them all as well: this replica's own as it is made, another's when
  * its NOTIFY arrives (which also covers a replica that died between its commit and moving the
@@ -347,14 +368,14 @@ function frozen<T>(record: T): T {
  * kept or answered from here. A read that a write overtook (the epoch moved while it ran) is not
  * kept either. The least recently read go first past the budget.
  */
-class GroupReads<T> {
+class KeptReads<T> {
   /** Grows at every forget: a read that began before one is not kept. */
   epoch = 0
-  private readonly kept = new Lru<string, { records: readonly T[]; changes: string }>(GROUP_READS_BYTES)
+  private readonly kept = new Lru<string, { records: readonly T[]; changes: string }>(KEPT_READS_BYTES)
 
   constructor(private readonly hearing: () => boolean) {}
 
-  /** What the group's last read found, if the changes sequence is where it was then. */
+  /** What the last read of a group (or a record) found, if the changes sequence is where it was then. */
   get(name: string, changes: string): readonly T[] | undefined {
     const entry = this.hearing() ? this.kept.get(name) : undefined
     return entry?.changes === changes ? entry.records : undefined
@@ -370,13 +391,18 @@ class GroupReads<T> {
   }
 }
 
-/** What a replica keeps of each collection's group reads, at most (its records' text, two bytes a character). */
-const GROUP_READS_BYTES = 64 * 1024 * 1024
+/** What a replica keeps of each collection's reads, at most (its records' text, two bytes a character). */
+const KEPT_READS_BYTES = 64 * 1024 * 1024
 
 /**
  * What a write's NOTIFY says: the collection and the record, `modules:mod-…` (ids hold no colon). A
  * replica of a Homeport from before ids were sent names the collection alone, heard as "any record".
  */
+/** A record's name among the kept reads: no group's name starts with this character. */
+function recordName(id: string): string {
+  return `\u0001${id}`
+}
+
 export function changePayload(collection: string, id: string): string {
   return `${collection}:${id}`
 }
