@@ -126,8 +126,8 @@ function matches(summary: ModuleSummary, filter: DirectoryFilter): boolean {
 /**
  * `items` by their `keys` (one each, in the same order), the greatest first, ties in their order.
  * Each key becomes its rank among the keys, so that a rank and a position fit one number a typed
- * array sorts natively: sorting the positions with a comparator took 50 ms for 100,000 modules, this
- * about a third of that.
+ * array sorts natively: sorting the positions with a comparator took about 50 ms for 100,000 modules,
+ * this about 20.
  */
 export function descending<T>(items: readonly T[], keys: ArrayLike<number>): T[] {
   const count = items.length
