@@ -1,3 +1,5 @@
+import { lowerBound } from '../core/lower-bound.js'
+
 /** Items added since the order was last settled, up to which each is put in its place (an array's move); more are sorted and merged. */
 const FEW = 64
 
@@ -37,7 +39,7 @@ export class SortedKeys<T> {
   /** Where the items whose key starts with `prefix` are, in order: from `from` up to `to` (settled, for `at`). */
   withPrefix(prefix: string): { from: number; to: number } {
     this.settle()
-    const from = this.lowerBound(prefix)
+    const from = this.firstNotBefore(prefix)
     let to = from
     while (to < this.sorted.length && this.keyOf(this.sorted[to]!).startsWith(prefix)) to++
     return { from, to }
@@ -49,7 +51,7 @@ export class SortedKeys<T> {
     if (pending.length === 0) return
     this.pending = []
     if (pending.length <= FEW) {
-      for (const item of pending) this.sorted.splice(this.lowerBound(this.keyOf(item)), 0, item)
+      for (const item of pending) this.sorted.splice(this.firstNotBefore(this.keyOf(item)), 0, item)
       return
     }
     pending.sort(this.compare)
@@ -63,15 +65,8 @@ export class SortedKeys<T> {
   }
 
   /** The first place whose key is not before `key`. */
-  private lowerBound(key: string): number {
-    let low = 0
-    let high = this.sorted.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.keyOf(this.sorted[middle]!) < key) low = middle + 1
-      else high = middle
-    }
-    return low
+  private firstNotBefore(key: string): number {
+    return lowerBound(this.sorted.length, (place) => this.keyOf(this.sorted[place]!) < key)
   }
 
   private readonly compare = (a: T, b: T): number => {
