@@ -158,14 +158,16 @@ export class ModuleIndex {
       const page = ids.slice(start, start + READ_PAGE)
       const records = await this.readPage(page)
       const documents = await this.documentsOf(records.map(stubOf))
-      // A build under way takes them as they are now, not as its first half read them.
-      const indexes = this.building ? [this.index, this.building.index] : [this.index]
+      // A build under way (searches wait for it) takes them as they are now, not as its first half read them.
+      const index = this.building?.index ?? this.index
+      const present = new Set(records.map((module) => module.id))
       for (const id of page) {
         this.building?.touched.add(id)
-        for (const index of indexes) index.discard(id)
-        this.modules.drop(id)
+        index.discard(id)
+        // One still there is replaced where it stands in the list's order (put).
+        if (!present.has(id)) this.modules.drop(id)
       }
-      for (const document of documents) for (const index of indexes) index.add(document.document.id, document)
+      for (const document of documents) index.add(document.document.id, document)
       for (const module of records) this.modules.put(summaryOf(module, this.namespaceOf(module)))
     }
   }
