@@ -15,8 +15,9 @@ import { inTransaction } from './transactions.js'
  * Writes run in a transaction that locks the record's row (`SELECT … FOR UPDATE`), so a change's
  * checks (read-check-write) cannot race another update of the record, in this process or another
  * replica; the keys change in the same transaction. Reads go to the database, but for a group's
- * records (listBy: an organization's modules, read by every list and search), which are kept until
- * this collection is written, by this replica or another (see KeptReads); so are the records of a getMany.
+ * records (listBy: an organization's providers, a package's gate requests) and the records of a
+ * getMany (a search's hits, a page of the module list), which are kept until this collection is
+ * written, by this replica or another (see KeptReads).
  */
 export class PgCollection<T extends Identified> implements RecordStore<T> {
   readonly table: string
@@ -145,8 +146,9 @@ export class PgCollection<T extends Identified> implements RecordStore<T> {
   /**
    * The records, each kept from an earlier read while no write of the collection has been answered
    * since, as group reads are (see KeptReads): a search's hits and a page of the module list are read
-   * again and again, and a module of 500 versions took milliseconds to parse each time. One query
-   * either way: of where the changes sequence is, and of the records not kept.
+   * again and again, and a module of 500 versions took milliseconds to parse each time. Records all
+   * kept cost one query, of where the changes sequence is, where a read cost one before; the others
+   * are read in one more.
    */
   async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
     if (ids.length === 0) return []
@@ -360,8 +362,8 @@ function frozen<T>(record: T): T {
  * What a replica's group reads (listBy) and record reads (getMany) found, kept until the collection is
  * written: a read of an organization's modules brings every record of it, versions and all, from the
  * database (77–161 ms for 1,000 modules of 20 versions, against 5–10 ms from the file store's memory).
- * Each is kept with
- * the changes sequence's position when it was read, and answers only while that has not moved. Any
+ * Each is kept with the changes sequence's position when it was read, and answers only while that has
+ * not moved. Any
  * write of the collection forgets them all as well: this replica's own as it is made, another's when
  * its NOTIFY arrives (which also covers a replica that died between its commit and moving the
  * sequence; the NOTIFY of this replica's own writes is let be, see pg-store.ts). While this replica cannot hear the others (its LISTEN connection is down), nothing is
