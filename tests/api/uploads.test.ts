@@ -392,7 +392,7 @@ describe('recovery at start', () => {
 
     // As if the server died mid-ingest: the version still reg_ingressing, no docs written yet.
     const modulesDir = join(test.dataDir, 'modules')
-    for (const file of await readdir(modulesDir)) {
+    for (const file of (await readdir(modulesDir)).filter((name) => name.endsWith('.json'))) {
       const path = join(modulesDir, file)
       const text = await readFile(path, 'utf8')
       if (text.includes(record.id)) await writeFile(path, text.replace('"status":"ok"', '"status":"reg_ingressing"'))
@@ -409,6 +409,8 @@ describe('recovery at start', () => {
     const { entry } = await settledVersion(test, 'acme', 'resumed', 'aws', '1.0.0')
     expect(entry.status).toBe('ok')
     await expect(readFile(docsPath, 'utf8')).resolves.toContain('"outputs"')
+    // The archive sweep starts as the server listens.
+    await test.server.idle()
     await expect(readFile(stray)).rejects.toThrow(/ENOENT/)
     expect(await readdir(join(test.dataDir, 'uploads'))).toEqual([])
   })

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { mkdtemp, readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RecordFiles, SAVED_INDEXES_FILE } from '../../src-main/server/store/file/record-files.js'
-import type { SavedIndexes } from '../../src-main/server/store/engine/record-backend.js'
+import { RecordFiles, SAVED_INDEXES_FOLDER } from '../../src-main/server/store/file/record-files.js'
+import { SAVED_INDEXES_FILE, SavedIndexFile } from '../../src-main/server/store/file/saved-index-file.js'
 import { Collection } from '../../src-main/server/store/engine/collection.js'
 import { StoreLoadError, UniqueConstraintError } from '../../src-main/server/store/errors.js'
 
@@ -160,6 +160,8 @@ describe('Collection', () => {
 })
 
 describe('a start after a clean close', () => {
+  const savedFile = () => join(dir, SAVED_INDEXES_FOLDER, SAVED_INDEXES_FILE)
+
   /** Three things saved, and their indexes saved as a clean close saves them. */
   async function closedCleanly(): Promise<void> {
     const first = things()
@@ -170,29 +172,38 @@ describe('a start after a clean close', () => {
     await first.saveIndexes()
   }
 
-  /** A collection over the folder, and how its files were read: all at the start, or one by one. */
+  /** A collection over the folder, and how it read: every file at the start, or records and indexes one by one. */
   async function reopened(options: Parameters<typeof things>[0] = {}) {
+    vi.restoreAllMocks()
     const backend = new RecordFiles(dir)
     const readAll = vi.spyOn(backend, 'readAll')
-    const read = vi.spyOn(backend, 'read')
+    const read = vi.spyOn(SavedIndexFile.prototype, 'read')
+    const sections = [vi.spyOn(SavedIndexFile.prototype, 'unique'), vi.spyOn(SavedIndexFile.prototype, 'group')]
     const collection = things(options, backend)
     await collection.load()
-    return { collection, readEverything: readAll.mock.calls.length > 0, read }
+    const indexesMade = () => sections.flatMap((spy) => spy.mock.calls.map(([name]) => name)).sort()
+    return { collection, readEverything: readAll.mock.calls.length > 0, read, indexesMade }
   }
 
-  it('takes the saved indexes and reads each record when it is asked for, through every read and write', async () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  it('takes the saved ids, makes each index when it is first used and reads each record when it is asked for, through every read and write', async () => {
     await closedCleanly()
-    const { collection: second, readEverything, read } = await reopened()
+    const { collection: second, readEverything, read, indexesMade } = await reopened()
     expect(readEverything).toBe(false)
     expect(read).not.toHaveBeenCalled()
+    expect(indexesMade()).toEqual([])
     expect(second.size).toBe(3)
     expect((await second.ids()).sort()).toEqual(['thing-a', 'thing-b', 'thing-c'])
     expect((await second.findBy('tag', 'x'))?.id).toBe('thing-a')
+    expect(indexesMade()).toEqual(['tag'])
     expect((await second.listBy('group', 'g')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
+    expect(indexesMade()).toEqual(['group', 'tag'])
     expect(Object.isFrozen(await second.get('thing-b'))).toBe(true)
-    expect(read.mock.calls.map(([name]) => name).sort()).toEqual(['thing-a.json', 'thing-b.json'])
-    // Unique keys of records not read yet still hold.
+    expect(read.mock.calls.map(([place]) => (second as unknown as { saved: SavedIndexFile }).saved.ids[place]).sort()).toEqual(['thing-a', 'thing-b'])
+    // Unique keys of records not read yet, in an index not made yet, still hold: the first write makes every index.
     await expect(second.create({ id: 'thing-d', name: 'c', tags: [], group: 'h' })).rejects.toBeInstanceOf(UniqueConstraintError)
+    expect(indexesMade()).toEqual(['group', 'name', 'tag'])
     await expect(second.create({ id: 'thing-c', name: 'D', tags: [], group: 'h' })).rejects.toBeInstanceOf(UniqueConstraintError)
     await second.update('thing-c', (draft) => void (draft.name = 'C2'))
     expect(await second.findBy('name', 'c')).toBeUndefined()
@@ -206,19 +217,37 @@ describe('a start after a clean close', () => {
     expect((await third.all()).map((t) => t.name).sort()).toEqual(['A', 'C2'])
   })
 
-  it('reads every record instead when any record file changed, was added or removed, or a write was cut short', async () => {
-    const renamed = async () => {
+  it('removes the saved indexes before the first write, which a crash after it must not find', async () => {
+    await closedCleanly()
+    const { collection } = await reopened()
+    await collection.get('thing-a')
+    await stat(savedFile())
+    await collection.update('thing-a', (draft) => void (draft.name = 'A2'))
+    await expect(stat(savedFile())).rejects.toMatchObject({ code: 'ENOENT' })
+    // No close: as after a crash, the next start reads everything, and has the write.
+    const { collection: next, readEverything } = await reopened()
+    expect(readEverything).toBe(true)
+    expect((await next.findBy('name', 'a2'))?.id).toBe('thing-a')
+  })
+
+  it('reads every record instead when any record file changed, was added, removed or replaced, or a write was cut short', async () => {
+    const changedInPlace = async () => {
       const file = JSON.parse(await readFile(join(dir, 'thing-a.json'), 'utf8')) as { record: Thing }
       file.record.name = 'Renamed while stopped'
       await writeFile(join(dir, 'thing-a.json'), JSON.stringify(file))
     }
     const added = () => writeFile(join(dir, 'thing-z.json'), JSON.stringify({ schemaVersion: 1, record: { id: 'thing-z', name: 'Z', tags: [], group: 'h' } }))
     const removed = () => unlink(join(dir, 'thing-c.json'))
+    const replaced = async () => {
+      await writeFile(join(dir, 'elsewhere'), JSON.stringify({ schemaVersion: 1, record: { id: 'thing-c', name: 'Replaced', tags: [], group: 'h' } }))
+      await rename(join(dir, 'elsewhere'), join(dir, 'thing-c.json'))
+    }
     const cutShort = () => writeFile(join(dir, 'thing-q.json.partial'), '{"schemaVe')
     const cases: Array<[() => Promise<unknown>, (collection: Collection<Thing>) => Promise<void>]> = [
-      [renamed, async (c) => expect((await c.findBy('name', 'renamed while stopped'))?.id).toBe('thing-a')],
+      [changedInPlace, async (c) => expect((await c.findBy('name', 'renamed while stopped'))?.id).toBe('thing-a')],
       [added, async (c) => expect((await c.findBy('name', 'z'))?.id).toBe('thing-z')],
       [removed, async (c) => expect([c.size, await c.findBy('name', 'c')]).toEqual([2, undefined])],
+      [replaced, async (c) => expect((await c.findBy('name', 'replaced'))?.id).toBe('thing-c')],
       [cutShort, async (c) => expect([c.size, (await readdir(dir)).some((name) => name.endsWith('.partial'))]).toEqual([3, false])]
     ]
     for (const [change, check] of cases) {
@@ -237,48 +266,62 @@ describe('a start after a clean close', () => {
     expect(otherRules.readEverything).toBe(true)
     expect((await otherRules.collection.listBy('group', 'g!')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
 
-    await writeFile(join(dir, SAVED_INDEXES_FILE), '{"files": [')
+    await writeFile(savedFile(), 'homeport-saved-indexes 1000\n{"stamp": ')
     const damaged = await reopened()
     expect(damaged.readEverything).toBe(true)
     expect((await damaged.collection.findBy('tag', 'y'))?.id).toBe('thing-b')
   })
 
-  it('names each record by its place among the saved ids, and reads every record when the indexes name one otherwise (as an earlier Homeport saved them)', async () => {
+  it('makes an index from every record when its saved entries cannot be read after the start, or name a record they do not hold', async () => {
     await closedCleanly()
-    const saved = JSON.parse(await readFile(join(dir, SAVED_INDEXES_FILE), 'utf8')) as { indexes: SavedIndexes }
-    expect(saved.indexes.unique.tag).toEqual([['x', saved.indexes.ids.indexOf('thing-a')], ['y', saved.indexes.ids.indexOf('thing-b')]])
+    const saved = await readFile(savedFile())
     const { collection, readEverything } = await reopened()
     expect(readEverything).toBe(false)
-    expect((await collection.findBy('name', 'a'))?.id).toBe('thing-a')
+    // Replaced after the start: the start's header does not describe this file.
+    await writeFile(savedFile(), Buffer.concat([saved, Buffer.from(' ')]))
+    expect((await collection.findBy('tag', 'y'))?.id).toBe('thing-b')
+    expect(collection.size).toBe(3)
 
-    const { ids } = saved.indexes
-    const byId = { ...saved.indexes, unique: Object.fromEntries(Object.entries(saved.indexes.unique).map(([index, entries]) => [index, entries.map(([key, at]) => [key, ids[at]])])) }
-    await writeFile(join(dir, SAVED_INDEXES_FILE), JSON.stringify({ ...saved, indexes: byId }))
-    const earlier = await reopened()
-    expect(earlier.readEverything).toBe(true)
-    expect((await earlier.collection.findBy('tag', 'x'))?.id).toBe('thing-a')
-    expect((await earlier.collection.listBy('group', 'g')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
+    // The name index's entries name record 7 of 3.
+    const misplaced = saved.toString('utf8').replace(/(\{"keys":\["a","b","c"\],"records":\[)\d/, '$17')
+    expect(misplaced).not.toBe(saved.toString('utf8'))
+    await writeFile(savedFile(), misplaced)
+    const { collection: misnamed, read } = await reopened()
+    expect((await misnamed.findBy('name', 'a'))?.id).toBe('thing-a')
+    expect(read).toHaveBeenCalledTimes(3)
+    expect((await misnamed.findBy('name', 'c'))?.id).toBe('thing-c')
   })
 
   it('saves them again at a close only when something was written since', async () => {
     await closedCleanly()
-    const savedFile = async () => (await stat(join(dir, SAVED_INDEXES_FILE))).ino
-    const before = await savedFile()
+    const savedInode = async () => (await stat(savedFile())).ino
+    const before = await savedInode()
     const { collection: unchanged } = await reopened()
     await unchanged.get('thing-a')
     await unchanged.saveIndexes()
-    expect(await savedFile()).toBe(before)
+    expect(await savedInode()).toBe(before)
     const { collection: written } = await reopened()
     await written.update('thing-b', (draft) => void (draft.name = 'B2'))
     await written.saveIndexes()
-    expect(await savedFile()).not.toBe(before)
+    expect(await savedInode()).not.toBe(before)
     const { collection: after, readEverything } = await reopened()
     expect(readEverything).toBe(false)
     expect((await after.findBy('name', 'b2'))?.id).toBe('thing-b')
   })
 
-  it('leaves the saved indexes out of what it lists as records', async () => {
-    await closedCleanly()
-    expect((await readdir(dir)).sort()).toEqual(['indexes.saved', 'thing-a.json', 'thing-b.json', 'thing-c.json'])
+  it('keeps them in a folder of their own, left out of what it lists as records, and removes those an earlier Homeport kept beside the records', async () => {
+    const first = things()
+    await first.load()
+    await first.create({ id: 'thing-a', name: 'A', tags: ['x'], group: 'g' })
+    await writeFile(join(dir, 'indexes.saved'), '{"files": []}')
+    await first.saveIndexes()
+    expect((await readdir(dir)).sort()).toEqual([SAVED_INDEXES_FOLDER, 'thing-a.json'])
+    // A save a crash cut short left its temporary file: the next save removes it.
+    await writeFile(join(dir, SAVED_INDEXES_FOLDER, `.${SAVED_INDEXES_FILE}.0a1b2c.partial`), 'homeport-saved-indexes 99')
+    await first.update('thing-a', (draft) => void (draft.name = 'A2'))
+    await first.saveIndexes()
+    expect(await readdir(join(dir, SAVED_INDEXES_FOLDER))).toEqual([SAVED_INDEXES_FILE])
+    const { readEverything } = await reopened()
+    expect(readEverything).toBe(false)
   })
 })

@@ -3,7 +3,7 @@ import { Low } from 'lowdb'
 import { HOMEPORT_VERSION } from '../../../shared/version.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesRefusedError } from '../errors.js'
 import type { RecordCheck } from './record-checks.js'
-import { savesIndexes, type RecordBackend, type RecordFile, type SavedIndexBackend, type SavedIndexes, type StoredDocument } from './record-backend.js'
+import { savesIndexes, type RecordBackend, type GroupEntries, type RecordFile, type SavedIndexes, type StoredDocument, type UniqueEntries } from './record-backend.js'
 import { WriteQueue } from './write-queue.js'
 import { ChangeFeed, type ChangeListener } from '../change-feed.js'
 import type { Schema } from '../schema.js'
@@ -51,18 +51,27 @@ const READ_BATCH = 50
  * be changed behind the store's back.
  *
  * A start after a clean close need not read every record: the close saves the indexes, and when
- * every document is still the one they were saved with (see record-files.ts), the start takes
- * them and reads each record when it is first asked for; all() reads what is left in batches,
- * between which requests are served. 100,000 versions: ready in 0.7 s rather than 1.2-1.5 s.
+ * every document is still the one they were saved with (see saved-index-file.ts), the start takes
+ * the ids and reads each record when it is first asked for; all() reads what is left in batches,
+ * between which requests are served. Each index is made from its saved entries when it is first
+ * used, and every one before the first write: a start that answers protocol reads never makes the
+ * version-id index (1,000,000 entries at 1,000,000 versions).
  */
 export class Collection<T extends Identified> implements RecordStore<T> {
   private readonly records = new Map<string, Low<RecordFile>>()
-  /** Records the saved indexes hold that have not been read yet. */
-  private readonly unread = new Set<string>()
+  /** Records the saved indexes hold that have not been read yet, with their place among the saved ids. */
+  private readonly unread = new Map<string, number>()
+  /** The indexes the start took, while records are read from them or indexes made from them. */
+  private saved: SavedIndexes | undefined
+  /** Whether writes may go ahead: after a start on saved indexes, not until every index is made (makeWritable). */
+  private writable = true
   /** The revision the saved indexes describe, while they still describe it. */
   private savedAt: number | undefined
+  /** The indexes made so far: after a start on saved indexes, each is made when first used (uniqueIndex, groupIndex). */
   private readonly uniqueIndexes = new Map<string, Map<string, string>>()
   private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
+  /** Indexes being made from every record (made), which the records read meanwhile are not checked against. */
+  private readonly filling = new Set<Map<string, unknown>>()
   private readonly queue = new WriteQueue()
   private readonly changes = new ChangeFeed()
   /** Grows with every write that reached the disk: whatever was computed from an older value is stale. */
@@ -83,7 +92,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    */
   async load(): Promise<void> {
     const saved = savesIndexes(this.backend) ? this.backend.savedIndexes(this.stamp()) : undefined
-    if (saved && this.adopt(saved)) return
+    if (saved) return this.adopt(saved)
     for await (const document of this.backend.readAll()) {
       const { file, record, upgraded } = this.accept(document)
       // Saved upgraded only once it is known to be sound.
@@ -122,33 +131,103 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return JSON.stringify([HOMEPORT_VERSION, import.meta.url, this.options.schema.version, functions.map(([name, keysOf]) => [name, keysOf.toString()])])
   }
 
-  /** Takes saved indexes; says whether it could (a record's place that is not one leaves everything to be read). */
-  private adopt(saved: SavedIndexes): boolean {
-    const { ids } = saved
-    const idAt = (at: number) => ids[at] ?? badPlace(at)
-    try {
-      // Loops, not maps of the entries: a million versions' entries copied once more were about 80 MB more resident at the first answer.
-      for (const [index, entries] of Object.entries(saved.unique)) {
-        const map = new Map<string, string>()
-        for (const [key, at] of entries) map.set(key, idAt(at))
-        this.uniqueIndexes.set(index, map)
-      }
-      for (const [group, entries] of Object.entries(saved.groups)) {
-        const map = new Map<string, Set<string>>()
-        for (const [key, places] of entries) {
-          const members = new Set<string>()
-          for (const at of places) members.add(idAt(at))
-          map.set(key, members)
-        }
-        this.groupIndexes.set(group, map)
-      }
-    } catch {
-      for (const map of [...this.uniqueIndexes.values(), ...this.groupIndexes.values()]) map.clear()
-      return false
-    }
+  /** Takes saved indexes: their ids now, each index when it is first used. */
+  private adopt(saved: SavedIndexes): void {
+    this.saved = saved
+    this.writable = false
+    this.uniqueIndexes.clear()
+    this.groupIndexes.clear()
+    saved.ids.forEach((id, place) => this.unread.set(id, place))
     this.savedAt = this.revision
-    for (const id of ids) this.unread.add(id)
-    return true
+  }
+
+  /**
+   * Makes an index from its saved entries, or from every record when they cannot be read (the file
+   * damaged since the start, or naming a record by a place it does not hold).
+   */
+  private made<V>(indexes: Map<string, Map<string, V>>, name: string, fromSaved: () => Map<string, V> | undefined, fill: (map: Map<string, V>) => void): Map<string, V> {
+    let map = indexes.get(name) ?? fromSaved()
+    if (map) {
+      indexes.set(name, map)
+      return map
+    }
+    // Set before it is filled: reading every record may mend one, which indexes it in every index, this one too.
+    indexes.set(name, (map = new Map<string, V>()))
+    this.filling.add(map)
+    try {
+      fill(map)
+    } finally {
+      this.filling.delete(map)
+    }
+    return map
+  }
+
+  private savedUnique(index: string): Map<string, string> | undefined {
+    const entries = this.saved?.unique(index)
+    if (!entries) return undefined
+    const ids = this.saved!.ids
+    const { keys, records } = entries
+    const map = new Map<string, string>()
+    for (let at = 0; at < keys.length; at++) {
+      const id = ids[records[at]!]
+      if (id === undefined) return undefined
+      map.set(keys[at]!, id)
+    }
+    return map
+  }
+
+  private savedGroup(group: string): Map<string, Set<string>> | undefined {
+    const entries = this.saved?.group(group)
+    if (!entries) return undefined
+    const ids = this.saved!.ids
+    const { keys, sizes, records } = entries
+    const map = new Map<string, Set<string>>()
+    let next = 0
+    for (let at = 0; at < keys.length; at++) {
+      const members = new Set<string>()
+      for (const end = next + sizes[at]!; next < end; next++) {
+        const id = ids[records[next]!]
+        if (id === undefined) return undefined
+        members.add(id)
+      }
+      map.set(keys[at]!, members)
+    }
+    return map
+  }
+
+  /** Every record, read now (synchronously: an index is asked for by a synchronous read), for an index its saved entries cannot give. */
+  private everyRecord(): T[] {
+    for (const id of this.unread.keys()) this.readNow(id)
+    return [...this.records.values()].map((file) => file.data.record as unknown as T)
+  }
+
+  private uniqueFromRecords(index: string, map: Map<string, string>): void {
+    const keysOf = this.options.unique![index]!
+    for (const record of this.everyRecord()) for (const key of keyList(keysOf(record))) map.set(key, record.id)
+  }
+
+  private groupFromRecords(group: string, map: Map<string, Set<string>>): void {
+    const groupOf = this.options.groups![group]!
+    for (const record of this.everyRecord()) addMember(map, groupOf(record), record.id)
+  }
+
+  /**
+   * Before the first write after a start on saved indexes: every index made (a write checks and
+   * changes them all), and the saved indexes removed. The write makes them describe an older state,
+   * which the next start would see (the file written is a new one), but a crash must not leave them
+   * to a file system whose times keep whole seconds, or a clock set back.
+   */
+  private async makeWritable(): Promise<void> {
+    if (this.writable) return
+    this.everyIndex()
+    await this.saved?.discard()
+    this.writable = true
+  }
+
+  /** Makes every index not made yet. */
+  private everyIndex(): void {
+    for (const index of Object.keys(this.options.unique ?? {})) this.uniqueIndex(index)
+    for (const group of Object.keys(this.options.groups ?? {})) this.groupIndex(group)
   }
 
   /**
@@ -161,23 +240,25 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.queue.run(async () => {
       // Nothing written since they were saved (or taken): the saved ones still hold.
       if (this.savedAt === this.revision) return
-      const ids = [...this.records.keys(), ...this.unread]
+      const ids = [...this.records.keys(), ...this.unread.keys()]
       const places = new Map(ids.map((id, at) => [id, at]))
       const placeOf = (id: string) => places.get(id)!
-      await backend.saveIndexes({
-        stamp: this.stamp(),
-        ids,
-        unique: Object.fromEntries([...this.uniqueIndexes].map(([index, map]) => [index, Array.from(map, ([key, id]): [string, number] => [key, placeOf(id)])])),
-        groups: Object.fromEntries([...this.groupIndexes].map(([group, map]) => [group, Array.from(map, ([key, members]): [string, number[]] => [key, Array.from(members, placeOf)])]))
+      const unique = Object.keys(this.options.unique ?? {}).map((index): [string, UniqueEntries] => {
+        const map = this.uniqueIndex(index)
+        return [index, { keys: [...map.keys()], records: Array.from(map.values(), placeOf) }]
       })
+      const groups = Object.keys(this.options.groups ?? {}).map((group): [string, GroupEntries] => {
+        const map = this.groupIndex(group)
+        const records: number[] = []
+        for (const members of map.values()) for (const id of members) records.push(placeOf(id))
+        return [group, { keys: [...map.keys()], sizes: Array.from(map.values(), (members) => members.size), records }]
+      })
+      await backend.saveIndexes({ stamp: this.stamp(), ids, unique: Object.fromEntries(unique), groups: Object.fromEntries(groups) })
       this.savedAt = this.revision
     })
   }
 
-  /**
-   * Reads a record the saved indexes hold. Its file is the one they were saved with (load checked),
-   * so it is sound and current; that its unique keys lead to it is checked all the same.
-   */
+  /** Reads a record the saved indexes hold, and keeps it. */
   private readNow(id: string): Low<RecordFile> {
     const file = this.readUnread(id)
     this.records.set(id, file)
@@ -185,14 +266,16 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return file
   }
 
-  /** An unread record's document, read and checked (readNow), and not kept. */
+  /**
+   * An unread record's document, read and checked as a full read would, and not kept. Its file is the
+   * one the indexes were saved with (load checked), so it is sound and current; that the keys of the
+   * indexes made so far lead to it is checked all the same.
+   */
   private readUnread(id: string): Low<RecordFile> {
-    const name = `${id}.json`
-    // Records are unread only when load took saved indexes, which only such a backend gives.
-    const { file, record, upgraded } = this.accept((this.backend as SavedIndexBackend).read(name))
-    const indexed =
-      !upgraded && Object.entries(this.options.unique ?? {}).every(([index, keysOf]) => keyList(keysOf(record)).every((key) => this.uniqueIndex(index).get(key) === id))
-    if (!indexed) throw new StoreLoadError(this.backend.describe(name), 'it changed after the indexes were saved')
+    const document = this.saved!.read(this.unread.get(id)!)
+    const { file, record, upgraded } = this.accept(document)
+    const indexed = [...this.uniqueIndexes].every(([index, map]) => this.filling.has(map) || keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id))
+    if (upgraded || !indexed) throw new StoreLoadError(this.backend.describe(document.name), 'it changed after the indexes were saved')
     deepFreeze(record)
     return file
   }
@@ -235,7 +318,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   async all(): Promise<T[]> {
     let read = 0
-    for (const id of this.unread) {
+    for (const id of this.unread.keys()) {
       if (++read % READ_BATCH === 0) await nextTurn()
       // Another reader may have read it meanwhile.
       if (this.unread.has(id)) this.readNow(id)
@@ -244,16 +327,16 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   get(id: string): Promise<T | undefined> {
-    return Promise.resolve(this.peek(id))
+    return settled(() => this.peek(id))
   }
 
   getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
-    return Promise.resolve(ids.map((id) => this.peek(id)))
+    return settled(() => ids.map((id) => this.peek(id)))
   }
 
   /** getMany, reading what is unread without keeping it (RecordStore.scanMany). */
   scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
-    return Promise.resolve(ids.map((id) => (this.records.get(id) ?? (this.unread.has(id) ? this.readUnread(id) : undefined))?.data.record as T | undefined))
+    return settled(() => ids.map((id) => (this.records.get(id) ?? (this.unread.has(id) ? this.readUnread(id) : undefined))?.data.record as T | undefined))
   }
 
   private peek(id: string): T | undefined {
@@ -262,27 +345,30 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /** The record whose unique index `index` holds `key`. */
   findBy(index: string, key: string): Promise<T | undefined> {
-    const id = this.uniqueIndex(index).get(key)
-    return Promise.resolve(id === undefined ? undefined : this.peek(id))
+    return settled(() => {
+      const id = this.uniqueIndex(index).get(key)
+      return id === undefined ? undefined : this.peek(id)
+    })
   }
 
   /** The records whose group `group` is `key`. */
   listBy(group: string, key: string): Promise<T[]> {
-    const ids = this.groupIndex(group).get(key) ?? new Set<string>()
-    return Promise.resolve([...ids].map((id) => this.peek(id) as T))
+    return settled(() => [...(this.groupIndex(group).get(key) ?? [])].map((id) => this.peek(id) as T))
   }
 
   ids(): Promise<string[]> {
-    return Promise.resolve([...this.records.keys(), ...this.unread])
+    return Promise.resolve([...this.records.keys(), ...this.unread.keys()])
   }
 
   groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
-    const index = this.groupIndex(group)
-    return Promise.resolve(new Map(keys.map((key) => [key, index.get(key)?.size ?? 0])))
+    return settled(() => {
+      const index = this.groupIndex(group)
+      return new Map(keys.map((key) => [key, index.get(key)?.size ?? 0]))
+    })
   }
 
   groupKeys(group: string): Promise<string[]> {
-    return Promise.resolve([...this.groupIndex(group).keys()])
+    return settled(() => [...this.groupIndex(group).keys()])
   }
 
   create(record: T): Promise<T> {
@@ -295,6 +381,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   private async insert(record: T): Promise<void> {
     if (!ID_PATTERN.test(record.id)) throw new Error(`invalid record id ${record.id}`)
+    await this.makeWritable()
     if (this.stored(record.id)) throw new UniqueConstraintError('id', record.id)
     this.checkUnique(record)
     const file = new Low<RecordFile>(this.backend.document(`${record.id}.json`), this.documentOf(record))
@@ -331,6 +418,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   private async replace<R>(id: string, change: (draft: T) => R): Promise<{ record: T; result: R }> {
+    await this.makeWritable()
     const file = this.fileOf(id)
     if (!file) throw new RecordMissingError(id)
     const previous = file.data.record as unknown as T
@@ -369,6 +457,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   private async remove(id: string): Promise<void> {
+    await this.makeWritable()
     const file = this.fileOf(id)!
     await this.backend.remove(`${id}.json`)
     this.records.delete(id)
@@ -396,15 +485,13 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   private uniqueIndex(index: string): Map<string, string> {
-    const map = this.uniqueIndexes.get(index)
-    if (!map) throw new Error(`${this.name} has no unique index ${index}`)
-    return map
+    if (!this.options.unique?.[index]) throw new Error(`${this.name} has no unique index ${index}`)
+    return this.made(this.uniqueIndexes, index, () => this.savedUnique(index), (map) => this.uniqueFromRecords(index, map))
   }
 
   private groupIndex(group: string): Map<string, Set<string>> {
-    const map = this.groupIndexes.get(group)
-    if (!map) throw new Error(`${this.name} has no group ${group}`)
-    return map
+    if (!this.options.groups?.[group]) throw new Error(`${this.name} has no group ${group}`)
+    return this.made(this.groupIndexes, group, () => this.savedGroup(group), (map) => this.groupFromRecords(group, map))
   }
 
   private checkUnique(record: T): void {
@@ -424,14 +511,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       const map = this.uniqueIndex(index)
       for (const key of keyList(keysOf(record))) map.set(key, record.id)
     }
-    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
-      const map = this.groupIndex(group)
-      for (const key of keyList(groupOf(record))) {
-        let ids = map.get(key)
-        if (!ids) map.set(key, (ids = new Set()))
-        ids.add(record.id)
-      }
-    }
+    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) addMember(this.groupIndex(group), groupOf(record), record.id)
   }
 
   private unindex(record: T): void {
@@ -467,6 +547,16 @@ export function keyList(keys: string | readonly string[] | undefined): readonly 
   return typeof keys === 'string' ? [keys] : keys
 }
 
-function badPlace(at: number): never {
-  throw new Error(`saved indexes name record ${at}, which they do not hold`)
+/** What `read` returns, or its error, as a promise: a damaged record rejects a read rather than throwing from it. */
+function settled<R>(read: () => R): Promise<R> {
+  return new Promise((resolve) => resolve(read()))
+}
+
+/** Adds `id` to the group `map` under each of `keys`. */
+function addMember(map: Map<string, Set<string>>, keys: string | readonly string[], id: string): void {
+  for (const key of keyList(keys)) {
+    let ids = map.get(key)
+    if (!ids) map.set(key, (ids = new Set()))
+    ids.add(id)
+  }
 }

@@ -29,7 +29,7 @@ export interface FileStore extends Store {
  *     modules/<module-id>.json       a registry module (one provider) with its versions
  *     downloads/dl-<id>.json         download counts of a module, per day
  *     upstream-cache/up-<hash>.json  answers of the upstream public registry, for offline use
- *     <folder>/indexes.saved         a folder's indexes at the last clean close (record-files.ts)
+ *     <folder>/saved/indexes         a folder's indexes at the last clean close (saved-index-file.ts)
  *     archives/<ab>/<sha256>.tar.gz  module archives, content-addressed, and their parsed docs
  *     uploads/                       uploads in progress
  *

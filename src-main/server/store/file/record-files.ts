@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { readdir, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Adapter } from 'lowdb'
-import { makeFolder, syncFolder, TEMP_SUFFIX, writeInside } from '../../files/folder-writes.js'
-import type { RecordFile, SavedIndexBackend, SavedIndexes, StoredDocument } from '../engine/record-backend.js'
+import { makeFolder, syncFolder, TEMP_SUFFIX } from '../../files/folder-writes.js'
+import type { IndexSnapshot, RecordFile, SavedIndexBackend, SavedIndexes, StoredDocument } from '../engine/record-backend.js'
+import { readDocument } from './read-document.js'
+import { SavedIndexFile } from './saved-index-file.js'
 import type { WritesRefusedError } from '../errors.js'
 import { AtomicJsonFile } from './atomic-json-file.js'
 
@@ -17,16 +18,11 @@ import { AtomicJsonFile } from './atomic-json-file.js'
 const READ_BATCH = 200
 
 /**
- * The collection's indexes as a clean close left them, with what each record file was then (not a
- * `.json` file: neither a record nor part of a backup).
+ * The folder, inside a records folder, where a clean close saves its indexes (see saved-index-file.ts).
+ * A folder of its own: saving them changes nothing in the records folder, whose own inode and times
+ * then say whether anything was added, removed or renamed there since.
  */
-export const SAVED_INDEXES_FILE = 'indexes.saved'
-
-interface SavedIndexesFile {
-  /** Each record file's name and signature (inode, size, modification time) at the close. */
-  files: Array<[name: string, signature: string]>
-  indexes: SavedIndexes
-}
+export const SAVED_INDEXES_FOLDER = 'saved'
 
 /** One durable, atomically written JSON file per record in a folder. */
 export class RecordFiles implements SavedIndexBackend {
@@ -56,36 +52,15 @@ export class RecordFiles implements SavedIndexBackend {
     return names.sort()
   }
 
-  /**
-   * The saved indexes, if every record file is the one they were saved with. Every write replaces
-   * its file (a new inode) and a removal leaves one name fewer, so any change since the close, a
-   * crash's writes included, makes them unusable: the start then reads every file.
-   */
   savedIndexes(stamp: string): SavedIndexes | undefined {
-    let saved: SavedIndexesFile
-    try {
-      saved = JSON.parse(readFileSync(join(this.dir, SAVED_INDEXES_FILE), 'utf8')) as SavedIndexesFile
-      if (saved.indexes.stamp !== stamp) return undefined
-      const entries = readdirSync(this.dir)
-      // What an interrupted write left: readAll clears it.
-      if (entries.some((entry) => entry.endsWith(TEMP_SUFFIX))) return undefined
-      if (entries.filter((entry) => entry.endsWith('.json')).length !== saved.files.length) return undefined
-      for (const [name, signature] of saved.files) if (fileSignature(join(this.dir, name)) !== signature) return undefined
-    } catch {
-      return undefined
-    }
-    return saved.indexes
+    return SavedIndexFile.open(this.dir, join(this.dir, SAVED_INDEXES_FOLDER), stamp)
   }
 
-  async saveIndexes(indexes: SavedIndexes): Promise<void> {
+  async saveIndexes(snapshot: IndexSnapshot): Promise<void> {
     if (this.writesRefused) return
-    const names = await this.names()
-    const files = names.map((name): [string, string] => [name, fileSignature(join(this.dir, name)) ?? ''])
-    await writeInside(this.dir, SAVED_INDEXES_FILE, JSON.stringify({ files, indexes } satisfies SavedIndexesFile), { atomic: true })
-  }
-
-  read(name: string): StoredDocument {
-    return readDocument(join(this.dir, name), name)
+    // Where an earlier Homeport kept them, in the records folder itself.
+    await unlink(join(this.dir, 'indexes.saved')).catch(() => undefined)
+    await SavedIndexFile.save(this.dir, await makeFolder(this.dir, SAVED_INDEXES_FOLDER), snapshot)
   }
 
   document(name: string): Adapter<RecordFile> {
@@ -99,18 +74,5 @@ export class RecordFiles implements SavedIndexBackend {
 
   describe(name: string): string {
     return join(this.dir, name)
-  }
-}
-
-function fileSignature(path: string): string | undefined {
-  const stats = statSync(path, { throwIfNoEntry: false })
-  return stats && `${stats.ino}:${stats.size}:${stats.mtimeMs}`
-}
-
-function readDocument(path: string, name: string): StoredDocument {
-  try {
-    return { name, data: JSON.parse(readFileSync(path, 'utf8')) as RecordFile }
-  } catch (failure) {
-    return { name, failure: failure as Error }
   }
 }
