@@ -21,6 +21,25 @@ describe('the archive keeper', () => {
     await store.close()
   })
 
+  it('keeps a file pinned and let go while it counted the references to it: a version names it now', async () => {
+    const store = await openMemoryStore()
+    const keeper = new ArchiveKeeper(store)
+    const { sha256 } = await store.archives.put(Readable.from([Buffer.from('a zip a version is about to name')]), 1024)
+    const groupSizes = store.modules.groupSizes.bind(store.modules)
+    store.modules.groupSizes = async (group, keys) => {
+      const counted = await groupSizes(group, keys)
+      // A publish that stored the same zip, named it in its version and let go, between the count and the delete.
+      keeper.pin(sha256)()
+      return counted
+    }
+    await keeper.release([sha256])
+    expect(await store.archives.list()).toEqual([sha256])
+    store.modules.groupSizes = groupSizes
+    await keeper.release([sha256])
+    expect(await store.archives.list()).toEqual([])
+    await store.close()
+  })
+
   it('deletes, of many archives, those no version refers to and none pinned, asking a page of them at a time', async () => {
     const store = await openMemoryStore()
     const keeper = new ArchiveKeeper(store)

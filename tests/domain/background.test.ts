@@ -136,6 +136,28 @@ describe('the owner of background work', () => {
     expect(logged.join('\n')).toMatch(/cancelling bundle after 5 s/)
   })
 
+  it('cancels at once at close what nothing needs finished, and logs no failure for it', async () => {
+    vi.useFakeTimers()
+    const { background, logged } = owner({ 'search index build': { cancelledAtClose: true }, bundle: { trigger: 'asked for' } })
+    const signals: AbortSignal[] = []
+    const stoppable = (signal: AbortSignal) => {
+      signals.push(signal)
+      return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)))
+    }
+    void background.run('search index build', stoppable)
+    void background.run('bundle', stoppable)
+    let closed = false
+    void background.close(5000).then(() => (closed = true))
+    await vi.advanceTimersByTimeAsync(0)
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, false])
+    expect(closed).toBe(false)
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(closed).toBe(true)
+    expect(logged.join('\n')).toMatch(/cancelling bundle after 5 s/)
+    expect(logged.join('\n')).not.toMatch(/search index build/)
+    expect(background.failures.size).toBe(0)
+  })
+
   it('stops waiting, and says for what, when a cancelled task does not stop', async () => {
     vi.useFakeTimers()
     const { background, logged } = owner({ 'git build': {} })

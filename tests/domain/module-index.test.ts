@@ -180,6 +180,23 @@ describe('the search index of modules', () => {
     expect(await names(index, 'kubernetes')).toEqual([])
   })
 
+  it('stops a build between two pages when its signal says the server is stopping', async () => {
+    const { store, index, module } = await registry()
+    for (let n = 0; n < 250; n++) await module('acme', `m${n}`, docsOf('A module.'))
+    const stopping = new AbortController()
+    const scanned: number[] = []
+    const scanMany = store.modules.scanMany.bind(store.modules)
+    store.modules.scanMany = (ids) => {
+      scanned.push(ids.length)
+      // The server stops while the first page is read.
+      stopping.abort(new Error('Homeport is stopping'))
+      return scanMany(ids)
+    }
+    await expect(index.built(stopping.signal)).rejects.toThrow('Homeport is stopping')
+    // One page of the 250 modules read, not the other two.
+    expect(scanned).toEqual([100])
+  })
+
   it('builds again at the next search when reading the documentation failed', async () => {
     const { store, index, module } = await registry()
     await module('acme', 'vpc', docsOf('A VPC with private subnets.'))

@@ -27,14 +27,14 @@ export function jobTable(options: { vcsPollIntervalMs: number }): JobTable {
     ingest: { trigger: 'an archive stored (IngestQueue.schedule)', lease: { ttlMs: INGEST_LEASE_MS } },
     'ingest takeover': { everyMs: INGEST_TAKEOVER_MS },
     'version backfill': { trigger: 'once, at start: the OCI zip and the description of each version published without them (IngestQueue.backfillPublished)' },
-    'search index build': { trigger: 'once, at start: every module read into the module list and the search index (ModuleIndex.built), which then follow the store\'s writes' },
+    'search index build': { trigger: 'once, at start: every module read into the module list and the search index (ModuleIndex.built), which then follow the store\'s writes', cancelledAtClose: true },
     'git poll': { everyMs: options.vcsPollIntervalMs, lease: { job: 'git-poll', ttlMs: options.vcsPollIntervalMs * 2 } },
     'git sync': { trigger: 'a module connected, a webhook, the poll, a retry asked for (VcsBuilds.resync)' },
     'git build': { trigger: 'a new tag, or a branch version asked for (VcsBuilds.build)' },
     bundle: { trigger: 'POST /api/v2/bundles (BundleService.start)' },
     'provider docs fetch': { trigger: 'a public provider version first pulled through (UpstreamDocs.later)' },
     'download-count flush': { everyMs: DOWNLOAD_FLUSH_MS, backoffCapMs: 60_000 },
-    'archive sweep': { everyMs: ARCHIVE_SWEEP_MS, lease: { job: 'archive-sweep', ttlMs: 30 * 60 * 1000 }, backoffCapMs: 6 * ARCHIVE_SWEEP_MS },
+    'archive sweep': { everyMs: ARCHIVE_SWEEP_MS, trigger: 'also once at start, after the search index build: what a crash left',  lease: { job: 'archive-sweep', ttlMs: 30 * 60 * 1000 }, backoffCapMs: 6 * ARCHIVE_SWEEP_MS },
     'audit trail retention': { everyMs: AUDIT_SWEEP_MS, backoffCapMs: 6 * AUDIT_SWEEP_MS }
   }
 }

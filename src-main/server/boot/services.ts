@@ -188,7 +188,7 @@ export function createServices(store: Store, background: Background, options: Se
     gatePolicies: new GatePolicyService(store, organizations, gate, releaseDates, audit, clock),
     providerDocs: docsReader,
     /** Brings the store back to a consistent state after a crash (run once, at start). */
-    recover: () => recover(store, archives, events),
+    recover: () => recover(store, events),
     async sweepArchives() {
       await archives.release(await store.archives.list())
     }

@@ -152,12 +152,15 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     const { port } = listening.address() as AddressInfo
     // The periodic jobs (boot/jobs.ts); the services start the others on demand (ingest, git syncs and builds, bundles).
     startPeriodicJobs(background, services, !store.writesRefused)
-    // Once listening, so that it takes none of the start's time; a search that comes before it is done waits for it.
-    void background.run('search index build', () => services.moduleIndex.built())
     if (!store.writesRefused) await services.vcsBuilds.resumeBuilds() // builds a crash interrupted
     const url = `${tls ? 'https' : 'http'}://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
     // Where this server listens, for `homeport backup` to find it.
     if (!store.writesRefused) await writeInside(options.dataDir, SERVER_FILE, JSON.stringify({ pid: process.pid, url }), { atomic: true })
+    // Once listening, so that it takes none of the start's time; a search that comes before it is done waits for it.
+    const building = background.run('search index build', (signal) => services.moduleIndex.built(signal))
+    // Then what a crash left (an archive stored for a version never written), so that it takes none of the first answers' time either
+    // (an archive is kept while a version is about to name it: ArchiveKeeper.pin).
+    if (!store.writesRefused) void building.then(() => background.run('archive sweep', () => services.sweepArchives()))
     let closing: Promise<void> | undefined
     return {
       url,

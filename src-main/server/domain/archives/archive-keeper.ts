@@ -8,12 +8,15 @@ import { BY_ARCHIVE, type Store } from '../../store/port.js'
 export class ArchiveKeeper {
   /** How many writes are about to name each archive: two imports of the same zip may overlap. */
   private readonly pinned = new Map<string, number>()
+  /** For each release in flight, the archives pinned since it began: one pinned and let go meanwhile is named by a version now. */
+  private readonly pinnedDuring = new Set<Set<string>>()
 
   constructor(private readonly store: Store) {}
 
   /** Keeps an archive from being swept while a version is about to refer to it; returns the unpin. */
   pin(sha256: string): () => void {
     this.pinned.set(sha256, (this.pinned.get(sha256) ?? 0) + 1)
+    for (const pins of this.pinnedDuring) pins.add(sha256)
     let unpinned = false
     return () => {
       if (unpinned) return
@@ -33,14 +36,20 @@ export class ArchiveKeeper {
   async release(hashes: Iterable<string>): Promise<void> {
     const all = [...new Set(hashes)]
     for (let start = 0; start < all.length; start += RELEASE_PAGE) {
-      let unreferenced = all.slice(start, start + RELEASE_PAGE).filter((sha256) => !this.pinned.has(sha256))
-      for (const records of [this.store.modules, this.store.providers, this.store.providerMirror, this.store.providerDocs]) {
-        if (unreferenced.length === 0) break
-        const references = await records.groupSizes(BY_ARCHIVE, unreferenced)
-        unreferenced = unreferenced.filter((sha256) => references.get(sha256) === 0)
+      const pinnedSince = new Set<string>()
+      this.pinnedDuring.add(pinnedSince)
+      try {
+        let unreferenced = all.slice(start, start + RELEASE_PAGE).filter((sha256) => !this.pinned.has(sha256))
+        for (const records of [this.store.modules, this.store.providers, this.store.providerMirror, this.store.providerDocs]) {
+          if (unreferenced.length === 0) break
+          const references = await records.groupSizes(BY_ARCHIVE, unreferenced)
+          unreferenced = unreferenced.filter((sha256) => references.get(sha256) === 0)
+        }
+        // Pinned meanwhile: a version is about to name it, or names it already (pinned and let go while the references were counted).
+        for (const sha256 of unreferenced) if (!this.pinned.has(sha256) && !pinnedSince.has(sha256)) await this.store.archives.delete(sha256)
+      } finally {
+        this.pinnedDuring.delete(pinnedSince)
       }
-      // Pinned meanwhile: a version is about to name it.
-      for (const sha256 of unreferenced) if (!this.pinned.has(sha256)) await this.store.archives.delete(sha256)
     }
   }
 }

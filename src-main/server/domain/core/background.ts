@@ -15,6 +15,8 @@ export interface JobSpec {
   lease?: { job?: string; ttlMs: number }
   /** A periodic job after failures: the next try waits its period doubled per failure, up to `capMs`. */
   backoffCapMs?: number
+  /** Work nothing needs finished (a start's search index build: every start builds again): `close` cancels it at once rather than after the grace period. */
+  cancelledAtClose?: boolean
 }
 
 /** Every job by name: a task started under a name the table lacks is a programming error. */
@@ -67,7 +69,8 @@ export class Background {
     const controller = new AbortController()
     const running = this.attempt(name, controller.signal, task)
       .then((error) => {
-        if (error !== undefined) this.fail(name, error)
+        // Cancelled by close: `close` names what it cancels.
+        if (error !== undefined && !(this.closed && controller.signal.aborted)) this.fail(name, error)
       })
       .finally(() => this.inFlight.delete(running))
     this.inFlight.set(running, { name, controller })
@@ -131,6 +134,7 @@ export class Background {
     this.closed = true
     for (const timer of this.timers) clearTimeout(timer)
     this.timers.clear()
+    for (const { name, controller } of this.inFlight.values()) if (this.spec(name).cancelledAtClose) controller.abort(new Error('Homeport is stopping'))
     if (!(await this.settled(graceMs))) {
       const names = [...new Set([...this.inFlight.values()].map((entry) => entry.name))]
       this.log(`homeport: stopping: cancelling ${names.join(', ')} after ${graceMs / 1000} s`)

@@ -77,6 +77,8 @@ export class ModuleIndex {
   /** A build's second half, its documentation being read into a new index, which replaces `index` once whole. */
   private building: Building | undefined
   private indexing: Promise<void> | undefined
+  /** Why a build stops at its next page: the server is stopping (built's signal). */
+  private stopped: Error | undefined
 
   constructor(private readonly store: Store) {
     store.modules.onChange((id) => (id === undefined ? (this.whole = true) : this.staleModules.add(id)))
@@ -91,8 +93,13 @@ export class ModuleIndex {
     await this.catchingUp
   }
 
-  /** Reads what changed, and waits for a build's documentation to be indexed: the start's build (the 'search index build' job), and every search. */
-  async built(): Promise<void> {
+  /**
+   * Reads what changed, and waits for a build's documentation to be indexed: the start's build (the
+   * 'search index build' job, whose `signal` stops a build between two pages: the server is stopping),
+   * and every search.
+   */
+  async built(signal?: AbortSignal): Promise<void> {
+    signal?.addEventListener('abort', () => (this.stopped = signal.reason as Error), { once: true })
     await this.current()
     while (this.indexing) {
       await this.indexing
@@ -224,6 +231,7 @@ export class ModuleIndex {
     for (let start = 0; start < ids.length; start += READ_PAGE) {
       // Requests are answered between pages: the build reads a registry's every module after a start.
       await nextTurn()
+      if (this.stopped) throw this.stopped
       for (const module of await this.readPage(ids.slice(start, start + READ_PAGE))) {
         modules.put(summaryOf(module, this.namespaceOf(module)))
         stubs.push(stubOf(module))
@@ -236,6 +244,7 @@ export class ModuleIndex {
   private async indexDocumentation(stubs: ModuleStub[], building: Building): Promise<void> {
     for (let start = 0; start < stubs.length && this.building === building; start += READ_PAGE) {
       await nextTurn()
+      if (this.stopped) throw this.stopped
       const page = stubs.slice(start, start + READ_PAGE).filter((stub) => !building.touched.has(stub.id))
       for (const document of await this.documentsOf(page)) {
         if (!building.touched.has(document.document.id)) building.index.add(document.document.id, document)
