@@ -230,6 +230,16 @@ describe('a start after a clean close', () => {
     expect((await next.findBy('name', 'a2'))?.id).toBe('thing-a')
   })
 
+  it('saves them again at the close when the first write, which removed them, failed', async () => {
+    await closedCleanly()
+    const { collection } = await reopened()
+    await expect(collection.update('thing-a', () => { throw new Error('refused by the domain') })).rejects.toThrow('refused')
+    await expect(stat(savedFile())).rejects.toMatchObject({ code: 'ENOENT' })
+    await collection.saveIndexes()
+    const { readEverything } = await reopened()
+    expect(readEverything).toBe(false)
+  })
+
   it('reads every record instead when any record file changed, was added, removed or replaced, or a write was cut short', async () => {
     const changedInPlace = async () => {
       const file = JSON.parse(await readFile(join(dir, 'thing-a.json'), 'utf8')) as { record: Thing }

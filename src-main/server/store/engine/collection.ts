@@ -221,6 +221,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     if (this.writable) return
     this.everyIndex()
     await this.saved?.discard()
+    // Gone, they are saved again at the close even if this write fails and none follows.
+    this.savedAt = undefined
     this.writable = true
   }
 
