@@ -70,8 +70,6 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   /** The indexes made so far: after a start on saved indexes, each is made when first used (uniqueIndex, groupIndex). */
   private readonly uniqueIndexes = new Map<string, Map<string, string>>()
   private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
-  /** Indexes being made from every record (made), which the records read meanwhile are not checked against. */
-  private readonly filling = new Set<Map<string, unknown>>()
   private readonly queue = new WriteQueue()
   private readonly changes = new ChangeFeed()
   /** Grows with every write that reached the disk: whatever was computed from an older value is stale. */
@@ -145,20 +143,9 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * Makes an index from its saved entries, or from every record when they cannot be read (the file
    * damaged since the start, or naming a record by a place it does not hold).
    */
-  private made<V>(indexes: Map<string, Map<string, V>>, name: string, fromSaved: () => Map<string, V> | undefined, fill: (map: Map<string, V>) => void): Map<string, V> {
-    let map = indexes.get(name) ?? fromSaved()
-    if (map) {
-      indexes.set(name, map)
-      return map
-    }
-    // Set before it is filled: reading every record may mend one, which indexes it in every index, this one too.
-    indexes.set(name, (map = new Map<string, V>()))
-    this.filling.add(map)
-    try {
-      fill(map)
-    } finally {
-      this.filling.delete(map)
-    }
+  private made<V>(indexes: Map<string, Map<string, V>>, name: string, fromSaved: () => Map<string, V> | undefined, fromRecords: () => Map<string, V>): Map<string, V> {
+    let map = indexes.get(name)
+    if (!map) indexes.set(name, (map = fromSaved() ?? fromRecords()))
     return map
   }
 
@@ -201,14 +188,18 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return [...this.records.values()].map((file) => file.data.record as unknown as T)
   }
 
-  private uniqueFromRecords(index: string, map: Map<string, string>): void {
+  private uniqueFromRecords(index: string): Map<string, string> {
     const keysOf = this.options.unique![index]!
+    const map = new Map<string, string>()
     for (const record of this.everyRecord()) for (const key of keyList(keysOf(record))) map.set(key, record.id)
+    return map
   }
 
-  private groupFromRecords(group: string, map: Map<string, Set<string>>): void {
+  private groupFromRecords(group: string): Map<string, Set<string>> {
     const groupOf = this.options.groups![group]!
+    const map = new Map<string, Set<string>>()
     for (const record of this.everyRecord()) addMember(map, groupOf(record), record.id)
+    return map
   }
 
   /**
@@ -276,7 +267,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private readUnread(id: string): Low<RecordFile> {
     const document = this.saved!.read(this.unread.get(id)!)
     const { file, record, upgraded } = this.accept(document)
-    const indexed = [...this.uniqueIndexes].every(([index, map]) => this.filling.has(map) || keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id))
+    const indexed = [...this.uniqueIndexes].every(([index, map]) => keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id))
     if (upgraded || !indexed) throw new StoreLoadError(this.backend.describe(document.name), 'it changed after the indexes were saved')
     deepFreeze(record)
     return file
@@ -488,12 +479,12 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   private uniqueIndex(index: string): Map<string, string> {
     if (!this.options.unique?.[index]) throw new Error(`${this.name} has no unique index ${index}`)
-    return this.made(this.uniqueIndexes, index, () => this.savedUnique(index), (map) => this.uniqueFromRecords(index, map))
+    return this.made(this.uniqueIndexes, index, () => this.savedUnique(index), () => this.uniqueFromRecords(index))
   }
 
   private groupIndex(group: string): Map<string, Set<string>> {
     if (!this.options.groups?.[group]) throw new Error(`${this.name} has no group ${group}`)
-    return this.made(this.groupIndexes, group, () => this.savedGroup(group), (map) => this.groupFromRecords(group, map))
+    return this.made(this.groupIndexes, group, () => this.savedGroup(group), () => this.groupFromRecords(group))
   }
 
   private checkUnique(record: T): void {
