@@ -4,6 +4,7 @@ import { HOMEPORT_VERSION } from '../../../shared/version.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesRefusedError } from '../errors.js'
 import type { RecordCheck } from './record-checks.js'
 import { savesIndexes, type RecordBackend, type GroupEntries, type RecordFile, type SavedIndexes, type StoredDocument, type UniqueEntries } from './record-backend.js'
+import { GroupIndex } from './group-index.js'
 import { WriteQueue } from './write-queue.js'
 import { ChangeFeed, type ChangeListener } from '../change-feed.js'
 import type { Schema } from '../schema.js'
@@ -69,7 +70,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private savedAt: number | undefined
   /** The indexes made so far: after a start on saved indexes, each is made when first used (uniqueIndex, groupIndex). */
   private readonly uniqueIndexes = new Map<string, Map<string, string>>()
-  private readonly groupIndexes = new Map<string, Map<string, Set<string>>>()
+  private readonly groupIndexes = new Map<string, GroupIndex>()
   private readonly queue = new WriteQueue()
   private readonly changes = new ChangeFeed()
   /** Grows with every write that reached the disk: whatever was computed from an older value is stale. */
@@ -81,7 +82,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     private readonly options: CollectionOptions<T>
   ) {
     for (const index of Object.keys(options.unique ?? {})) this.uniqueIndexes.set(index, new Map())
-    for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new Map())
+    for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new GroupIndex())
   }
 
   /**
@@ -143,7 +144,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * Makes an index from its saved entries, or from every record when they cannot be read (the file
    * damaged since the start, or naming a record by a place it does not hold).
    */
-  private made<V>(indexes: Map<string, Map<string, V>>, name: string, fromSaved: () => Map<string, V> | undefined, fromRecords: () => Map<string, V>): Map<string, V> {
+  private made<I>(indexes: Map<string, I>, name: string, fromSaved: () => I | undefined, fromRecords: () => I): I {
     let map = indexes.get(name)
     if (!map) indexes.set(name, (map = fromSaved() ?? fromRecords()))
     return map
@@ -163,23 +164,21 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return map
   }
 
-  private savedGroup(group: string): Map<string, Set<string>> | undefined {
+  private savedGroup(group: string): GroupIndex | undefined {
     const entries = this.saved?.group(group)
     if (!entries) return undefined
     const ids = this.saved!.ids
     const { keys, sizes, records } = entries
-    const map = new Map<string, Set<string>>()
+    const index = new GroupIndex()
     let next = 0
     for (let at = 0; at < keys.length; at++) {
-      const members = new Set<string>()
       for (const end = next + sizes[at]!; next < end; next++) {
         const id = ids[records[next]!]
         if (id === undefined) return undefined
-        members.add(id)
+        index.add(keys[at]!, id)
       }
-      map.set(keys[at]!, members)
     }
-    return map
+    return index
   }
 
   /** Every record, read now (synchronously: an index is asked for by a synchronous read), for an index its saved entries cannot give. */
@@ -195,11 +194,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return map
   }
 
-  private groupFromRecords(group: string): Map<string, Set<string>> {
+  private groupFromRecords(group: string): GroupIndex {
     const groupOf = this.options.groups![group]!
-    const map = new Map<string, Set<string>>()
-    for (const record of this.everyRecord()) addMember(map, groupOf(record), record.id)
-    return map
+    const index = new GroupIndex()
+    for (const record of this.everyRecord()) for (const key of keyList(groupOf(record))) index.add(key, record.id)
+    return index
   }
 
   /**
@@ -241,10 +240,15 @@ export class Collection<T extends Identified> implements RecordStore<T> {
         return [index, { keys: [...map.keys()], records: Array.from(map.values(), placeOf) }]
       })
       const groups = Object.keys(this.options.groups ?? {}).map((group): [string, GroupEntries] => {
-        const map = this.groupIndex(group)
+        const keys: string[] = []
+        const sizes: number[] = []
         const records: number[] = []
-        for (const members of map.values()) for (const id of members) records.push(placeOf(id))
-        return [group, { keys: [...map.keys()], sizes: Array.from(map.values(), (members) => members.size), records }]
+        for (const [key, members, size] of this.groupIndex(group).entries()) {
+          keys.push(key)
+          sizes.push(size)
+          for (const id of members) records.push(placeOf(id))
+        }
+        return [group, { keys, sizes, records }]
       })
       await backend.saveIndexes({ stamp: this.stamp(), ids, unique: Object.fromEntries(unique), groups: Object.fromEntries(groups) })
       this.savedAt = this.revision
@@ -346,7 +350,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /** The records whose group `group` is `key`. */
   listBy(group: string, key: string): Promise<T[]> {
-    return settled(() => [...(this.groupIndex(group).get(key) ?? [])].map((id) => this.peek(id) as T))
+    return settled(() => this.groupIndex(group).ids(key).map((id) => this.peek(id) as T))
   }
 
   ids(): Promise<string[]> {
@@ -356,7 +360,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
     return settled(() => {
       const index = this.groupIndex(group)
-      return new Map(keys.map((key) => [key, index.get(key)?.size ?? 0]))
+      return new Map(keys.map((key) => [key, index.size(key)]))
     })
   }
 
@@ -482,7 +486,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.made(this.uniqueIndexes, index, () => this.savedUnique(index), () => this.uniqueFromRecords(index))
   }
 
-  private groupIndex(group: string): Map<string, Set<string>> {
+  private groupIndex(group: string): GroupIndex {
     if (!this.options.groups?.[group]) throw new Error(`${this.name} has no group ${group}`)
     return this.made(this.groupIndexes, group, () => this.savedGroup(group), () => this.groupFromRecords(group))
   }
@@ -504,7 +508,10 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       const map = this.uniqueIndex(index)
       for (const key of keyList(keysOf(record))) map.set(key, record.id)
     }
-    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) addMember(this.groupIndex(group), groupOf(record), record.id)
+    for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
+      const index = this.groupIndex(group)
+      for (const key of keyList(groupOf(record))) index.add(key, record.id)
+    }
   }
 
   private unindex(record: T): void {
@@ -513,12 +520,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       for (const key of keyList(keysOf(record))) if (map.get(key) === record.id) map.delete(key)
     }
     for (const [group, groupOf] of Object.entries(this.options.groups ?? {})) {
-      const map = this.groupIndex(group)
-      for (const key of keyList(groupOf(record))) {
-        const ids = map.get(key)
-        ids?.delete(record.id)
-        if (ids?.size === 0) map.delete(key)
-      }
+      const index = this.groupIndex(group)
+      for (const key of keyList(groupOf(record))) index.remove(key, record.id)
     }
   }
 }
@@ -543,13 +546,4 @@ export function keyList(keys: string | readonly string[] | undefined): readonly 
 /** What `read` returns, or its error, as a promise: a damaged record rejects a read rather than throwing from it. */
 function settled<R>(read: () => R): Promise<R> {
   return new Promise((resolve) => resolve(read()))
-}
-
-/** Adds `id` to the group `map` under each of `keys`. */
-function addMember(map: Map<string, Set<string>>, keys: string | readonly string[], id: string): void {
-  for (const key of keyList(keys)) {
-    let ids = map.get(key)
-    if (!ids) map.set(key, (ids = new Set()))
-    ids.add(id)
-  }
 }
