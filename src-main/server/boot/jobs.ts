@@ -34,7 +34,7 @@ export function jobTable(options: { vcsPollIntervalMs: number }): JobTable {
     bundle: { trigger: 'POST /api/v2/bundles (BundleService.start)' },
     'provider docs fetch': { trigger: 'a public provider version first pulled through (UpstreamDocs.later)' },
     'download-count flush': { everyMs: DOWNLOAD_FLUSH_MS, backoffCapMs: 60_000 },
-    'archive sweep': { everyMs: ARCHIVE_SWEEP_MS, trigger: 'also once at start, after the search index build: what a crash left',  lease: { job: 'archive-sweep', ttlMs: 30 * 60 * 1000 }, backoffCapMs: 6 * ARCHIVE_SWEEP_MS },
+    'archive sweep': { everyMs: ARCHIVE_SWEEP_MS, trigger: 'also once at start, after the search index build: what a crash left', lease: { job: 'archive-sweep', ttlMs: 30 * 60 * 1000 }, backoffCapMs: 6 * ARCHIVE_SWEEP_MS },
     'audit trail retention': { everyMs: AUDIT_SWEEP_MS, backoffCapMs: 6 * AUDIT_SWEEP_MS }
   }
 }
