@@ -145,9 +145,9 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * damaged since the start, or naming a record by a place it does not hold).
    */
   private made<I>(indexes: Map<string, I>, name: string, fromSaved: () => I | undefined, fromRecords: () => I): I {
-    let map = indexes.get(name)
-    if (!map) indexes.set(name, (map = fromSaved() ?? fromRecords()))
-    return map
+    let index = indexes.get(name)
+    if (!index) indexes.set(name, (index = fromSaved() ?? fromRecords()))
+    return index
   }
 
   private savedUnique(index: string): Map<string, string> | undefined {
