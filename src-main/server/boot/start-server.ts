@@ -158,10 +158,10 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
     if (!store.writesRefused) await writeInside(options.dataDir, SERVER_FILE, JSON.stringify({ pid: process.pid, url }), { atomic: true })
     // Once listening, so that it takes none of the start's time; a search that comes before it is done waits for it.
     const building = background.run('search index build', (signal) => services.moduleIndex.built(signal))
-    // Then what a crash left (an archive stored for a version never written), so that it takes none of the first answers' time either
-    // (an archive is kept while a version is about to name it: ArchiveKeeper.pin).
-    if (!store.writesRefused) void building.then(() => background.run('archive sweep', () => services.sweepArchives()))
     let closing: Promise<void> | undefined
+    // Then what a crash left (an archive stored for a version never written), so that it takes none of the first answers' time either
+    // (an archive is kept while a version is about to name it: ArchiveKeeper.pin); not once a stop has cancelled the build.
+    if (!store.writesRefused) void building.then(() => (closing ? undefined : background.run('archive sweep', () => services.sweepArchives())))
     return {
       url,
       port,
