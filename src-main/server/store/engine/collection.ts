@@ -271,8 +271,9 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private readUnread(id: string): Low<RecordFile> {
     const document = this.saved!.read(this.unread.get(id)!)
     const { file, record, upgraded } = this.accept(document)
-    const indexed = [...this.uniqueIndexes].every(([index, map]) => keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id))
-    if (upgraded || !indexed) throw new StoreLoadError(this.backend.describe(document.name), 'it changed after the indexes were saved')
+    let indexed = !upgraded
+    for (const [index, map] of this.uniqueIndexes) indexed &&= keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id)
+    if (!indexed) throw new StoreLoadError(this.backend.describe(document.name), 'it changed after the indexes were saved')
     deepFreeze(record)
     return file
   }

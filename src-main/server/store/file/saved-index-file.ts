@@ -84,7 +84,7 @@ export class SavedIndexFile implements SavedIndexes {
     // What a save a crash cut short left: its file is as large as the indexes.
     for (const entry of await readdir(savedDir)) if (entry.endsWith(TEMP_SUFFIX)) await unlink(join(savedDir, entry))
     const files = new Float64Array(snapshot.ids.length * 3)
-    snapshot.ids.forEach((id, place) => files.set(fileVersion(statSync(join(dir, `${id}.json`), { throwIfNoEntry: false })), place * 3))
+    snapshot.ids.forEach((id, place) => files.set(fileVersion(statSync(recordPath(dir, id), { throwIfNoEntry: false })), place * 3))
     const sections: Header['sections'] = {}
     const parts: Buffer[] = []
     let offset = 0
@@ -128,14 +128,13 @@ export class SavedIndexFile implements SavedIndexes {
   }
 
   read(place: number): StoredDocument {
-    const name = `${this.header.ids[place]}.json`
-    return readDocument(join(this.dir, name), name)
+    const id = this.header.ids[place]!
+    return readDocument(recordPath(this.dir, id), `${id}.json`)
   }
 
   /** Whether the record file at `place` is not the one the indexes were saved with. */
   private changed(place: number): boolean {
-    // Not path.join: it was a sixth of the check's time at 100,000 files.
-    const now = fileVersion(statSync(`${this.dir}${sep}${this.header.ids[place]}.json`, { throwIfNoEntry: false }))
+    const now = fileVersion(statSync(recordPath(this.dir, this.header.ids[place]!), { throwIfNoEntry: false }))
     const { files } = this
     return now[0] !== files[3 * place] || now[1] !== files[3 * place + 1] || now[2] !== files[3 * place + 2]
   }
@@ -144,6 +143,11 @@ export class SavedIndexFile implements SavedIndexes {
     await unlink(this.path).catch(() => undefined)
     await syncFolder(dirname(this.path))
   }
+}
+
+/** Record `id`'s file in the records folder `dir` (a normalized path). Not path.join: it was a sixth of the start's check of 100,000 files. */
+function recordPath(dir: string, id: string): string {
+  return `${dir}${sep}${id}.json`
 }
 
 /** `length` bytes of the file `fd` from `position` (short if the file is). */
