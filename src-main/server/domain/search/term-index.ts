@@ -1,11 +1,5 @@
 import { SortedKeys } from './sorted-keys.js'
-
-/**
- * One term's postings: for each document holding it, `number << FIELD_SHIFT | fields` (its number
- * and the mask of the fields it is in), in one array of small integers. A term of one document (most
- * of a registry's: each module's own words) costs one array of one element.
- */
-type Postings = number[]
+import { PostingLists, type PostingList } from './posting-lists.js'
 
 /** The terms a word of a query stands for (itself, and those it starts): a run of the vocabulary. */
 interface Expansion {
@@ -13,10 +7,12 @@ interface Expansion {
   to: number
 }
 
-/** A word, and its postings. */
-interface Term {
+/**
+ * A word, and where its postings are: for each document holding it, `number << FIELD_SHIFT | fields`
+ * (its number and the mask of the fields it is in).
+ */
+interface Term extends PostingList {
   word: string
-  postings: Postings
 }
 
 /** A posting's low bits: the fields (one bit each, at most 8). */
@@ -67,6 +63,7 @@ export type Scorer = (wordFields: readonly number[], titleIsQuery: boolean) => n
  */
 export class TermIndex<D> {
   private readonly terms = new Map<string, Term>()
+  private readonly postings = new PostingLists()
   /** Every term, in its word's string order: a prefix's terms are a run of it. */
   private readonly vocabulary = new SortedKeys<Term>((term) => term.word)
   /** By number; a document discarded leaves a hole until the next sweep. */
@@ -119,13 +116,13 @@ export class TermIndex<D> {
     const masks = new Map<string, number>()
     for (let field = 0; field < this.fieldCount; field++) for (const word of entry.fields[field] ?? []) masks.set(word, (masks.get(word) ?? 0) | (1 << field))
     for (const [word, mask] of masks) {
-      const term = this.terms.get(word)
-      if (term) term.postings.push((number << FIELD_SHIFT) | mask)
-      else {
-        const added = { word, postings: [(number << FIELD_SHIFT) | mask] }
-        this.terms.set(word, added)
-        this.vocabulary.add(added)
+      let term = this.terms.get(word)
+      if (!term) {
+        term = { word, at: 0, count: 0, room: 0 }
+        this.terms.set(word, term)
+        this.vocabulary.add(term)
       }
+      this.postings.add(term, (number << FIELD_SHIFT) | mask)
     }
   }
 
@@ -139,10 +136,11 @@ export class TermIndex<D> {
     if (this.holes > 1000 && this.holes > this.documents.length * SWEEP_AT) this.sweep()
   }
 
-  /** Puts what was added in order now rather than at the next search (a build's last step). */
+  /** Puts what was added in order now rather than at the next search, and packs the postings (a build's last step). */
   settle(): void {
     this.vocabulary.settle()
     this.rank()
+    this.postings.compact(this.terms.values())
   }
 
   /**
@@ -163,7 +161,7 @@ export class TermIndex<D> {
     const expansions = words.map((word) => this.vocabulary.withPrefix(word))
     const postings = expansions.map(({ from, to }) => {
       let count = 0
-      for (let index = from; index < to; index++) count += this.vocabulary.at(index).postings.length
+      for (let index = from; index < to; index++) count += this.vocabulary.at(index).count
       return count
     })
     // The rarest word first: it lists the candidates, and each other word's postings (read whole) only strike some off.
@@ -183,10 +181,13 @@ export class TermIndex<D> {
 
   /** Marks the fields of the first word's documents in `mask`, and lists them in `found`: how many. */
   private collect({ from, to }: Expansion, mask: Uint8Array): number {
-    const found = this.found
+    const { found } = this
+    const { data } = this.postings
     let count = 0
     for (let term = from; term < to; term++) {
-      for (const posting of this.vocabulary.at(term).postings) {
+      const { at, count: postings } = this.vocabulary.at(term)
+      for (let place = at; place < at + postings; place++) {
+        const posting = data[place]!
         const number = posting >>> FIELD_SHIFT
         if (mask[number] === 0) found[count++] = number
         mask[number]! |= posting & FIELD_MASK
@@ -197,8 +198,12 @@ export class TermIndex<D> {
 
   /** Marks another word's fields in `mask`, and keeps in `found` those of its `count` documents that hold it: how many. */
   private keep(count: number, { from, to }: Expansion, mask: Uint8Array): number {
-    for (let term = from; term < to; term++) for (const posting of this.vocabulary.at(term).postings) mask[posting >>> FIELD_SHIFT]! |= posting & FIELD_MASK
-    const found = this.found
+    const { data } = this.postings
+    for (let term = from; term < to; term++) {
+      const { at, count: postings } = this.vocabulary.at(term)
+      for (let place = at; place < at + postings; place++) mask[data[place]! >>> FIELD_SHIFT]! |= data[place]! & FIELD_MASK
+    }
+    const { found } = this
     let kept = 0
     for (let index = 0; index < count; index++) if (mask[found[index]!] !== 0) found[kept++] = found[index]!
     return kept
@@ -281,16 +286,16 @@ export class TermIndex<D> {
       orders.push(this.orders[number]!)
     }
     const emptied: string[] = []
-    for (const [word, { postings }] of this.terms) {
-      let kept = 0
-      for (const posting of postings) {
-        const number = renumbered[posting >>> FIELD_SHIFT]!
-        if (number >= 0) postings[kept++] = (number << FIELD_SHIFT) | (posting & FIELD_MASK)
-      }
-      postings.length = kept
-      if (kept === 0) emptied.push(word)
+    const renumber = (posting: number) => {
+      const number = renumbered[posting >>> FIELD_SHIFT]!
+      return number < 0 ? -1 : (number << FIELD_SHIFT) | (posting & FIELD_MASK)
+    }
+    for (const term of this.terms.values()) {
+      this.postings.rewrite(term, renumber)
+      if (term.count === 0) emptied.push(term.word)
     }
     for (const word of emptied) this.terms.delete(word)
+    this.postings.compact(this.terms.values())
     this.vocabulary.reset(this.terms.values())
     this.documents = documents
     this.orders = orders
