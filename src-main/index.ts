@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron'
 import { startServer, type RunningServer } from './server/boot/start-server.js'
+import { boundHeapGrowth } from './server/boot/heap-growth.js'
 import { restoreBackup, UnverifiedBackupError } from './server/store/file/restore.js'
 import { resolveDataDir } from './server/data-dir/default-dir.js'
 import { DEFAULT_HOST, DEFAULT_PORT, parseServeOptions } from './server/boot/options.js'
@@ -14,6 +15,7 @@ import { mayNavigate, opensExternally, secureWebPreferences } from './desktop/wi
  * server serves. Everything else lives under ./server and runs under plain Node too.
  */
 const here = dirname(fileURLToPath(import.meta.url))
+boundHeapGrowth()
 // Tests (and a second profile) run with their own folder, never the user's.
 if (process.env.HOMEPORT_USER_DATA_DIR) app.setPath('userData', process.env.HOMEPORT_USER_DATA_DIR)
 const settingsPath = () => join(app.getPath('userData'), 'settings.json')

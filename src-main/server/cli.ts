@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { UsageError } from './boot/options.js'
+import { boundHeapGrowth } from './boot/heap-growth.js'
 import { COMMANDS, commandUsage, usage, usageHint } from './commands/all-commands.js'
 import { runCommand, type Command } from './commands/command.js'
 
+boundHeapGrowth()
 const argv = process.argv.slice(2)
 const [name, ...rest] = argv
 const implicit = name === undefined || name.startsWith('-')
