@@ -1,13 +1,13 @@
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
 import { moduleArchive } from '../tests/helpers/archives'
 import { makeSigningKey, providerRelease } from '../tests/helpers/providers'
 import { docsScreenshot } from './support/screenshots'
+import { testFolder } from './support/test-folder'
 
 const MAIN_TF = `terraform {
   required_providers {
@@ -50,7 +50,7 @@ test('makes a bundle from a configuration folder with its progress, lists what c
     const path = `registry.terraform.io/hashicorp/time/0.9.1/${file.os}_${file.arch}?hash=zh:${file.shasum}`
     expect((await page.request.put(`${origin}/api/v2/admin/provider-mirror/packages/${path}`, { headers: { ...headers, 'Content-Type': 'application/zip' }, data: file.bytes })).status()).toBe(201)
   }
-  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-configuration-'))
+  const folder = testFolder('configuration')
   writeFileSync(join(folder, 'main.tf'), MAIN_TF)
 
   await page.getByRole('navigation', { name: 'Homeport' }).getByRole('link', { name: 'Bundles' }).click()

@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { adminPost } from './support/admin-api'
 import { openOrganization, signIn, teamToken } from './support/session'
 import { docsScreenshot } from './support/screenshots'
+import { testFolder } from './support/test-folder'
 
 /** A folder of repositories with one module, tagged twice, made with the machine's git; and a way to tag it again. */
 function repositories(): { root: string; tag: (version: string) => void } {
-  const root = mkdtempSync(join(tmpdir(), 'homeport-e2e-repos-'))
+  const root = testFolder('repositories')
   const repo = join(root, 'platform', 'terraform-aws-dns')
   mkdirSync(repo, { recursive: true })
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', ...args], { cwd: repo })

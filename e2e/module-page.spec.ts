@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 import { expect, test } from './support/fixtures'
@@ -8,6 +7,7 @@ import { publish } from './support/publish'
 import { openOrganization, signIn } from './support/session'
 import { docsScreenshot } from './support/screenshots'
 import { expectAccessible } from './support/axe'
+import { testFolder } from './support/test-folder'
 
 
 /** A vpc-like module whose outputs are `outputs`. */
@@ -20,7 +20,7 @@ function vpc(outputs: string[]): Record<string, string> {
 
 /** On the Publish page: a folder of `files` picked as the vpc module's (or `name`'s) `version`, and its interface checked. */
 async function checkBeforePublish(page: Page, files: Record<string, string>, version: string, name = 'vpc') {
-  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-vpc-'))
+  const folder = testFolder('vpc')
   for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text)
   await page.getByLabel('Module folder', { exact: true }).setInputFiles(folder)
   await page.getByLabel('Module name').fill(name)
@@ -185,7 +185,7 @@ test('offers to mirror a version of a curated public module, and says in the ser
 test('says a version was published with warnings where it is published, readably', async ({ page }) => {
   await signIn(page)
   await openOrganization(page, 'warned')
-  const folder = mkdtempSync(join(tmpdir(), 'homeport-e2e-warned-'))
+  const folder = testFolder('warned')
   writeFileSync(join(folder, 'variables.tf'), 'variable "cidr" {\n  type = string\n}\n')
   writeFileSync(join(folder, 'broken.tf'), 'resource "aws_vpc" "this" {\n')
   await page.getByRole('link', { name: 'Publish', exact: true }).click()

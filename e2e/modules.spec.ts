@@ -1,11 +1,11 @@
-import { appendFileSync, cpSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, cpSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from './support/fixtures'
 import { expectAccessible } from './support/axe'
 import { openOrganization, signIn, teamToken } from './support/session'
 import { docsScreenshot } from './support/screenshots'
+import { testFolder } from './support/test-folder'
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
 
@@ -220,7 +220,7 @@ test.describe('publishing a module folder and reading it', () => {
     await signIn(page)
     // A link that merely starts like this server's URL (userinfo before an @) is another site's.
     const origin = new URL(page.url()).origin
-    const folder = join(mkdtempSync(join(tmpdir(), 'homeport-e2e-')), 'terraform-null-hostile')
+    const folder = join(testFolder('hostile'), 'terraform-null-hostile')
     cpSync(fixture('terraform-null-hostile'), folder, { recursive: true })
     appendFileSync(join(folder, 'README.md'), `\n[lookalike](${origin}@evil.example/phish)\n`)
     await openOrganization(page, 'hostile')

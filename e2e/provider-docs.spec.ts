@@ -1,5 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { moduleArchive } from '../tests/helpers/archives'
 import { providerDocsTree } from '../tests/helpers/provider-docs'
@@ -9,6 +8,7 @@ import { expectAccessible } from './support/axe'
 import { expect, test } from './support/fixtures'
 import { signIn } from './support/session'
 import { docsScreenshot } from './support/screenshots'
+import { testFolder } from './support/test-folder'
 
 const ORG = 'docs-e2e'
 
@@ -103,7 +103,7 @@ test('reads a private provider’s docs: the registry’s navigation, a filter, 
 })
 
 test('uploads a version’s docs from a folder, and switches versions', async ({ page }) => {
-  const repository = mkdtempSync(join(tmpdir(), 'homeport-e2e-provider-'))
+  const repository = testFolder('provider')
   for (const [path, text] of Object.entries(providerDocsTree())) {
     mkdirSync(dirname(join(repository, path)), { recursive: true })
     writeFileSync(join(repository, path), path.includes('getting-started') ? text.replace('# Getting started', '# Getting started with 2.1') : text)

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeSigningKey, providerRelease, publishProvider } from '../tests/helpers/providers'
 import { adminApi } from './support/admin-api'
@@ -8,12 +7,13 @@ import { expect, test } from './support/fixtures'
 import { E2E_ADMIN_TOKEN } from '../playwright.config'
 import { openOrganization, signIn } from './support/session'
 import { docsScreenshot } from './support/screenshots'
+import { testFolder } from './support/test-folder'
 
 test('adds a signing key, publishes a provider release from its folder, and shows the provider’s page with its usage', async ({ page }) => {
   const key = await makeSigningKey('E2E Providers')
   const release = await providerRelease('dns', '1.4.0', ['linux_amd64', 'darwin_arm64'], key)
   // The release folder as goreleaser writes it.
-  const dist = mkdtempSync(join(tmpdir(), 'homeport-e2e-dist-'))
+  const dist = testFolder('dist')
   const sums = join(dist, 'terraform-provider-dns_1.4.0_SHA256SUMS')
   writeFileSync(sums, release.shasums)
   writeFileSync(`${sums}.sig`, release.signature)

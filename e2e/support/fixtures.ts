@@ -1,8 +1,6 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { _electron, test as base } from '@playwright/test'
 import { E2E_ADMIN_TOKEN } from '../../playwright.config'
+import { testFolder } from './test-folder'
 
 /**
  * The specs' `page`: a Chromium tab on the headless server, or, in the `electron` project, the
@@ -18,8 +16,8 @@ export const test = base.extend({
       args: ['.'],
       env: {
         ...process.env,
-        HOMEPORT_USER_DATA_DIR: mkdtempSync(join(tmpdir(), 'homeport-electron-profile-')),
-        HOMEPORT_DATA_DIR: mkdtempSync(join(tmpdir(), 'homeport-electron-data-')),
+        HOMEPORT_USER_DATA_DIR: testFolder('electron-profile'),
+        HOMEPORT_DATA_DIR: testFolder('electron-data'),
         HOMEPORT_PORT: '0',
         HOMEPORT_ADMIN_TOKEN: E2E_ADMIN_TOKEN
       }

@@ -1,8 +1,6 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { E2E_ADMIN_TOKEN } from '../../playwright.config'
+import { testFolder } from './test-folder'
 
 /**
  * A headless Homeport of the spec's own, on an empty data directory and a free port: for what
@@ -10,7 +8,7 @@ import { E2E_ADMIN_TOKEN } from '../../playwright.config'
  * its own (`args`: single sign-on's, say).
  */
 export async function startOwnServer(args: string[] = []): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['out/main/cli.js', '--port', '0', '--data-dir', mkdtempSync(join(tmpdir(), 'homeport-e2e-own-')), ...args], {
+  const child = spawn(process.execPath, ['out/main/cli.js', '--port', '0', '--data-dir', testFolder('data'), ...args], {
     env: { ...process.env, HOMEPORT_ADMIN_TOKEN: E2E_ADMIN_TOKEN },
     stdio: ['ignore', 'pipe', 'pipe']
   })

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeSigningKey, providerRelease, publishProvider, type ProviderRelease, type SigningKey } from '../helpers/providers.js'
@@ -94,7 +95,9 @@ describe('bundles through the API', () => {
       hosts: { 'homeport.localhost': { 'modules.v1': `${target.url}/api/registry/v1/modules/`, 'providers.v1': `${target.url}/api/registry/v1/providers/` } },
       credentials: { 'homeport.localhost': target.adminToken }
     })
-    const installed = await client.installProvider('homeport.localhost/acme/tool', '>= 1.0', 'linux_amd64', join(tmpdir(), `homeport-bundle-api-${process.pid}`))
+    const installDir = await mkdtemp(join(tmpdir(), 'homeport-bundle-api-'))
+    onTestFinished(() => rm(installDir, { recursive: true, force: true }))
+    const installed = await client.installProvider('homeport.localhost/acme/tool', '>= 1.0', 'linux_amd64', installDir)
     expect(installed).toMatchObject({ version: '1.0.0', signedBy: key.keyId })
     const again = await importBundle(bundle)
     expect(again.body.data!.attributes).toMatchObject({ 'created-organizations': [], modules: [{ outcome: 'present' }], providers: [{ outcome: 'present' }] })

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { hclString, moduleBlock } from '../../src-main/shared/module-usage.js'
 import { HAS_TERRAFORM, NEEDS_TERRAFORM } from '../helpers/terraform-binary.js'
 
@@ -62,6 +62,7 @@ describe('the usage block a module page offers', () => {
 
   it.skipIf(!HAS_TERRAFORM)(`is what terraform fmt leaves unchanged${NEEDS_TERRAFORM}`, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'homeport-usage-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
     // A typed value in the middle breaks the run of comments, as fmt's alignment does.
     const block = moduleBlock(VPC, [...REQUIRED.slice(0, 3), { name: 'cidr', type: 'string', value: '10.0.0.0/16 ${x}' }, ...REQUIRED.slice(3)])
     await writeFile(join(dir, 'main.tf'), block)

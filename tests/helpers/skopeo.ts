@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -20,6 +20,8 @@ export interface Skopeo {
   run(args: string[]): Promise<string>
   /** Arguments that trust the server's CA for a source (`--src-cert-dir`) or inspect (`--cert-dir`). */
   certDir: string
+  /** Removes its home. */
+  remove(): Promise<void>
 }
 
 /**
@@ -36,6 +38,7 @@ export async function skopeo(trustPath: string): Promise<Skopeo> {
   const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_RUNTIME_DIR: home, XDG_CONFIG_HOME: join(home, 'config'), REGISTRY_AUTH_FILE: join(home, 'auth.json') }
   return {
     certDir,
+    remove: () => rm(home, { recursive: true, force: true }),
     run: (args) =>
       new Promise((resolve, reject) => {
         const [command, ...rest] = args

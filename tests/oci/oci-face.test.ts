@@ -224,6 +224,7 @@ describe(`skopeo, a real OCI client, against Homeport${NEEDS_SKOPEO}`, () => {
   beforeAll(async () => {
     if (HAS_SKOPEO) client = await skopeo(test.server.tls!.trustPath)
   })
+  afterAll(() => (HAS_SKOPEO ? client.remove() : undefined))
   const creds = (token: string) => `homeport:${token}`
 
   it.skipIf(!HAS_SKOPEO)('inspects a provider’s index and a module’s manifest as Homeport serves them, over HTTPS after the challenge', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest'
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -89,6 +89,7 @@ describe('mirrored providers and modules over OCI', () => {
 
   it.skipIf(!HAS_SKOPEO)(`skopeo copies the mirrored provider’s zips out byte-identically${NEEDS_SKOPEO}`, async () => {
     const client = await skopeo(homeport.server.tls!.trustPath)
+    onTestFinished(() => client.remove())
     const dir = join(work, 'null')
     const host = new URL(homeport.url).host
     await client.run(['copy', '--all', '--src-cert-dir', client.certDir, '--src-creds', `homeport:${homeport.adminToken}`, `docker://${host}/providers/registry.opentofu.org/hashicorp/null:3.2.3`, `oci:${dir}:3.2.3`])
@@ -100,6 +101,7 @@ describe('mirrored providers and modules over OCI', () => {
 
   it.skipIf(!HAS_SKOPEO)(`skopeo lists no tag the gate holds back, and cannot copy it${NEEDS_SKOPEO}`, async () => {
     const client = await skopeo(homeport.server.tls!.trustPath)
+    onTestFinished(() => client.remove())
     const host = new URL(homeport.url).host
     const repository = `docker://${host}/providers/registry.opentofu.org/hashicorp/null`
     const creds = ['--creds', `homeport:${homeport.adminToken}`]

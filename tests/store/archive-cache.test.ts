@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { CachedArchives } from '../../src-main/server/store/postgres/archive-cache.js'
 import { openMemoryStore } from '../../src-main/server/store/memory/memory-store.js'
 import type { Archives } from '../../src-main/server/store/port.js'
@@ -30,7 +30,9 @@ async function setup(maxBytes = 64 * MB) {
       return inner.read(sha256, range)
     }
   })
-  const dir = join(await mkdtemp(join(tmpdir(), 'homeport-archive-cache-')), 'archive-cache')
+  const root = await mkdtemp(join(tmpdir(), 'homeport-archive-cache-'))
+  onTestFinished(() => rm(root, { recursive: true, force: true }))
+  const dir = join(root, 'archive-cache')
   const cache = await CachedArchives.open(counted, dir, maxBytes)
   const put = async (bytes: Buffer) => (await cache.put(Readable.from([bytes]), 100 * MB)).sha256
   return { cache, counted, dir, put, innerReads: () => innerReads }
