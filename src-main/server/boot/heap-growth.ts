@@ -1,16 +1,16 @@
 import { setFlagsFromString } from 'node:v8'
 
-/** How much larger than what it holds V8 lets the heap grow before its next full collection: half again. */
-const HEAP_GROWING_PERCENT = 50
+/** How much larger than what it holds V8 lets the heap grow before its next full collection: as much again. */
+const HEAP_GROWING_PERCENT = 100
 const FLAG = '--heap-growing-percent'
 
 /**
  * Bounds how far the JavaScript heap grows past what it holds, for the life of the process (the
  * desktop app's main process, or `homeport`'s). V8 otherwise picks the factor itself, up to 4 × on a
- * machine with this much memory. At 100,000 modules on PostgreSQL, the search index build's garbage left a
- * 310 MB heap holding 120 MB, and 420 MB resident. With half again, that is 190 MB and 275 MB resident,
- * at no cost measured in the benchmark's latencies (docs/operations/performance.md, memory).
- * A `--heap-growing-percent` given to Node itself is kept.
+ * machine with this much memory. At 100,000 modules on PostgreSQL the search index build's garbage left a
+ * 310 MB heap holding 120 MB (420 MB resident); grown to twice what it holds at most, 220 MB (305 MB
+ * resident). Half again saved 30 MB more, and cost searches a third more time at the median in more
+ * full collections (docs/development/decisions.md). A `--heap-growing-percent` given to Node is kept.
  */
 export function boundHeapGrowth(): void {
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) => flag.startsWith(FLAG))
