@@ -151,6 +151,10 @@ describe('a full disk and a read-only data directory', () => {
       ).json()) as { data: { links: { upload: string } } }
       expect((await upload(created.data.links.upload, await moduleArchive({ 'main.tf': 'output "x" {\n  value = 1\n}\n' }))).status).toBe(200)
       await eventually(async () => expect((await fetch(`${server.url}/api/registry/v1/modules/kept/vpc/aws/2.0.0`, { headers })).status).toBe(200))
+      // A first count written before the disk fills: that first write removes the saved indexes of the
+      // counts (a clean close's), which on a full disk would free the room the next write needs.
+      expect((await fetch(`${server.url}/api/registry/v1/modules/kept/vpc/aws/2.0.0/download`, { headers })).status).toBe(204)
+      await eventually(async () => expect((await readdir(join(mountPoint, 'data', 'downloads'))).filter((name) => name.endsWith('.json'))).toHaveLength(1))
       await fillLeaving(0)
       for (let i = 0; i < 3; i++) expect((await fetch(`${server.url}/api/registry/v1/modules/kept/vpc/aws/2.0.0/download`, { headers })).status).toBe(204)
       // The flush (the server's own job, every two seconds) fails; the server goes on, and says so once.
