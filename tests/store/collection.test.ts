@@ -177,7 +177,7 @@ describe('a start after a clean close', () => {
     vi.restoreAllMocks()
     const backend = new RecordFiles(dir)
     const readAll = vi.spyOn(backend, 'readAll')
-    const read = vi.spyOn(SavedIndexFile.prototype, 'read')
+    const read = vi.spyOn(backend, 'readNow')
     const sections = [vi.spyOn(SavedIndexFile.prototype, 'unique'), vi.spyOn(SavedIndexFile.prototype, 'group')]
     const collection = things(options, backend)
     await collection.load()
@@ -200,7 +200,7 @@ describe('a start after a clean close', () => {
     expect((await second.listBy('group', 'g')).map((t) => t.id).sort()).toEqual(['thing-a', 'thing-b'])
     expect(indexesMade()).toEqual(['group', 'tag'])
     expect(Object.isFrozen(await second.get('thing-b'))).toBe(true)
-    expect(read.mock.calls.map(([place]) => (second as unknown as { saved: SavedIndexFile }).saved.ids[place]).sort()).toEqual(['thing-a', 'thing-b'])
+    expect(read.mock.calls.map(([name]) => name).sort()).toEqual(['thing-a.json', 'thing-b.json'])
     // Unique keys of records not read yet, in an index not made yet, still hold: the first write makes every index.
     await expect(second.create({ id: 'thing-d', name: 'c', tags: [], group: 'h' })).rejects.toBeInstanceOf(UniqueConstraintError)
     expect(indexesMade()).toEqual(['group', 'name', 'tag'])
@@ -215,6 +215,21 @@ describe('a start after a clean close', () => {
     await third.delete('thing-b')
     expect(await third.findBy('tag', 'y')).toBeUndefined()
     expect((await third.all()).map((t) => t.name).sort()).toEqual(['A', 'C2'])
+  })
+
+  it('keeps none of the records a start read every file for: each is read again when first asked for', async () => {
+    await closedCleanly()
+    await unlink(savedFile())
+    const { collection, readEverything, read } = await reopened()
+    expect(readEverything).toBe(true)
+    expect(read).not.toHaveBeenCalled()
+    expect((await collection.findBy('tag', 'y'))?.id).toBe('thing-b')
+    expect(Object.isFrozen(await collection.get('thing-b'))).toBe(true)
+    expect((await collection.listBy('group', 'g')).map((t) => t.name).sort()).toEqual(['A', 'B'])
+    expect(read.mock.calls.map(([name]) => name).sort()).toEqual(['thing-a.json', 'thing-b.json'])
+    await collection.update('thing-c', (draft) => void (draft.name = 'C2'))
+    expect((await collection.all()).map((t) => t.name).sort()).toEqual(['A', 'B', 'C2'])
+    expect(read).toHaveBeenCalledTimes(3)
   })
 
   it('removes the saved indexes before the first write, which a crash after it must not find', async () => {

@@ -71,8 +71,6 @@ export interface SavedIndexes {
   /** A unique index's entries, read now; undefined when they cannot be (the file went or was damaged since the start). */
   unique(index: string): UniqueEntries | undefined
   group(group: string): GroupEntries | undefined
-  /** The record at `place` in `ids`, read now. */
-  read(place: number): StoredDocument
   /** Removes them from where they are kept: called before the first write, after which they would describe an older state. */
   discard(): Promise<void>
 }
@@ -80,12 +78,16 @@ export interface SavedIndexes {
 /**
  * What a backend may add so that a start need not read every document: the indexes saved at the
  * last clean close, used only while every document is exactly as it was then; the documents are
- * then read one at a time, when first asked for (the file store; see saved-index-file.ts).
+ * then read one at a time, when first asked for (the file store; see saved-index-file.ts). Such a
+ * backend keeps its documents where they can be read again, so a start that read them all need not
+ * keep them either.
  */
 export interface SavedIndexBackend extends RecordBackend {
   /** The saved indexes, if they carry `stamp` and every document is as it was when they were saved. */
   savedIndexes(stamp: string): SavedIndexes | undefined
   saveIndexes(snapshot: IndexSnapshot): Promise<void>
+  /** The document `name`, read now (synchronously: an index is asked for by a synchronous read). */
+  readNow(name: string): StoredDocument
 }
 
 export function savesIndexes(backend: RecordBackend): backend is SavedIndexBackend {

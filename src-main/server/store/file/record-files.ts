@@ -63,6 +63,10 @@ export class RecordFiles implements SavedIndexBackend {
     await SavedIndexFile.save(this.dir, await makeFolder(this.dir, SAVED_INDEXES_FOLDER), snapshot)
   }
 
+  readNow(name: string): StoredDocument {
+    return readDocument(join(this.dir, name), name)
+  }
+
   document(name: string): Adapter<RecordFile> {
     return new AtomicJsonFile<RecordFile>(join(this.dir, name))
   }

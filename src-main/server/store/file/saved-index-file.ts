@@ -2,8 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from '
 import { readdir, unlink } from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
 import { syncFolder, TEMP_SUFFIX, writeInside } from '../../files/folder-writes.js'
-import type { GroupEntries, IndexSnapshot, SavedIndexes, StoredDocument, UniqueEntries } from '../engine/record-backend.js'
-import { readDocument } from './read-document.js'
+import type { GroupEntries, IndexSnapshot, SavedIndexes, UniqueEntries } from '../engine/record-backend.js'
 
 /** The file, in the saved-indexes folder, that holds them. */
 export const SAVED_INDEXES_FILE = 'indexes'
@@ -125,11 +124,6 @@ export class SavedIndexFile implements SavedIndexes {
     } catch {
       return undefined
     }
-  }
-
-  read(place: number): StoredDocument {
-    const id = this.header.ids[place]!
-    return readDocument(recordPath(this.dir, id), `${id}.json`)
   }
 
   /** Whether the record file at `place` is not the one the indexes were saved with. */
