@@ -13,7 +13,8 @@ const FLAG = '--heap-growing-percent'
  * full collections (docs/development/decisions.md). A `--heap-growing-percent` given to Node is kept.
  */
 export function boundHeapGrowth(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) => flag.startsWith(FLAG))
+  // Node refuses the flag in NODE_OPTIONS: on its command line is the one place it can be given.
+  const given = process.execArgv.some((flag) => flag.startsWith(FLAG))
   // The flag is read at each full collection: set before the heap grows, it holds from then on.
   if (!given) setFlagsFromString(`${FLAG}=${HEAP_GROWING_PERCENT}`)
 }
