@@ -93,7 +93,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    */
   async load(): Promise<void> {
     const backend = this.backend
-    const saved = savesIndexes(backend) ? backend.savedIndexes(this.stamp()) : undefined
+    const rereads = savesIndexes(backend)
+    const saved = rereads ? backend.savedIndexes(this.stamp()) : undefined
     if (saved) return this.adopt(saved)
     for await (const document of backend.readAll()) {
       const { file, record, upgraded } = this.accept(document)
@@ -102,7 +103,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       this.checkUnique(record)
       deepFreeze(record)
       // An upgrade that could not be written is held: the document would read as the older schema.
-      if (savesIndexes(backend) && !(upgraded && this.options.writesRefused)) this.unread.add(record.id)
+      if (rereads && !(upgraded && this.options.writesRefused)) this.unread.add(record.id)
       else this.records.set(record.id, file)
       this.index(record)
     }
