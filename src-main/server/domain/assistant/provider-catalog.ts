@@ -7,6 +7,7 @@ import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { isPublished } from '../providers/providers.js'
 import { registryOfHost } from './module-catalog.js'
+import { newestFirst } from '../core/newest-first.js'
 
 /** A provider an assistant may name in `required_providers`: a private one, or a public one mirrored here. */
 export interface ProviderEntry {
@@ -83,6 +84,6 @@ export class ProviderCatalog {
 
 /** An entry with its versions newest first, and its latest. */
 function entryOf(where: Omit<ProviderEntry, 'versions' | 'latest'>, versions: ProviderEntryVersion[]): ProviderEntry {
-  const sorted = versions.sort((a, b) => semver.rcompare(a.version, b.version))
+  const sorted = newestFirst(versions, (version) => version.version)
   return { ...where, versions: sorted, latest: sorted.find((version) => semver.prerelease(version.version) === null) ?? sorted[0]! }
 }

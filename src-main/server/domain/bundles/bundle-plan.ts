@@ -22,6 +22,7 @@ import {
   type ModuleCall,
   type ProviderAddress
 } from './configuration.js'
+import { newestVersionsFirst } from '../core/newest-first.js'
 
 /** What a bundle is made of: a configuration to read as `terraform init` does, and/or modules and providers named outright. */
 export interface BundleRequest {
@@ -86,7 +87,7 @@ interface ProviderDemand extends ProviderAddress {
 /** The newest version `constraint` allows (a stable one, without a constraint), as Terraform picks. */
 function newest(versions: string[], constraint: string | undefined): string | undefined {
   const meets = constraint ? terraformConstraint(constraint, 'version') : (version: string) => semver.valid(version) !== null && !semver.prerelease(version)
-  return versions.filter(meets).sort(semver.rcompare)[0]
+  return newestVersionsFirst(versions.filter(meets))[0]
 }
 
 /**

@@ -10,6 +10,7 @@ import type { AuditTrailService } from '../organizations/audit-trail.js'
 import { decide, OFFERED, type Decision, type ScopedPolicy } from './decide.js'
 import { packageKey, packageName, type PublicPackage } from './packages.js'
 import type { PublishTimes, ReleaseDates } from './release-dates.js'
+import { newestFirst, newestVersionsFirst } from '../core/newest-first.js'
 
 /** The id of a scope's policy record: `gate-installation`, or `gate-org…` (a store id has one dash). */
 export function policyId(organizationId: string | null): string {
@@ -155,7 +156,7 @@ export class Gate {
   async explain(context: GateContext, target: PublicPackage, versions: readonly string[] = []): Promise<Array<{ decision: Decision; sighting: ReleaseSighting | undefined }>> {
     const known = await this.dates.known(target)
     const requests = await this.requestsOf(target)
-    const named = [...new Set([...versions, ...Object.keys(known), ...requests.keys()])].filter((version) => semver.valid(version) !== null).sort(semver.rcompare)
+    const named = newestVersionsFirst([...new Set([...versions, ...Object.keys(known), ...requests.keys()])].filter((version) => semver.valid(version) !== null))
     const policies = await this.policies(context.organizationIds)
     const now = this.options.clock()
     return named.map((version) => ({
@@ -179,7 +180,7 @@ export class Gate {
 
   /** What a providers.v1 list says of the versions it holds back (Terraform prints these, even when a lock file pins a version). */
   warnings(target: PublicPackage, held: readonly Decision[]): string[] {
-    const newest = [...held].sort((a, b) => semver.rcompare(a.version, b.version))
+    const newest = newestFirst(held, (decision) => decision.version)
     const lines = newest.slice(0, MAX_WARNINGS).map((decision) => `Homeport holds back ${packageName(target)} ${decision.version}: ${decision.reason}.`)
     if (newest.length > MAX_WARNINGS) lines.push(`Homeport holds back ${newest.length - MAX_WARNINGS} more versions of ${packageName(target)}; its GUI's Gate page lists them.`)
     return lines

@@ -3,6 +3,7 @@ import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../stor
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { AuditResource } from '../organizations/audit-trail.js'
+import { newestFirst } from '../core/newest-first.js'
 
 /**
  * The rules of registry modules and versions that need no service: names, semantic versions,
@@ -126,7 +127,7 @@ export function versionResource(view: ModuleView, version: Pick<VersionRecord, '
 
 /** The `ok` versions, newest first (semantic version order; build metadata ignored). */
 export function published(module: ModuleRecord): VersionRecord[] {
-  return module.versions.filter((version) => version.status === 'ok').sort((a, b) => semver.rcompare(a.version, b.version))
+  return newestFirst(module.versions.filter((version) => version.status === 'ok'), (version) => version.version)
 }
 
 /** The newest stable version, or the newest prerelease when there is no stable one. */

@@ -1,10 +1,10 @@
-import semver from 'semver'
 import type { ProviderDocRecord, ProviderDocsRecord } from '../../store/records.js'
 import type { Caller } from '../core/access.js'
 import { NotFoundError } from '../core/errors.js'
 import type { ProviderService } from '../providers/providers.js'
 import type { PublicMirrors } from '../upstream/public-mirrors.js'
 import { mirroredDocsKey, privateDocsKey, searchDocs, type DocsQuery, type FoundDoc, type ProviderDocs } from './provider-docs.js'
+import { newestVersionsFirst } from '../core/newest-first.js'
 
 /**
  * Which provider's docs: a private provider of an organization (its namespace is the organization's
@@ -71,7 +71,7 @@ export class DocsReader {
       versions = (await mirror.localVersions(caller, namespace, name, { unsigned: true }).catch(() => [])).map((version) => version.version)
       if (versions.length === 0) throw new NotFoundError(`${address} is not mirrored here`)
     }
-    versions.sort((a, b) => semver.rcompare(a, b))
+    versions = newestVersionsFirst(versions)
     const offered = new Set(versions)
     const docs = new Map((await this.docs.versions(key)).filter((record) => offered.has(record.version)).map((record) => [record.version, record]))
     return { key, address, namespace, name, versions, docs }

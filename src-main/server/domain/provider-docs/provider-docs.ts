@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
-import semver from 'semver'
 import type { ProviderDocRecord, ProviderDocsRecord, ProviderDocCategory } from '../../store/records.js'
 import { DOC_NUMBER, DOCS_PROVIDER, DOCS_VERSION, type Store } from '../../store/port.js'
 import { UniqueConstraintError } from '../../store/errors.js'
 import type { ArchiveKeeper } from '../archives/archive-keeper.js'
 import { now } from '../core/ids.js'
 import { DOC_CATEGORIES, MAX_DOC_BYTES, type DocInput } from './docs-tree.js'
+import { newestFirst } from '../core/newest-first.js'
 
 /** A private provider's docs are kept under its id (its organization may be renamed), a mirrored one's under its address. */
 export function privateDocsKey(providerId: string): string {
@@ -128,7 +128,7 @@ export class ProviderDocs {
   /** Every version of `provider` with docs, newest first. */
   async versions(provider: string): Promise<ProviderDocsRecord[]> {
     const records = await this.store.providerDocs.listBy(DOCS_PROVIDER, provider)
-    return records.sort((a, b) => semver.rcompare(a.version, b.version))
+    return newestFirst(records, (record) => record.version)
   }
 
   /** The keys of every provider with docs. */

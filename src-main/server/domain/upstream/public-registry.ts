@@ -19,6 +19,7 @@ import type { PackageFetcher } from './package-fetcher.js'
 import type { Detail, Published } from '../modules/protocol-reads.js'
 import { UpstreamUnavailableError, type UpstreamRegistry } from './upstream.js'
 import { nameSegment, namespaceSegment, providerSegment, upstreamPath, versionSegment, type Segment } from './upstream-path.js'
+import { newestVersionsFirst } from '../core/newest-first.js'
 
 /** What the upstream answered, passed through as it is. */
 export interface UpstreamPassThrough {
@@ -287,7 +288,9 @@ export class PublicRegistryService {
   private async newestOffered(caller: Caller, view: ModuleView): Promise<string | undefined> {
     const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
     const listed = await this.installableVersions(caller, namespace, name, provider).catch(() => undefined)
-    return listed?.filter((version) => semver.prerelease(version) === null).sort(semver.rcompare)[0] ?? listed?.sort(semver.rcompare)[0]
+    if (!listed) return undefined
+    const newest = newestVersionsFirst(listed)
+    return newest.find((version) => semver.prerelease(version) === null) ?? newest[0]
   }
 
   /** The upstream's version list with what the gate holds left out. */

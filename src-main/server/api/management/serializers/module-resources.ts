@@ -1,4 +1,3 @@
-import semver from 'semver'
 import { type Caller } from '../../../domain/core/access.js'
 import { authorize } from '../../../domain/core/authorize.js'
 import { namespaceOf, type ModuleView } from '../../../domain/modules/module-rules.js'
@@ -7,6 +6,7 @@ import type { Resource } from '../../../../shared/wire/jsonapi.js'
 import type { ModuleAttributes, ModuleVersionAttributes, VcsRepoAttributes } from '../../../../shared/wire/modules.js'
 import { deprecationAttributes } from './deprecation.js'
 import { organizationPath } from './organization-resources.js'
+import { newestFirst } from '../../../domain/core/newest-first.js'
 
 /** The path of a module (HCP’s `links.self`). */
 export function modulePath(view: ModuleView): string {
@@ -75,7 +75,7 @@ export function moduleResource(view: ModuleView, caller: Caller, options: Module
       'registry-name': module.registryName,
       status: module.status,
       // Newest first, as HCP lists them: HashiCorp's own MCP server takes the first for the latest.
-      'version-statuses': [...module.versions].sort((a, b) => semver.rcompare(a.version, b.version)).map((version) => ({
+      'version-statuses': newestFirst(module.versions, (version) => version.version).map((version) => ({
         version: version.version,
         status: version.status,
         ...(version.error ? { error: version.error } : {})
