@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ForbiddenError, InvalidInputError, NotFoundError } from '../../src-main/server/domain/core/errors.js'
 import { MAX_WAITING_VERSIONS } from '../../src-main/server/domain/modules/modules.js'
+import { recordId } from '../../src-main/server/domain/modules/downloads.js'
 import { ADMIN, domain, type Domain } from './domain.js'
 
 let d: Domain
@@ -108,6 +109,16 @@ describe('modules and versions, on the memory store', () => {
     expect(await names('-downloads')).toEqual(['compute', 'storage'])
     downloads.count((await modules.read(ADMIN, at('storage'))).module.id)
     expect(await names('-downloads')).toEqual(['storage', 'compute'])
+    // Kept while no count changes (a quiet registry's list is not ordered again), however long that is.
+    const byDownloads = await modules.list(ADMIN, 'acme', { sort: '-downloads' })
+    expect((await modules.list(ADMIN, 'acme', { sort: '-downloads' })).ids).toBe(byDownloads.ids)
+    // Counts written to the store by another replica order it at once too: no clock to wait for.
+    const { module: compute } = await modules.read(ADMIN, at('compute'))
+    const id = recordId(compute.id)
+    await d.services.store.downloads.upsert(id, () => ({ id, moduleId: compute.id, total: 0, days: {}, consumers: {} }), (draft) => {
+      draft.total += 5
+    })
+    expect(await names('-downloads')).toEqual(['compute', 'storage'])
   })
 
   it('hands out records no caller can change behind the store’s back', async () => {

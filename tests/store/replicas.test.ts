@@ -74,6 +74,17 @@ describe.skipIf(!POSTGRES)(`two Homeports on one PostgreSQL database${ONLY}`, ()
     expect(await names(second)).toContain('listed')
   })
 
+  it('orders the list by downloads through one by the downloads counted through the other, once their counts are written', async () => {
+    const byDownloads = async (replica: TestServer) =>
+      (await replica.api('GET', '/organizations/shared/registry-modules?sort=-downloads')).body.data.map(({ attributes }: { attributes: { name: string; downloads: number } }) => `${attributes.name} ${attributes.downloads}`)
+    await publish(first, 'shared', 'popular', 'aws', '1.0.0', NETWORK_MODULE)
+    // Listed through the second, and kept there, before any download.
+    expect(await byDownloads(second)).toContain('popular 0')
+    for (let download = 0; download < 5; download++) expect((await first.api('GET', '/api/registry/v1/modules/shared/popular/aws/1.0.0/download')).status).toBe(204)
+    // The first writes its counts every 2 s; the second hears the write (NOTIFY) and orders its list again.
+    await eventually(async () => expect((await byDownloads(second))[0]).toBe('popular 5'))
+  })
+
   it('finds the same modules through either: each replica’s search index follows the other’s writes', async () => {
     const found = async (replica: TestServer, q: string) => (await replica.api('GET', `/search?q=${q}`)).body.data.filter((hit: { attributes: { kind: string } }) => hit.attributes.kind === 'module').map((hit: { attributes: { address: string } }) => hit.attributes.address)
     // Both indexes built, then a module published through the first, found by its README's words and as typed.

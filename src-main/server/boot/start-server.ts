@@ -96,7 +96,7 @@ export async function startServer(given: ServerOptions): Promise<RunningServer> 
       void background.run('version backfill', (signal) => services.ingest.backfillPublished(signal))
     }
     const limiter = new RateLimiter(options.rateLimitPerMinute)
-    const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.counted, options.clock)
+    const protocolCache = new ProtocolCache(() => store.revision(), undefined, () => services.downloads.changes, options.clock)
     const hosts = allowedHosts(options.host, options.baseUrl, options.allowedHosts, options.registryHostname)
     const mcp = new McpSessions(assistantContext(services, options.registryHostname), given.mcpSessions, options.clock)
     const app = createApp(services, {

@@ -21,7 +21,7 @@ interface Answer {
   caller: Caller
   /** For a download location: the module and version whose downloads it counts. */
   counts?: { moduleId: string; versionId: string }
-  /** For an answer that shows download counts: how many downloads had been counted when it was made. */
+  /** For an answer that shows download counts: where the counts stood when it was made (DownloadCounter.changes). */
   countsAt?: number
   /** What it costs in memory, roughly: its body and headers, and the request's headers and URL. */
   bytes: number
@@ -32,11 +32,11 @@ export interface Cacheable {
   /** The query parameters the answer depends on; a URL with any other is not kept. */
   params?: readonly string[]
   counts?: { moduleId: string; versionId: string }
-  /** The answer shows download counts: it is stale at the next download, so that counts agree with the summary. */
+  /** The answer shows download counts: it is stale when they change, so that counts agree with the summary. */
   showsCounts?: true
 }
 
-/** What an answer was computed from: the store's revision, and the downloads counted. */
+/** What an answer was computed from: the store's revision, and where the download counts stood. */
 export interface CacheStamp {
   revision: number
   downloads: number
@@ -65,7 +65,8 @@ const MAX_ANSWERS_PER_URL = 16
  *
  * An answer is stale as soon as anything is written to organizations or modules (the store's
  * revision moves: everything goes at once), an answer that shows download counts as soon as a
- * download is counted (so they agree with the downloads summary), and any after its time to live
+ * download is counted or counts are written, by any replica (so they agree with the downloads
+ * summary), and any after its time to live
  * (a minute, for a download location signed for ten) or when its caller's token expires, if that
  * comes first. A cached download still counts.
  *
@@ -93,7 +94,8 @@ export class ProtocolCache {
   constructor(
     private readonly revision: () => number,
     private readonly limits: ProtocolCacheLimits = DEFAULT_CACHE_LIMITS,
-    private readonly downloadsCounted: () => number = () => 0,
+    /** Moves whenever download counts may have changed (DownloadCounter.changes). */
+    private readonly downloadCounts: () => number = () => 0,
     /** The time answers and tokens expire by, to within a turn of the event loop; tests move it instead of waiting. */
     private readonly clock: () => number = turnTime
   ) {
@@ -104,7 +106,7 @@ export class ProtocolCache {
 
   /** Taken before an answer is computed: a write or a download meanwhile makes it stale (see remember). */
   stamp(): CacheStamp {
-    return { revision: this.revision(), downloads: this.downloadsCounted() }
+    return { revision: this.revision(), downloads: this.downloadCounts() }
   }
 
   /** URLs with answers kept, and what they weigh. */
@@ -130,7 +132,7 @@ export class ProtocolCache {
     if (!answers) return undefined
     for (const answer of answers) {
       if (answer.authorization !== authorization || answer.host !== host) continue
-      if (answer.expiresAt <= this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadsCounted())) {
+      if (answer.expiresAt <= this.clock() || (answer.countsAt !== undefined && answer.countsAt !== this.downloadCounts())) {
         this.store(url, answers.filter((kept) => kept !== answer))
         return undefined
       }
@@ -143,7 +145,7 @@ export class ProtocolCache {
   remember(ctx: Context, cacheable: Cacheable, stamp: CacheStamp): void {
     const caller = identifiedCaller(ctx)
     if (!caller || ctx.status >= 300 || stamp.revision !== this.revision()) return
-    if (cacheable.showsCounts && stamp.downloads !== this.downloadsCounted()) return
+    if (cacheable.showsCounts && stamp.downloads !== this.downloadCounts()) return
     const { authorization, host } = ctx.req.headers
     if (!authorization || !host || !dependsOnAll(ctx.url, cacheable.params ?? [])) return
     const body = ctx.body === null || ctx.body === undefined ? '' : typeof ctx.body === 'string' ? ctx.body : undefined

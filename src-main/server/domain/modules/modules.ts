@@ -14,7 +14,6 @@ import type { DomainEvents } from '../core/events.js'
 import { checkName, checkProvider, findVersion, label, type ModuleAddress, moduleNotFound, moduleResource, type ModuleView, newVersion, normalizeVersion, offersUploadLink, versionResource } from './module-rules.js'
 import type { AuditResource, AuditTrailService } from '../organizations/audit-trail.js'
 import { uploadObjectId } from '../archives/upload-links.js'
-import { turnTime } from '../core/turn-clock.js'
 import { Lru } from '../../../shared/lru.js'
 import { descending, type DirectoryListing, type ModuleDirectory } from './module-directory.js'
 
@@ -93,8 +92,6 @@ export const MAX_WAITING_VERSIONS = 100
 const REGISTRY_NAMES: readonly RegistryName[] = ['private', 'public']
 /** How many module listings (an organization, a filter, an order) are kept until the next write to the organization's modules. */
 const LISTINGS_KEPT = 32
-/** How long a listing by downloads stands at most: other replicas' counts are written every 2 s. */
-const DOWNLOAD_ORDER_MS = 5000
 
 /** Registry modules and their versions: HCP’s registry modules API (list, create, read, update, delete, versions). */
 export class ModuleService {
@@ -118,8 +115,8 @@ export class ModuleService {
    * (ModuleDirectory), after every write answered before the call, by any replica, has been heard:
    * reading the records of an organization of 100,000 modules cost a quarter of a second from the file
    * store's memory and 5 s from PostgreSQL. Kept until the organization's modules change (by downloads:
-   * also until the next download counted here, and for 5 s at most, in which another replica's counts
-   * are written); a page of it is read by pageOf.
+   * also until the counts change, counted here or written by another replica); a page of it is read by
+   * pageOf.
    */
   async list(caller: Caller, orgName: string, filter: ModuleFilter = {}): Promise<ModuleListing> {
     const org = await this.organizations.read(caller, orgName)
@@ -127,7 +124,7 @@ export class ModuleService {
     const directory = await this.summaries.directory()
     const key = `${org.id}\n${filter.q ?? ''}\n${filter.registryName ?? ''}\n${filter.organizationName ?? ''}\n${filter.provider ?? ''}\n${filter.sort ?? ''}`
     const generation = directory.generation(org.id)
-    const stamp = filter.sort === '-downloads' ? `${generation}/${this.downloads.counted}/${Math.floor(turnTime() / DOWNLOAD_ORDER_MS)}` : `${generation}`
+    const stamp = filter.sort === '-downloads' ? `${generation}/${this.downloads.changes}` : `${generation}`
     const kept = this.listings.get(key)
     if (kept?.directory === directory && kept.stamp === stamp) return { ...kept.listing, org }
     const listed = directory.list(
