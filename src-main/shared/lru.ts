@@ -2,8 +2,9 @@
  * A map that keeps the most recently used entries within a budget: each entry weighs something
  * (its bytes, or 1 to bound a count), and the least recently used go first when a new one does not
  * fit. The one eviction rule of Homeport's in-memory caches: documentation, the
- * protocol's answers, small stored files, the parser's readings, a PostgreSQL replica's group reads and
- * its archive cache on disk (shared, so that the store, which imports nothing of the domain, has it too).
+ * protocol's answers, small stored files, the parser's readings, parsed versions, the file store's
+ * records, a PostgreSQL replica's group reads and its archive cache on disk (shared, so that the store,
+ * which imports nothing of the domain, has it too).
  */
 export class Lru<K, V> {
   private readonly entries = new Map<K, Entry<K, V>>()
@@ -29,6 +30,11 @@ export class Lru<K, V> {
   /** What the entries weigh together. */
   get weight(): number {
     return this.total
+  }
+
+  /** Whether there is a value under `key` (which is not used by asking). */
+  has(key: K): boolean {
+    return this.entries.has(key)
   }
 
   /** The value under `key`, which is now the most recently used. */

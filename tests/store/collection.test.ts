@@ -5,6 +5,9 @@ import { join } from 'node:path'
 import { RecordFiles, SAVED_INDEXES_FOLDER } from '../../src-main/server/store/file/record-files.js'
 import { SAVED_INDEXES_FILE, SavedIndexFile } from '../../src-main/server/store/file/saved-index-file.js'
 import { Collection } from '../../src-main/server/store/engine/collection.js'
+import { AtomicJsonFile } from '../../src-main/server/store/file/atomic-json-file.js'
+import { RecordMemory } from '../../src-main/server/store/memory/record-memory.js'
+import type { RecordBackend } from '../../src-main/server/store/engine/record-backend.js'
 import { StoreLoadError, UniqueConstraintError } from '../../src-main/server/store/errors.js'
 
 interface Thing {
@@ -22,7 +25,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function things(options: Partial<ConstructorParameters<typeof Collection<Thing>>[2]> = {}, backend = new RecordFiles(dir)) {
+function things(options: Partial<ConstructorParameters<typeof Collection<Thing>>[2]> = {}, backend: RecordBackend = new RecordFiles(dir)) {
   return new Collection<Thing>('things', backend, {
     schema: { version: 1, migrations: {} },
     unique: { name: (t) => t.name.toLowerCase(), tag: (t) => t.tags },
@@ -313,7 +316,8 @@ describe('a start after a clean close', () => {
     await writeFile(savedFile(), misplaced)
     const { collection: misnamed, read } = await reopened()
     expect((await misnamed.findBy('name', 'a'))?.id).toBe('thing-a')
-    expect(read).toHaveBeenCalledTimes(3)
+    // Every record read to make the index, and not kept (a large registry's would not fit), then the one found.
+    expect(read).toHaveBeenCalledTimes(4)
     expect((await misnamed.findBy('name', 'c'))?.id).toBe('thing-c')
   })
 
@@ -348,5 +352,97 @@ describe('a start after a clean close', () => {
     expect(await readdir(join(dir, SAVED_INDEXES_FOLDER))).toEqual([SAVED_INDEXES_FILE])
     const { readEverything } = await reopened()
     expect(readEverything).toBe(false)
+  })
+})
+
+describe('records held within a budget', () => {
+  /** Each thing's document is 86 or 87 characters: a budget of 400 holds four. */
+  const BUDGET = 400
+  const ids = Array.from({ length: 10 }, (_, index) => `thing-${String.fromCharCode(97 + index)}`)
+
+  async function filled() {
+    const backend = new RecordFiles(dir)
+    const collection = things({ heldCharacters: BUDGET }, backend)
+    await collection.load()
+    for (const [index, id] of ids.entries()) await collection.create({ id, name: `N${index}`, tags: [`t${index}`], group: index % 2 ? 'odd' : 'even' })
+    return { collection, read: vi.spyOn(backend, 'readNow') }
+  }
+
+  afterEach(() => vi.restoreAllMocks())
+
+  it('lets the least recently used go and reads them again from their files, through every read', async () => {
+    const { collection, read } = await filled()
+    // The last four written are held; the first was let go long ago.
+    expect((await collection.get('thing-j'))?.name).toBe('N9')
+    expect(read).not.toHaveBeenCalled()
+    expect((await collection.get('thing-a'))?.name).toBe('N0')
+    expect(read).toHaveBeenCalledTimes(1)
+    // Now held: asked again, it is not read again.
+    expect((await collection.findBy('tag', 't0'))?.id).toBe('thing-a')
+    expect(read).toHaveBeenCalledTimes(1)
+    // A crawl: every record read, each the one written, four held at the end (and all() holds none of those it read).
+    expect((await collection.getMany(ids)).map((thing) => thing?.name)).toEqual(ids.map((_, index) => `N${index}`))
+    expect((await collection.listBy('group', 'odd')).map((thing) => thing.id)).toEqual(['thing-b', 'thing-d', 'thing-f', 'thing-h', 'thing-j'])
+    expect(collection.size).toBe(10)
+    expect((await collection.ids()).sort()).toEqual(ids)
+    expect((await collection.all()).map((thing) => thing.id).sort()).toEqual(ids)
+    read.mockClear()
+    // g to j held: reading a to f lets them go, g first.
+    await collection.getMany(ids.slice(0, 7))
+    expect(read).toHaveBeenCalledTimes(7)
+    // Updated and deleted when let go: read, changed, and the indexes with them.
+    await collection.update('thing-b', (draft) => {
+      draft.name = 'B2'
+    })
+    await collection.delete('thing-c')
+    expect(await collection.deleteWhere('thing-d', () => true)).toBe(true)
+    await collection.getMany(ids.slice(4))
+    expect((await collection.get('thing-b'))?.name).toBe('B2')
+    expect((await collection.findBy('name', 'n1'))?.id).toBeUndefined()
+    expect(await collection.get('thing-c')).toBeUndefined()
+    expect(collection.size).toBe(8)
+    await expect(collection.create({ id: 'thing-z', name: 'N0', tags: [], group: 'odd' })).rejects.toBeInstanceOf(UniqueConstraintError)
+  })
+
+  it('holds a record while it is written: readers see the old one, let go or not, until the write is done, and the old one if it fails', async () => {
+    const { collection } = await filled()
+    for (const failing of [false, true]) {
+      let release!: () => void
+      let started!: () => void
+      const writing = new Promise<void>((resolve) => (started = resolve))
+      // Held up once the new document is in its file (as between a write's rename and its return), or before a write that fails.
+      vi.spyOn(AtomicJsonFile.prototype, 'write').mockImplementationOnce(async function (this: AtomicJsonFile<unknown>, data) {
+        // The spy answers once: this write is the real one.
+        if (!failing) await new AtomicJsonFile(this.path).write(data)
+        started()
+        await new Promise<void>((resolve) => (release = resolve))
+        if (failing) throw new Error('disk full')
+      })
+      const name = failing ? 'never' : 'renamed'
+      const updating = collection.update('thing-e', (draft) => {
+        draft.name = name
+      })
+      await writing
+      // Every other record read meanwhile: thing-e is let go from the held ones, and still read as it was.
+      await collection.getMany(ids.filter((id) => id !== 'thing-e'))
+      expect((await collection.get('thing-e'))?.name).toBe(failing ? 'renamed' : 'N4')
+      expect((await collection.findBy('name', failing ? 'renamed' : 'n4'))?.id).toBe('thing-e')
+      await collection.getMany(ids.filter((id) => id !== 'thing-e'))
+      release()
+      if (failing) await expect(updating).rejects.toThrow('disk full')
+      else await updating
+      await collection.getMany(ids.filter((id) => id !== 'thing-e'))
+      expect((await collection.get('thing-e'))?.name).toBe('renamed')
+      expect((await collection.findBy('name', 'renamed'))?.id).toBe('thing-e')
+      expect((await collection.findBy('name', 'n4'))?.id).toBeUndefined()
+    }
+  })
+
+  it('holds every record where the backend cannot read them again (in memory)', async () => {
+    const memory = things({ heldCharacters: BUDGET }, new RecordMemory())
+    await memory.load()
+    for (const id of ids) await memory.create({ id, name: id, tags: [], group: 'g' })
+    // One let go could not be read: the memory backend reads no document again.
+    expect((await memory.getMany(ids)).map((thing) => thing?.id)).toEqual(ids)
   })
 })

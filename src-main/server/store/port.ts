@@ -5,6 +5,7 @@ import type { ArchiveRef, AuditEventRecord, DownloadRecord, GatePolicyRecord, Ga
 
 /** One collection of records of the store port (see Store). */
 export interface RecordStore<T> {
+  /** Every record, in id order. */
   all(): Promise<T[]>
   get(id: string): Promise<T | undefined>
   /** The records with these ids, in their order (undefined for one there is none of), in one read: a page of hundreds is one query on PostgreSQL. */

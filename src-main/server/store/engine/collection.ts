@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { Low } from 'lowdb'
 import { HOMEPORT_VERSION } from '../../../shared/version.js'
+import { Lru } from '../../../shared/lru.js'
 import { RecordMissingError, StoreLoadError, UniqueConstraintError, type WritesRefusedError } from '../errors.js'
 import type { RecordCheck } from './record-checks.js'
 import { savesIndexes, type RecordBackend, type GroupEntries, type RecordFile, type SavedIndexBackend, type SavedIndexes, type StoredDocument, type UniqueEntries } from './record-backend.js'
@@ -31,6 +32,8 @@ export interface CollectionOptions<T> {
   check?: RecordCheck<T>
   /** Set when the data directory cannot be written: loads change no file, and writes fail with it. */
   writesRefused?: WritesRefusedError
+  /** How much of the documents is held in memory where the backend reads them again: HELD_CHARACTERS unless told (tests). */
+  heldCharacters?: number
 }
 
 const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
@@ -39,6 +42,14 @@ const ID_PATTERN = /^[a-z]+-[A-Za-z0-9]+$/
  * which is as long as a request waits on it while all() reads on.
  */
 const READ_BATCH = 50
+/**
+ * How much of a collection's documents (their JSON, in characters) is held in memory where the
+ * backend can read them again (the file store). The rest are read from their files when asked for,
+ * and let go again: a client that read every module of a registry of 1,000,000 versions (a crawl)
+ * left the server at 1.3–1.5 GB holding them all, and at about 0.5 GB now. Enough for every download
+ * count of 100,000 modules (about 15 MB), which the module list by downloads reads together.
+ */
+export const HELD_CHARACTERS = 32 * 1024 * 1024
 
 /**
  * A set of JSON documents, one per record (a lowdb file, or a document in memory: see
@@ -59,9 +70,20 @@ const READ_BATCH = 50
  * version-id index (1,000,000 entries at 1,000,000 versions).
  */
 export class Collection<T extends Identified> implements RecordStore<T> {
-  private readonly records = new Map<string, Low<RecordFile>>()
-  /** Records stored and not held: read from the backend (a SavedIndexBackend) when first asked for. */
+  /**
+   * The records held in memory, the most recently used within HELD_CHARACTERS where the backend reads
+   * documents again (every record otherwise), each weighed by its document's length.
+   */
+  private readonly records: Lru<string, Low<RecordFile>>
+  /** Records stored and not held: read from the backend (a SavedIndexBackend) when asked for. */
   private readonly unread = new Set<string>()
+  /**
+   * The record a write (replace, remove) is changing, held while it does: its file may already be the
+   * new document while the indexes still lead to the old, and readers see the old until both change.
+   */
+  private writing: { id: string; file: Low<RecordFile> } | undefined
+  /** Whether records are let go past HELD_CHARACTERS (see the constructor). */
+  private readonly bounded: boolean
   /** The indexes the start took, while records are read from them or indexes made from them. */
   private saved: SavedIndexes | undefined
   /** Whether writes may go ahead: after a start on saved indexes, not until every index is made (makeWritable). */
@@ -81,6 +103,9 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     private readonly backend: RecordBackend,
     private readonly options: CollectionOptions<T>
   ) {
+    // Let go only where the backend reads documents again, and writes may go ahead: a record upgraded in memory and not written must stay.
+    this.bounded = savesIndexes(backend) && !options.writesRefused
+    this.records = new Lru(this.bounded ? (options.heldCharacters ?? HELD_CHARACTERS) : Infinity, { evicted: (id) => this.unread.add(id) })
     for (const index of Object.keys(options.unique ?? {})) this.uniqueIndexes.set(index, new Map())
     for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new GroupIndex())
   }
@@ -187,10 +212,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return index
   }
 
-  /** Every record, read now (synchronously: an index is asked for by a synchronous read), for an index its saved entries cannot give. */
+  /** Every record, read now (synchronously: an index is asked for by a synchronous read) and not kept, for an index its saved entries cannot give. */
   private everyRecord(): T[] {
-    for (const id of this.unread) this.readNow(id)
-    return [...this.records.values()].map((file) => file.data.record as unknown as T)
+    const records = [...this.records].map(([, file]) => recordOf<T>(file))
+    for (const id of this.unread) records.push(recordOf<T>(this.readUnread(id).file))
+    return records
   }
 
   private uniqueFromRecords(index: string): Map<string, string> {
@@ -238,7 +264,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.queue.run(async () => {
       // Nothing written since they were saved (or taken): the saved ones still hold.
       if (this.savedAt === this.revision) return
-      const ids = [...this.records.keys(), ...this.unread]
+      const ids = this.allIds()
       const places = new Map(ids.map((id, at) => [id, at]))
       const placeOf = (id: string) => places.get(id)!
       const unique = Object.keys(this.options.unique ?? {}).map((index): [string, UniqueEntries] => {
@@ -261,36 +287,60 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     })
   }
 
-  /** Reads a record the saved indexes hold, and keeps it. */
+  /** Reads an unread record, and holds it. */
   private readNow(id: string): Low<RecordFile> {
-    const file = this.readUnread(id)
-    this.records.set(id, file)
-    this.unread.delete(id)
+    const { file, size } = this.readUnread(id)
+    this.keep(id, file, size)
     return file
   }
 
+  /** What holding a document written costs, where that is counted: its length. */
+  private sizeOf(document: RecordFile): number {
+    return this.bounded ? JSON.stringify(document).length : 1
+  }
+
+  /** Holds a record's document, weighed by its length, letting the least recently used go if need be (back to unread). */
+  private keep(id: string, file: Low<RecordFile>, size: number): void {
+    this.records.set(id, file, size)
+    // One heavier than the whole budget is not held.
+    if (this.records.has(id)) this.unread.delete(id)
+    else this.unread.add(id)
+  }
+
   /**
-   * An unread record's document, read and checked as a full read would, and not kept. Its file is the
-   * one the indexes were saved with, or made from (load checked or read it), so it is sound and
-   * current; that the keys of the indexes made so far lead to it is checked all the same.
+   * An unread record's document, read and checked as a full read would, and not kept, with its
+   * length. Its file is the one the indexes were saved with, or made from (load checked or read it),
+   * or the one a write left (which held the record while it changed both), so it is sound and current;
+   * that the keys of the indexes made so far lead to it is checked all the same.
    */
-  private readUnread(id: string): Low<RecordFile> {
+  private readUnread(id: string): { file: Low<RecordFile>; size: number } {
     const document = (this.backend as SavedIndexBackend).readNow(`${id}.json`)
     const { file, record, upgraded } = this.accept(document)
     let indexed = !upgraded
     for (const [index, map] of this.uniqueIndexes) indexed &&= keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id)
     if (!indexed) throw new StoreLoadError(this.backend.describe(document.name), 'it changed after the indexes were saved')
     deepFreeze(record)
-    return file
+    return { file, size: document.size ?? 1 }
   }
 
-  /** The record's document, read first if it has not been. */
+  /** The record's document, read first (and held) if it is not held. */
   private fileOf(id: string): Low<RecordFile> | undefined {
+    if (this.writing?.id === id) return this.writing.file
     return this.records.get(id) ?? (this.unread.has(id) ? this.readNow(id) : undefined)
+  }
+
+  /** The record's document, held or read now without holding it. */
+  private peekFile(id: string): Low<RecordFile> | undefined {
+    if (this.writing?.id === id) return this.writing.file
+    return this.records.get(id) ?? (this.unread.has(id) ? this.readUnread(id).file : undefined)
   }
 
   private stored(id: string): boolean {
     return this.records.has(id) || this.unread.has(id)
+  }
+
+  private allIds(): string[] {
+    return [...Array.from(this.records, ([id]) => id), ...this.unread]
   }
 
   /** Migrates a record of an older schema in memory; says whether it did. */
@@ -320,14 +370,31 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.records.size + this.unread.size
   }
 
+  /**
+   * Every record, in id order (as PostgreSQL's), what is unread read in batches between which requests
+   * are served, and not held (the records of a large registry do not fit in memory twice). What was
+   * written meanwhile is read again at the end, so the answer is the collection as it is then.
+   */
   async all(): Promise<T[]> {
-    let read = 0
-    for (const id of this.unread) {
-      if (++read % READ_BATCH === 0) await nextTurn()
-      // Another reader may have read it meanwhile.
-      if (this.unread.has(id)) this.readNow(id)
+    const written = new Set<string>()
+    const stop = this.changes.on((id) => (id === undefined ? undefined : written.add(id)))
+    try {
+      const records = new Map<string, T>(Array.from(this.records, ([id, file]) => [id, recordOf<T>(file)]))
+      let read = 0
+      for (const id of [...this.unread]) {
+        if (++read % READ_BATCH === 0) await nextTurn()
+        const file = this.peekFile(id)
+        if (file) records.set(id, recordOf<T>(file))
+      }
+      for (const id of written) {
+        const file = this.peekFile(id)
+        if (file) records.set(id, recordOf<T>(file))
+        else records.delete(id)
+      }
+      return [...records.keys()].sort().map((id) => records.get(id)!)
+    } finally {
+      stop()
     }
-    return [...this.records.values()].map((file) => file.data.record as unknown as T)
   }
 
   get(id: string): Promise<T | undefined> {
@@ -340,7 +407,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /** getMany, reading what is unread without keeping it (RecordStore.scanMany). */
   scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
-    return settled(() => ids.map((id) => (this.records.get(id) ?? (this.unread.has(id) ? this.readUnread(id) : undefined))?.data.record as T | undefined))
+    return settled(() => ids.map((id) => this.peekFile(id)?.data.record as T | undefined))
   }
 
   private peek(id: string): T | undefined {
@@ -361,7 +428,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   }
 
   ids(): Promise<string[]> {
-    return Promise.resolve([...this.records.keys(), ...this.unread])
+    return Promise.resolve(this.allIds())
   }
 
   groupSizes(group: string, keys: readonly string[]): Promise<Map<string, number>> {
@@ -391,7 +458,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     const file = new Low<RecordFile>(this.backend.document(`${record.id}.json`), this.documentOf(record))
     await file.write()
     deepFreeze(record)
-    this.records.set(record.id, file)
+    this.keep(record.id, file, this.sizeOf(file.data))
     this.index(record)
     this.revision++
     this.changes.tell(record.id)
@@ -431,9 +498,16 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     if (draft.id !== id) throw new Error('a record id cannot change')
     this.checkUnique(draft)
     const next = this.documentOf(draft)
-    await file.adapter.write(next)
+    // Let go while it is written (by reads meanwhile), it is read again from its file if this write fails: the old document.
+    this.writing = { id, file }
+    try {
+      await file.adapter.write(next)
+    } finally {
+      this.writing = undefined
+    }
     deepFreeze(draft)
     file.data = next
+    this.keep(id, file, this.sizeOf(next))
     this.unindex(previous)
     this.index(draft)
     this.revision++
@@ -463,8 +537,14 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private async remove(id: string): Promise<void> {
     await this.makeWritable()
     const file = this.fileOf(id)!
-    await this.backend.remove(`${id}.json`)
+    this.writing = { id, file }
+    try {
+      await this.backend.remove(`${id}.json`)
+    } finally {
+      this.writing = undefined
+    }
     this.records.delete(id)
+    this.unread.delete(id)
     this.unindex(file.data.record as unknown as T)
     this.revision++
     this.changes.tell(id)
@@ -553,4 +633,8 @@ export function keyList(keys: string | readonly string[] | undefined): readonly 
 /** What `read` returns, or its error, as a promise: a damaged record rejects a read rather than throwing from it. */
 function settled<R>(read: () => R): Promise<R> {
   return new Promise((resolve) => resolve(read()))
+}
+
+function recordOf<T>(file: Low<RecordFile>): T {
+  return file.data.record as unknown as T
 }

@@ -11,6 +11,8 @@ export interface StoredDocument {
   name: string
   data?: RecordFile
   failure?: Error
+  /** The document's length in characters, where it was read as text: what holding it costs, roughly. */
+  size?: number
 }
 
 /**

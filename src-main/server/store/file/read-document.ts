@@ -4,7 +4,8 @@ import type { RecordFile, StoredDocument } from '../engine/record-backend.js'
 /** A record file, read now: its content, or why it could not be read. */
 export function readDocument(path: string, name: string): StoredDocument {
   try {
-    return { name, data: JSON.parse(readFileSync(path, 'utf8')) as RecordFile }
+    const text = readFileSync(path, 'utf8')
+    return { name, data: JSON.parse(text) as RecordFile, size: text.length }
   } catch (failure) {
     return { name, failure: failure as Error }
   }
