@@ -372,8 +372,9 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /**
    * Every record, in id order (as PostgreSQL's), what is unread read in batches between which requests
-   * are served, and not held (the records of a large registry do not fit in memory twice). What was
-   * written meanwhile is read again at the end, so the answer is the collection as it is then.
+   * are served, and held as any read's (a small collection read whole at every request, the
+   * organizations, is read from its files once). What was written meanwhile is read again at the end,
+   * so the answer is the collection as it is then.
    */
   async all(): Promise<T[]> {
     const written = new Set<string>()
@@ -383,11 +384,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
       let read = 0
       for (const id of [...this.unread]) {
         if (++read % READ_BATCH === 0) await nextTurn()
-        const file = this.peekFile(id)
+        const file = this.fileOf(id)
         if (file) records.set(id, recordOf<T>(file))
       }
       for (const id of written) {
-        const file = this.peekFile(id)
+        const file = this.fileOf(id)
         if (file) records.set(id, recordOf<T>(file))
         else records.delete(id)
       }
