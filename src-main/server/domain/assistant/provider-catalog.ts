@@ -1,4 +1,3 @@
-import semver from 'semver'
 import type { VersionDeprecation } from '../../store/records.js'
 import { BY_ORGANIZATION, type Store } from '../../store/port.js'
 import type { PublicMirrors } from '../upstream/public-mirrors.js'
@@ -7,7 +6,7 @@ import { authorize } from '../core/authorize.js'
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { isPublished } from '../providers/providers.js'
 import { registryOfHost } from './module-catalog.js'
-import { newestFirst } from '../core/newest-first.js'
+import { latestOf, newestFirst } from '../core/newest-first.js'
 
 /** A provider an assistant may name in `required_providers`: a private one, or a public one mirrored here. */
 export interface ProviderEntry {
@@ -85,5 +84,5 @@ export class ProviderCatalog {
 /** An entry with its versions newest first, and its latest. */
 function entryOf(where: Omit<ProviderEntry, 'versions' | 'latest'>, versions: ProviderEntryVersion[]): ProviderEntry {
   const sorted = newestFirst(versions, (version) => version.version)
-  return { ...where, versions: sorted, latest: sorted.find((version) => semver.prerelease(version.version) === null) ?? sorted[0]! }
+  return { ...where, versions: sorted, latest: latestOf(sorted)! }
 }

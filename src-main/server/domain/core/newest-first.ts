@@ -27,6 +27,11 @@ export function newestVersionsFirst(versions: readonly string[]): string[] {
   return newestFirst(versions, (version) => version)
 }
 
+/** Of versions newest first, the newest stable one, or the newest prerelease when none is stable (as Terraform picks, unconstrained). */
+export function latestOf<T extends { version: string }>(versions: readonly T[]): T | undefined {
+  return versions.find((item) => parsed(item.version).prerelease.length === 0) ?? versions[0]
+}
+
 function parsed(version: string): SemVer {
   let found = parsedVersions.get(version)
   if (!found) parsedVersions.set(version, (found = new semver.SemVer(version)))

@@ -3,7 +3,7 @@ import type { ModuleRecord, OrganizationRecord, VersionRecord } from '../../stor
 import { InvalidInputError, NotFoundError } from '../core/errors.js'
 import { newId, now } from '../core/ids.js'
 import type { AuditResource } from '../organizations/audit-trail.js'
-import { newestFirst } from '../core/newest-first.js'
+import { latestOf, newestFirst } from '../core/newest-first.js'
 
 /**
  * The rules of registry modules and versions that need no service: names, semantic versions,
@@ -135,7 +135,3 @@ export function latest(module: ModuleRecord): VersionRecord | undefined {
   return latestOf(published(module))
 }
 
-/** Of versions newest first, the newest stable one, or the newest prerelease when none is stable. */
-export function latestOf<T extends Pick<VersionRecord, 'version'>>(versions: T[]): T | undefined {
-  return versions.find((version) => semver.prerelease(version.version) === null) ?? versions[0]
-}

@@ -9,7 +9,7 @@ import type { DownloadCounter } from '../modules/downloads.js'
 import type { RegistryService } from '../modules/protocol-reads.js'
 import type { ProviderRegistryService, StoredVersionZips } from '../providers/provider-registry.js'
 import type { PublicMirrors } from '../upstream/public-mirrors.js'
-import { latestOf } from '../modules/module-rules.js'
+import { latestOf } from '../core/newest-first.js'
 import { EMPTY_CONFIG, EMPTY_CONFIG_BYTES, moduleManifest, providerIndex, providerTargetManifest, versionTag, type OciDocument } from './oci-layout.js'
 
 /**

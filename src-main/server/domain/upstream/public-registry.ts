@@ -6,7 +6,6 @@ import type { DocsCache } from '../archives/docs-cache.js'
 import { signDownload } from '../archives/download-links.js'
 import type { DownloadCounter } from '../modules/downloads.js'
 import { ConflictError, HeldByGateError, InvalidInputError, NotFoundError } from '../core/errors.js'
-import semver from 'semver'
 import { KEPT_OUT } from '../gate/decide.js'
 import type { Gate, GateContext } from '../gate/gate.js'
 import { packageKey, packageName, publicPackage, type PublicPackage } from '../gate/packages.js'
@@ -19,7 +18,7 @@ import type { PackageFetcher } from './package-fetcher.js'
 import type { Detail, Published } from '../modules/protocol-reads.js'
 import { UpstreamUnavailableError, type UpstreamRegistry } from './upstream.js'
 import { nameSegment, namespaceSegment, providerSegment, upstreamPath, versionSegment, type Segment } from './upstream-path.js'
-import { newestVersionsFirst } from '../core/newest-first.js'
+import { latestOf, newestVersionsFirst } from '../core/newest-first.js'
 
 /** What the upstream answered, passed through as it is. */
 export interface UpstreamPassThrough {
@@ -288,9 +287,7 @@ export class PublicRegistryService {
   private async newestOffered(caller: Caller, view: ModuleView): Promise<string | undefined> {
     const { namespace, name, provider } = { namespace: view.module.namespace ?? '', name: view.module.name, provider: view.module.provider }
     const listed = await this.installableVersions(caller, namespace, name, provider).catch(() => undefined)
-    if (!listed) return undefined
-    const newest = newestVersionsFirst(listed)
-    return newest.find((version) => semver.prerelease(version) === null) ?? newest[0]
+    return listed && latestOf(newestVersionsFirst(listed).map((version) => ({ version })))?.version
   }
 
   /** The upstream's version list with what the gate holds left out. */
