@@ -330,19 +330,23 @@ describe('a start after a clean close', () => {
 
   it('saves them again at a close only when something was written since', async () => {
     await closedCleanly()
-    const savedInode = async () => (await stat(savedFile())).ino
-    const before = await savedInode()
+    // Its inode says whether it was written again (a new file is renamed over it); its text, what it holds.
+    // A new file's inode alone is no proof: the file system may give it the old one's number, freed meanwhile.
+    const saved = async () => ({ inode: (await stat(savedFile())).ino, text: await readFile(savedFile(), 'utf8') })
+    const before = await saved()
     const { collection: unchanged } = await reopened()
     await unchanged.get('thing-a')
     await unchanged.saveIndexes()
-    expect(await savedInode()).toBe(before)
+    expect(await saved()).toEqual(before)
     const { collection: written } = await reopened()
     await written.update('thing-b', (draft) => void (draft.name = 'B2'))
     await written.saveIndexes()
-    expect(await savedInode()).not.toBe(before)
-    const { collection: after, readEverything } = await reopened()
+    const after = await saved()
+    expect(after.text).not.toBe(before.text)
+    expect([before.text.includes('"b2"'), after.text.includes('"b2"')]).toEqual([false, true])
+    const { collection: reread, readEverything } = await reopened()
     expect(readEverything).toBe(false)
-    expect((await after.findBy('name', 'b2'))?.id).toBe('thing-b')
+    expect((await reread.findBy('name', 'b2'))?.id).toBe('thing-b')
   })
 
   it('keeps them in a folder of their own, left out of what it lists as records, and removes those an earlier Homeport kept beside the records', async () => {
