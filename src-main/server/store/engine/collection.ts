@@ -141,7 +141,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     if (data === null || typeof data !== 'object') throw new StoreLoadError(path, 'it is not a Homeport record')
     const file = new Low<RecordFile>(this.backend.document(name), data)
     const upgraded = this.upgrade(file, path)
-    const record = file.data.record as unknown as T
+    const record = recordOf<T>(file)
     if (typeof record.id !== 'string' || `${record.id}.json` !== name) {
       throw new StoreLoadError(path, `the record's id does not match the file name`)
     }
@@ -329,6 +329,20 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return this.records.get(id) ?? (this.unread.has(id) ? this.readNow(id) : undefined)
   }
 
+  /** Runs a write of record `id` with its document `file` held for readers meanwhile (see `writing`). */
+  private async holdingWhile(id: string, file: Low<RecordFile>, write: () => Promise<void>): Promise<void> {
+    this.writing = { id, file }
+    try {
+      await write()
+    } finally {
+      this.writing = undefined
+    }
+  }
+
+  private recordOrNone(file: Low<RecordFile> | undefined): T | undefined {
+    return file && recordOf<T>(file)
+  }
+
   /** The record's document, held or read now without holding it. */
   private peekFile(id: string): Low<RecordFile> | undefined {
     if (this.writing?.id === id) return this.writing.file
@@ -408,11 +422,11 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /** getMany, reading what is unread without keeping it (RecordStore.scanMany). */
   scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
-    return settled(() => ids.map((id) => this.peekFile(id)?.data.record as T | undefined))
+    return settled(() => ids.map((id) => this.recordOrNone(this.peekFile(id))))
   }
 
   private peek(id: string): T | undefined {
-    return this.fileOf(id)?.data.record as T | undefined
+    return this.recordOrNone(this.fileOf(id))
   }
 
   /** The record whose unique index `index` holds `key`. */
@@ -493,19 +507,14 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     await this.makeWritable()
     const file = this.fileOf(id)
     if (!file) throw new RecordMissingError(id)
-    const previous = file.data.record as unknown as T
+    const previous = recordOf<T>(file)
     const draft = structuredClone(previous)
     const result = change(draft)
     if (draft.id !== id) throw new Error('a record id cannot change')
     this.checkUnique(draft)
     const next = this.documentOf(draft)
     // Let go while it is written (by reads meanwhile), it is read again from its file if this write fails: the old document.
-    this.writing = { id, file }
-    try {
-      await file.adapter.write(next)
-    } finally {
-      this.writing = undefined
-    }
+    await this.holdingWhile(id, file, () => file.adapter.write(next))
     deepFreeze(draft)
     file.data = next
     this.keep(id, file, this.sizeOf(next))
@@ -538,15 +547,10 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private async remove(id: string): Promise<void> {
     await this.makeWritable()
     const file = this.fileOf(id)!
-    this.writing = { id, file }
-    try {
-      await this.backend.remove(`${id}.json`)
-    } finally {
-      this.writing = undefined
-    }
+    await this.holdingWhile(id, file, () => this.backend.remove(`${id}.json`))
     this.records.delete(id)
     this.unread.delete(id)
-    this.unindex(file.data.record as unknown as T)
+    this.unindex(recordOf<T>(file))
     this.revision++
     this.changes.tell(id)
   }
