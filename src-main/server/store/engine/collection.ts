@@ -84,6 +84,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
   private writing: { id: string; file: Low<RecordFile> } | undefined
   /** Whether records are let go past HELD_CHARACTERS (see the constructor). */
   private readonly bounded: boolean
+  /** The backend, where it reads a document again (the file store): only then is a record ever unread. */
+  private readonly rereader: SavedIndexBackend | undefined
   /** The indexes the start took, while records are read from them or indexes made from them. */
   private saved: SavedIndexes | undefined
   /** Whether writes may go ahead: after a start on saved indexes, not until every index is made (makeWritable). */
@@ -104,7 +106,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     private readonly options: CollectionOptions<T>
   ) {
     // Let go only where the backend reads documents again, and writes may go ahead: a record upgraded in memory and not written must stay.
-    this.bounded = savesIndexes(backend) && !options.writesRefused
+    this.rereader = savesIndexes(backend) ? backend : undefined
+    this.bounded = this.rereader !== undefined && !options.writesRefused
     this.records = new Lru(this.bounded ? (options.heldCharacters ?? HELD_CHARACTERS) : Infinity, { evicted: (id) => this.unread.add(id) })
     for (const index of Object.keys(options.unique ?? {})) this.uniqueIndexes.set(index, new Map())
     for (const group of Object.keys(options.groups ?? {})) this.groupIndexes.set(group, new GroupIndex())
@@ -117,11 +120,10 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * indexes: a first start at 1,000,000 versions kept 930 MB of records that no request had asked for.
    */
   async load(): Promise<void> {
-    const backend = this.backend
-    const rereads = savesIndexes(backend)
-    const saved = rereads ? backend.savedIndexes(this.stamp()) : undefined
+    const rereads = this.rereader !== undefined
+    const saved = this.rereader?.savedIndexes(this.stamp())
     if (saved) return this.adopt(saved)
-    for await (const document of backend.readAll()) {
+    for await (const document of this.backend.readAll()) {
       const { file, record, upgraded } = this.accept(document)
       // Saved upgraded only once it is known to be sound.
       if (upgraded && !this.options.writesRefused) await file.write()
@@ -259,8 +261,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * close: the next start checks that no document has changed since.
    */
   saveIndexes(): Promise<void> {
-    const backend = this.backend
-    if (!savesIndexes(backend) || this.options.writesRefused) return Promise.resolve()
+    const backend = this.rereader
+    if (!backend || this.options.writesRefused) return Promise.resolve()
     return this.queue.run(async () => {
       // Nothing written since they were saved (or taken): the saved ones still hold.
       if (this.savedAt === this.revision) return
@@ -314,7 +316,8 @@ export class Collection<T extends Identified> implements RecordStore<T> {
    * that the keys of the indexes made so far lead to it is checked all the same.
    */
   private readUnread(id: string): { file: Low<RecordFile>; size: number } {
-    const document = (this.backend as SavedIndexBackend).readNow(`${id}.json`)
+    if (!this.rereader) throw new Error(`record ${id} is unread, and ${this.name}'s backend cannot read it`)
+    const document = this.rereader.readNow(`${id}.json`)
     const { file, record, upgraded } = this.accept(document)
     let indexed = !upgraded
     for (const [index, map] of this.uniqueIndexes) indexed &&= keyList(this.options.unique![index]!(record)).every((key) => map.get(key) === id)
