@@ -83,23 +83,8 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
 export const GROWTH_SAMPLES = 1000
 /** How long one path's samples may take: a path that takes seconds an answer is measured on fewer (and says how many). */
 const SAMPLING_MS = 60_000
-
-/** p50 and p99 of `samples` sequential GETs of each path (fewer when they take longer than SAMPLING_MS), in ms. */
-async function latencies(server: Started, paths: string[], samples: number): Promise<Latencies> {
-  const times: number[] = []
-  // A first round unmeasured: what a start reads lazily is read once.
-  for (const path of paths) await get(server, path)
-  const until = performance.now() + SAMPLING_MS
-  for (let i = 0; i < samples && performance.now() < until; i++) {
-    const path = paths[i % paths.length]!
-    const started = performance.now()
-    await get(server, path)
-    times.push(performance.now() - started)
-  }
-  times.sort((a, b) => a - b)
-  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]! * 100) / 100
-  return { p50: at(0.5), p99: at(0.99), samples: times.length }
-}
+/** How many requests in a row one registry answers before the next one's turn (interleavedLatencies): the keystrokes once. */
+const TURN = 20
 
 async function get(server: Started, path: string): Promise<void> {
   const response = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })
@@ -137,10 +122,27 @@ export interface GrowthFigures {
 export const KEYSTROKES = ['n', 'ne', 'net', 'netw', 'netwo', 'networ', 'network', 'network ', 'network s', 'network st', 'network sto', 'network stor', 'network stora', 'network storag', 'network storage', 'b', 'bu', 'buc', 'buck', 'bucket']
 
 /**
- * The growth figures of one registry: start and memory, search, the module list by downloads and the
- * protocol's versions list. Homeport runs on `dataDir`, with `extra` options (a database).
+ * A registry of the growth figures, served: its start and memory figures measured, and Homeport left
+ * running on it for the latencies, which every registry's server answers in turns (interleavedLatencies).
  */
-export async function measureGrowth(dataDir: string, modules: number, extra: string[] = [], samples = GROWTH_SAMPLES): Promise<GrowthFigures> {
+interface Served {
+  modules: number
+  server: Started
+  firstAnswerMs: number
+  firstStartAnswerMs: number
+  rssMb: number
+  /** What each path of the latencies asks of this registry (its size names other modules). */
+  paths: Record<LatencyPath, string[]>
+}
+
+type LatencyPath = 'search' | 'typing' | 'byDownloads' | 'versions'
+
+/**
+ * Starts Homeport on `dataDir` (with `extra` options: a database) and measures its starts: it is
+ * stopped cleanly after its first answer and started three times more, and the last start is left
+ * running.
+ */
+async function serveGrowth(dataDir: string, modules: number, extra: string[] = []): Promise<Served> {
   const probe = (m: number) => `generated-${String(Math.max(1, m)).padStart(6, '0')}`
   const versionsPath = `/api/registry/v1/modules/bench/${probe(Math.floor(modules / 2))}/aws/versions`
   const first = await startToAnswer(dataDir, versionsPath, extra)
@@ -151,21 +153,78 @@ export async function measureGrowth(dataDir: string, modules: number, extra: str
     await starts.at(-1)!.server.stop()
     starts.push(await startToAnswer(dataDir, versionsPath, extra))
   }
-  const { server } = starts.at(-1)!
-  const ms = median(starts.map((start) => start.ms))
-  const rssMb = median(starts.map((start) => start.rssMb))
-  try {
-    const searches = [wordOf(Math.floor(modules / 2)), probe(Math.floor(modules / 3)), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`)
-    const figures = {
-      search: await latencies(server, searches, samples),
-      typing: await latencies(server, KEYSTROKES.map((q) => `/api/v2/search?q=${encodeURIComponent(q)}`), samples),
-      byDownloads: await latencies(server, ['/api/v2/organizations/bench/registry-modules?sort=-downloads&page[size]=20'], samples),
-      versions: await latencies(server, [versionsPath], samples)
+  const search = (q: string) => `/api/v2/search?q=${encodeURIComponent(q)}`
+  return {
+    modules,
+    server: starts.at(-1)!.server,
+    firstAnswerMs: median(starts.map((start) => start.ms)),
+    firstStartAnswerMs: first.ms,
+    rssMb: median(starts.map((start) => start.rssMb)),
+    paths: {
+      search: [wordOf(Math.floor(modules / 2)), probe(Math.floor(modules / 3)), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map(search),
+      typing: KEYSTROKES.map(search),
+      byDownloads: ['/api/v2/organizations/bench/registry-modules?sort=-downloads&page[size]=20'],
+      versions: [versionsPath]
     }
-    const rssAfterMb = await rssOf(server)
-    return { modules, firstAnswerMs: ms, firstStartAnswerMs: first.ms, rssMb, rssAfterMb, ...figures, moduleList: await measureModuleList(server, modules), modulePage: await measureModulePage(server, probe(1), MANY_VERSIONS) }
+  }
+}
+
+/**
+ * p50 and p99 of GROWTH_SAMPLES sequential GETs of a path on each registry, in ms (fewer where a
+ * registry's answers take longer than SAMPLING_MS in all: the count says so), after one unmeasured
+ * round. The registries answer in turns of 20 requests, smallest first, so that what the machine does
+ * meanwhile (another guest's load on the host, the kernel writing back what the seeding wrote) falls
+ * on every size alike: measured one size after the other, minutes apart, one registry's p99 of the
+ * module list on PostgreSQL came out anywhere between 8.5 and 24 ms from one run to the next.
+ */
+async function interleavedLatencies(registries: Served[], path: LatencyPath): Promise<Latencies[]> {
+  const times = registries.map((): number[] => [])
+  const spent = registries.map(() => 0)
+  // A first round unmeasured: what a start reads lazily is read once.
+  for (const { server, paths } of registries) for (const each of paths[path]) await get(server, each)
+  const due = (at: number) => times[at]!.length < GROWTH_SAMPLES && spent[at]! < SAMPLING_MS
+  while (registries.some((_, at) => due(at))) {
+    for (const [at, { server, paths }] of registries.entries()) {
+      for (let step = 0; step < TURN && due(at); step++) {
+        const started = performance.now()
+        await get(server, paths[path][times[at]!.length % paths[path].length]!)
+        const took = performance.now() - started
+        times[at]!.push(took)
+        spent[at]! += took
+      }
+    }
+  }
+  return times.map((measured) => {
+    measured.sort((a, b) => a - b)
+    const at = (q: number) => Math.round(measured[Math.min(measured.length - 1, Math.floor(q * measured.length))]! * 100) / 100
+    return { p50: at(0.5), p99: at(0.99), samples: measured.length }
+  })
+}
+
+/** Every registry's latencies (interleavedLatencies), then each one's memory and GUI figures; every server is stopped. */
+async function measureServed(registries: Served[]): Promise<GrowthFigures[]> {
+  try {
+    const latencies = {} as Record<LatencyPath, Latencies[]>
+    for (const path of ['search', 'typing', 'byDownloads', 'versions'] as const) latencies[path] = await interleavedLatencies(registries, path)
+    const figures: GrowthFigures[] = []
+    for (const [at, { modules, server, firstAnswerMs, firstStartAnswerMs, rssMb }] of registries.entries()) {
+      figures.push({
+        modules,
+        firstAnswerMs,
+        firstStartAnswerMs,
+        rssMb,
+        rssAfterMb: await rssOf(server),
+        search: latencies.search[at]!,
+        typing: latencies.typing[at]!,
+        byDownloads: latencies.byDownloads[at]!,
+        versions: latencies.versions[at]!,
+        moduleList: await measureModuleList(server, modules),
+        modulePage: await measureModulePage(server, 'generated-000001', MANY_VERSIONS)
+      })
+    }
+    return figures
   } finally {
-    await server.stop()
+    for (const { server } of registries) await server.stop()
   }
 }
 
@@ -184,19 +243,22 @@ async function rssOf(server: Started): Promise<number> {
 }
 
 /**
- * Figure 15: a registry of each size generated (generateGrowthRegistry) and measured (measureGrowth),
- * smallest first, on the file store; or, with `postgres`, carried into a database of its own by
- * `homeport migrate` (the store's import: the same registry, read back through PostgreSQL) and measured
- * there. Undefined when PostgreSQL is asked for and not installed.
+ * Figure 15: a registry of each size generated (generateGrowthRegistry), smallest first, on the file
+ * store; or, with `postgres`, carried into a database of its own by `homeport migrate` (the store's
+ * import: the same registry, read back through PostgreSQL). Each is served as it is made (its starts
+ * measured, serveGrowth), and once all are, measured together (measureServed). Undefined when
+ * PostgreSQL is asked for and not installed.
  */
 export async function measureGrowthFigures(work: string, sizes: number[], log: (line: string) => void, postgres = false): Promise<GrowthFigures[] | undefined> {
   const bin = postgres ? findPostgres() : undefined
   if (postgres && !bin) return undefined
   const server = bin ? await startPostgres(bin) : undefined
+  const served: Served[] = []
+  const dataDirs: string[] = []
   try {
-    const figures: GrowthFigures[] = []
     for (const modules of sizes) {
       const dataDir = join(work, `growth-${modules}`)
+      dataDirs.push(dataDir)
       log(`  generating ${modules.toLocaleString('en')} modules × ${GROWTH_VERSIONS} versions…`)
       await generateGrowthRegistry(dataDir, modules)
       if (server) {
@@ -204,16 +266,22 @@ export async function measureGrowthFigures(work: string, sizes: number[], log: (
         log(`  migrating them into PostgreSQL…`)
         const started = performance.now()
         await run(process.execPath, ['out/main/cli.js', 'migrate', '--from', dataDir, '--to', database], { maxBuffer: 64 * 1024 * 1024 })
-        log(`  migrated in ${Math.round((performance.now() - started) / 1000)} s; measuring at ${modules.toLocaleString('en')} modules on PostgreSQL…`)
-        figures.push(await measureGrowth(await mkdtemp(join(work, 'growth-pg-')), modules, ['--database', database]))
+        log(`  migrated in ${Math.round((performance.now() - started) / 1000)} s; starting Homeport on them…`)
+        const own = await mkdtemp(join(work, 'growth-pg-'))
+        dataDirs.push(own)
+        served.push(await serveGrowth(own, modules, ['--database', database]))
+        // The database holds them now.
+        await rm(dataDir, { recursive: true, force: true })
       } else {
-        log(`  measuring at ${modules.toLocaleString('en')} modules…`)
-        figures.push(await measureGrowth(dataDir, modules))
+        log(`  starting Homeport on them…`)
+        served.push(await serveGrowth(dataDir, modules))
       }
-      await rm(dataDir, { recursive: true, force: true })
     }
-    return figures
+    log(`  measuring the ${served.length} registries in turns…`)
+    return await measureServed(served.splice(0))
   } finally {
+    for (const { server: homeport } of served) await homeport.stop()
+    for (const dataDir of dataDirs) await rm(dataDir, { recursive: true, force: true })
     await server?.stop()
   }
 }
