@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib'
 import { findPostgres, postgresDatabases, startPostgres } from '../tests/helpers/postgres.js'
 import { measureModuleList, measureModulePage, type GuiFigure } from './gui.js'
 import { ADMIN_TOKEN, median, run, startHomeport, type Started } from './lib.js'
-import { publishTemplate } from './store.js'
+import { generatedId, generatedName, publishTemplate } from './store.js'
 
 /** Versions per module in the growth registries. */
 const GROWTH_VERSIONS = 10
@@ -40,7 +40,7 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
     root: { readme: string; inputs: Array<Record<string, unknown>>; outputs: Array<Record<string, unknown>>; resources: Array<Record<string, unknown>> }
   }
   for (let m = 1; m < modules; m++) {
-    const id = `mod-G${m.toString(36).padStart(14, '0')}`
+    const id = generatedId(m)
     const own = wordOf(m)
     const topic = TOPICS[m % TOPICS.length]!
     const archive = gzipSync(`generated module ${m}\n`)
@@ -62,7 +62,7 @@ export async function generateGrowthRegistry(dataDir: string, modules: number, v
     const record = {
       ...file.record,
       id,
-      name: `generated-${String(m).padStart(6, '0')}`,
+      name: generatedName(m),
       versions: Array.from({ length: m === 1 ? MANY_VERSIONS : versions }, (_, v) => ({
         ...version,
         id: `modver-G${m.toString(36)}x${v.toString(36)}`,
@@ -143,8 +143,7 @@ type LatencyPath = 'search' | 'typing' | 'byDownloads' | 'versions'
  * running.
  */
 async function serveGrowth(dataDir: string, modules: number, extra: string[] = []): Promise<Served> {
-  const probe = (m: number) => `generated-${String(Math.max(1, m)).padStart(6, '0')}`
-  const versionsPath = `/api/registry/v1/modules/bench/${probe(Math.floor(modules / 2))}/aws/versions`
+  const versionsPath = `/api/registry/v1/modules/bench/${generatedName(Math.max(1, Math.floor(modules / 2)))}/aws/versions`
   const first = await startToAnswer(dataDir, versionsPath, extra)
   await first.server.stop()
   // The median of three starts, as figure 5's: one start's time moves by a tenth from one to the next.
@@ -161,7 +160,7 @@ async function serveGrowth(dataDir: string, modules: number, extra: string[] = [
     firstStartAnswerMs: first.ms,
     rssMb: median(starts.map((start) => start.rssMb)),
     paths: {
-      search: [wordOf(Math.floor(modules / 2)), probe(Math.floor(modules / 3)), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map(search),
+      search: [wordOf(Math.floor(modules / 2)), generatedName(Math.max(1, Math.floor(modules / 3))), `${TOPICS[3]} ${wordOf(Math.floor(modules / 4))}`, 'aws_rds_cluster zedzzzz'].map(search),
       typing: KEYSTROKES.map(search),
       byDownloads: ['/api/v2/organizations/bench/registry-modules?sort=-downloads&page[size]=20'],
       versions: [versionsPath]
@@ -219,7 +218,7 @@ async function measureServed(registries: Served[]): Promise<GrowthFigures[]> {
         byDownloads: latencies.byDownloads[at]!,
         versions: latencies.versions[at]!,
         moduleList: await measureModuleList(server, modules),
-        modulePage: await measureModulePage(server, 'generated-000001', MANY_VERSIONS)
+        modulePage: await measureModulePage(server, generatedName(1), MANY_VERSIONS)
       })
     }
     return figures

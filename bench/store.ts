@@ -32,15 +32,25 @@ export async function publishTemplate(dataDir: string): Promise<{ modulesDir: st
  * Homeport writes). Publishing 100,000 versions through HTTP would take the benchmark most of
  * an hour; the write being measured afterwards still goes through the API.
  */
+/** Generated module `m`'s record id (figure 4's registry and figure 15's). */
+export function generatedId(m: number): string {
+  return `mod-G${m.toString(36).padStart(14, '0')}`
+}
+
+/** Generated module `m`'s name. */
+export function generatedName(m: number): string {
+  return `generated-${String(m).padStart(6, '0')}`
+}
+
 export async function generateRegistry(dataDir: string, modules: number, versions: number): Promise<void> {
   const { modulesDir, file, version } = await publishTemplate(dataDir)
   await mkdir(modulesDir, { recursive: true })
   for (let m = 1; m < modules; m++) {
-    const id = `mod-G${m.toString(36).padStart(14, '0')}`
+    const id = generatedId(m)
     const record = {
       ...file.record,
       id,
-      name: `generated-${String(m).padStart(6, '0')}`,
+      name: generatedName(m),
       versions: Array.from({ length: versions }, (_, v) => ({ ...version, id: `modver-G${m.toString(36)}x${v.toString(36)}`, version: `1.${v}.0` }))
     }
     await writeFile(join(modulesDir, `${id}.json`), JSON.stringify({ schemaVersion: file.schemaVersion, record }))
@@ -70,7 +80,7 @@ export async function createTime(dataDir: string, samples: number, extra: string
     if ((await api(server.url, 'GET', '/search?q=generated')).status !== 200) throw new Error('the search before the creates failed')
     const times: number[] = []
     for (let i = 0; i < samples; i++) {
-      const name = `generated-${String(1 + (i % 40)).padStart(6, '0')}`
+      const name = generatedName(1 + (i % 40))
       const started = performance.now()
       const response = await api(server.url, 'POST', `/organizations/bench/registry-modules/private/bench/${name}/aws/versions`, {
         data: { type: 'registry-module-versions', attributes: { version: `9.${i}.0` } }
