@@ -326,10 +326,12 @@ export class Collection<T extends Identified> implements RecordStore<T> {
     return { file, size: document.size ?? 1 }
   }
 
-  /** The record's document, read first (and held) if it is not held. */
-  private fileOf(id: string): Low<RecordFile> | undefined {
+  /** The record's document, read first if it is not held, and then held unless `hold` is false (scanMany's pass over many). */
+  private fileOf(id: string, hold = true): Low<RecordFile> | undefined {
     if (this.writing?.id === id) return this.writing.file
-    return this.records.get(id) ?? (this.unread.has(id) ? this.readNow(id) : undefined)
+    const held = this.records.get(id)
+    if (held || !this.unread.has(id)) return held
+    return hold ? this.readNow(id) : this.readUnread(id).file
   }
 
   /** Runs a write of record `id` with its document `file` held for readers meanwhile (see `writing`). */
@@ -344,12 +346,6 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   private recordOrNone(file: Low<RecordFile> | undefined): T | undefined {
     return file && recordOf<T>(file)
-  }
-
-  /** The record's document, held or read now without holding it. */
-  private peekFile(id: string): Low<RecordFile> | undefined {
-    if (this.writing?.id === id) return this.writing.file
-    return this.records.get(id) ?? (this.unread.has(id) ? this.readUnread(id).file : undefined)
   }
 
   private stored(id: string): boolean {
@@ -425,7 +421,7 @@ export class Collection<T extends Identified> implements RecordStore<T> {
 
   /** getMany, reading what is unread without keeping it (RecordStore.scanMany). */
   scanMany(ids: readonly string[]): Promise<Array<T | undefined>> {
-    return settled(() => ids.map((id) => this.recordOrNone(this.peekFile(id))))
+    return settled(() => ids.map((id) => this.recordOrNone(this.fileOf(id, false))))
   }
 
   private peek(id: string): T | undefined {
