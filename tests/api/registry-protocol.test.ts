@@ -8,6 +8,7 @@ import {
   publish,
   startTestServer,
   upload,
+  type ApiResponse,
   type TestServer
 } from '../helpers/server.js'
 
@@ -377,6 +378,30 @@ describe('the answer cache', () => {
     const team = await createTeamWithToken(test, 'acme', 'cache-readers')
     for (let i = 0; i < 3; i++) expect((await get('/acme/network/aws/versions', team.token)).status).toBe(200)
     expect((await test.api('DELETE', `/teams/${team.id}/authentication-token`)).status).toBe(204)
+    expect((await get('/acme/network/aws/versions', team.token)).status).toBe(401)
+  })
+
+  it('keeps neither the answer nor the token of a request whose token is revoked while it is being answered', async () => {
+    const team = await createTeamWithToken(test, 'acme', 'slow-readers')
+    const { authenticator } = test.server.services
+    const authenticate = authenticator.authenticate.bind(authenticator)
+    let revoked: Promise<ApiResponse> | undefined
+    // The token is authenticated, then revoked before the answer is computed.
+    authenticator.authenticate = async (token, now) => {
+      const caller = await authenticate(token, now)
+      if (token === team.token) {
+        authenticator.authenticate = authenticate
+        revoked = test.api('DELETE', `/teams/${team.id}/authentication-token`)
+        expect((await revoked).status).toBe(204)
+      }
+      return caller
+    }
+    try {
+      expect((await get('/acme/network/aws/versions', team.token)).status).toBe(200)
+    } finally {
+      authenticator.authenticate = authenticate
+    }
+    expect(revoked).toBeDefined()
     expect((await get('/acme/network/aws/versions', team.token)).status).toBe(401)
   })
 

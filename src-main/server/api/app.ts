@@ -32,7 +32,7 @@ import { serverInfoRouter } from './homeport/server-info.js'
 import { CALLBACK_PATH, SIGN_IN_PATH, signInRouter } from './homeport/sign-in.js'
 import { DEFAULT_REGISTRY_HOSTNAME, PUBLIC_MIRROR_PREFIXES } from '../../shared/terraform-config.js'
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RateLimiter } from '../http/rate-limit.js'
-import type { ProtocolCache } from '../http/protocol-cache.js'
+import { stampRequest, type ProtocolCache } from '../http/protocol-cache.js'
 import { selfHostedRoutes } from './management/self-hosted.js'
 import { teamRoutes } from './management/teams.js'
 import { vcsConnectionRoutes } from './management/vcs-connections.js'
@@ -119,6 +119,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   app.use(errorsByPath)
   app.use(refuseUnstorablePath)
   app.use(guardDoors({ allowedHosts: options.allowedHosts ?? 'any', crossSiteLandings: [CALLBACK_PATH], crossSitePage: guiPage(options.rendererDir) }))
+  if (options.protocolCache) app.use(stampRequest(options.protocolCache))
   app.use(identify(services.authenticator))
   app.use(recordRefusedWrites(services.auditTrail, options.clock))
 

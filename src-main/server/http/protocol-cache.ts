@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Context } from 'koa'
+import type { Context, Middleware } from 'koa'
 import { callerKey, type Caller } from '../domain/core/access.js'
 import { Lru } from '../../shared/lru.js'
 import { turnTime } from '../domain/core/turn-clock.js'
@@ -173,6 +173,7 @@ export class ProtocolCache {
     if (token) this.callers.set(token, caller)
   }
 
+
   /** A write makes every answer stale at once: let them all go rather than one by one. */
   private dropIfStale(): void {
     const revision = this.revision()
@@ -194,6 +195,23 @@ export class ProtocolCache {
     if (answers.length === 0) this.answers.delete(url)
     else this.answers.set(url, answers, answers.reduce((sum, answer) => sum + answer.bytes, 0))
   }
+}
+
+/**
+ * Takes each request's stamp (ProtocolCache.stamp) before its caller is authenticated, for what the
+ * cache keeps of its answer (requestStamp): taken after, a token revoked while it was being
+ * authenticated would be kept as its caller, and so would the answer computed for it.
+ */
+export function stampRequest(cache: ProtocolCache): Middleware {
+  return async (ctx, next) => {
+    ;(ctx.state as { cacheStamp?: CacheStamp }).cacheStamp = cache.stamp()
+    await next()
+  }
+}
+
+/** The stamp stampRequest took, if it ran. */
+export function requestStamp(ctx: Context): CacheStamp | undefined {
+  return (ctx.state as { cacheStamp?: CacheStamp }).cacheStamp
 }
 
 /**

@@ -9,7 +9,7 @@ import { offsetMeta, offsetPage } from '../../http/offset-pagination.js'
 import { pathParams, queryString } from '../../http/query.js'
 import type { SignedLocation } from '../../http/signed-files.js'
 import type { Published } from '../../domain/modules/protocol-reads.js'
-import type { Cacheable, ProtocolCache } from '../../http/protocol-cache.js'
+import { requestStamp, type Cacheable, type ProtocolCache } from '../../http/protocol-cache.js'
 import { NotFoundError } from '../../domain/core/errors.js'
 import { detailObject, moduleObject, versionEntry } from './protocol-resources.js'
 import type { Document } from '../../../shared/wire/jsonapi.js'
@@ -29,9 +29,9 @@ export function registryProtocolRouter(services: Services, rateLimit: Middleware
   router.use(rateLimit)
   router.use(requireBearer)
   router.use(async (ctx, next) => {
-    // Taken before the answer is computed: a write (or a download, for counts) meanwhile makes the answer stale.
-    const stamp = cache?.stamp()
     await next()
+    // Taken before the caller was authenticated: a write (or a download, for counts) since makes the answer stale.
+    const stamp = requestStamp(ctx)
     const cacheable = (ctx.state as { cacheable?: Cacheable }).cacheable
     if (cache && cacheable && stamp) cache.remember(ctx, cacheable, stamp)
   })
