@@ -1,12 +1,12 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signedLocations } from '../../src-main/server/api/app.js'
 import { RateLimiter } from '../../src-main/server/http/rate-limit.js'
 import { serveSignedFile, type SignedFastPathDeps } from '../../src-main/server/http/signed-files.js'
 import type { Caller } from '../../src-main/server/domain/core/access.js'
 import { makeSigningKey, providerRelease, publishProvider } from '../helpers/providers.js'
-import { createOrganization, publish, startTestServer, type TestServer } from '../helpers/server.js'
+import { createOrganization, createTeamWithToken, publish, startTestServer, type TestServer } from '../helpers/server.js'
 
 /** What the stand-in for Koa answers: a request the fast path passed on. */
 const PASSED_ON = 599
@@ -150,6 +150,29 @@ describe('signed downloads answered before Koa', () => {
       }
     } finally {
       server.close()
+    }
+  })
+
+  it('knows a token Koa authenticated on a download, so that its next downloads go the fast way, until the next write', async () => {
+    const team = await createTeamWithToken(test, 'acme', 'downloaders')
+    const authenticate = vi.spyOn(test.server.services.authenticator, 'authenticate')
+    const authenticated = () => authenticate.mock.calls.filter(([token]) => token === team.token).length
+    const download = async () => {
+      const response = await fetch(location, { headers: { Authorization: `Bearer ${team.token}` } })
+      expect(Buffer.from(await response.arrayBuffer()).equals(archive)).toBe(true)
+    }
+    try {
+      await download()
+      expect(authenticated()).toBe(1)
+      await download()
+      await download()
+      expect(authenticated()).toBe(1)
+      // A write (a revocation is one) makes Koa authenticate the token again.
+      await createOrganization(test, 'written')
+      await download()
+      expect(authenticated()).toBe(2)
+    } finally {
+      authenticate.mockRestore()
     }
   })
 })

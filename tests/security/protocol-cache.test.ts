@@ -133,6 +133,11 @@ describe('the protocol answer cache', () => {
     revision = 2
     stale.remember(ctx, { ttlMs: 60_000 }, { revision: 1, downloads: 0 })
     expect(stale.size.urls).toBe(0)
+    // Nor the token of a caller authenticated before a write (a signed download's, which keeps no answer).
+    stale.knowCaller(ctx, { revision: 1, downloads: 0 })
+    expect(stale.callerOf('token-of-team-alice')).toBeUndefined()
+    stale.knowCaller(ctx, { revision: 2, downloads: 0 })
+    expect(stale.callerOf('token-of-team-alice')).toEqual(alice)
   })
 
   it('lets an answer that shows download counts go at the next download, and keeps the others', () => {

@@ -150,7 +150,7 @@ export function createApp(services: Services, options: AppOptions = {}): Koa {
   // Downloads first: most are answered before Koa (see start-server.ts), the rest are refusals and
   // callers with tokens; they need no token, and the modules protocol router answers all of
   // /api/registry. Each router a request passes on its way costs it a match of every route.
-  for (const location of signedLocations(services)) app.use(signedFileRouter(location, rateLimit).routes())
+  for (const location of signedLocations(services)) app.use(signedFileRouter(location, rateLimit, options.protocolCache).routes())
   const uploads = uploadRoutes(services, rateLimit)
   app.use(uploads.routes())
   app.use(providerImportRouter(services, rateLimit).routes())

@@ -169,10 +169,21 @@ export class ProtocolCache {
     const answer: Answer = { authorization, host, status: ctx.status, headers, body, expiresAt, caller, counts: cacheable.counts, countsAt, bytes }
     const others = (this.answers.get(url) ?? []).filter((kept) => kept.authorization !== authorization || kept.host !== host)
     this.store(url, [...others.slice(1 - MAX_ANSWERS_PER_URL), answer])
-    const token = bearerToken(authorization)
-    if (token) this.callers.set(token, caller)
+    this.knowCaller(ctx, stamp)
   }
 
+  /**
+   * Lets the signed downloads' fast path know the token Koa authenticated for this request (callerOf),
+   * unless anything was written since `stamp`, taken before the token was authenticated (stampRequest):
+   * a revocation meanwhile would otherwise leave the revoked token known until the next write.
+   */
+  knowCaller(ctx: Context, stamp: CacheStamp): void {
+    const caller = identifiedCaller(ctx)
+    const token = bearerToken(ctx.req.headers.authorization)
+    if (!caller || !token || stamp.revision !== this.revision()) return
+    this.dropIfStale()
+    this.callers.set(token, caller)
+  }
 
   /** A write makes every answer stale at once: let them all go rather than one by one. */
   private dropIfStale(): void {

@@ -13,6 +13,7 @@ import { bearerToken } from './auth.js'
 import { COMMON_HEADERS } from './common-headers.js'
 import { passesDoors } from './doors.js'
 import { HttpError } from './errors.js'
+import { requestStamp, type ProtocolCache } from './protocol-cache.js'
 import { pathParams } from './query.js'
 import type { RateLimiter } from './rate-limit.js'
 import { SmallFiles } from './small-files.js'
@@ -43,7 +44,7 @@ const CACHE_CONTROL = 'private, max-age=600, immutable'
  * Most are answered before Koa sees them (serveSignedFile); this router answers the rest, and
  * every refusal.
  */
-export function signedFileRouter(location: SignedLocation, rateLimit: Middleware): Router {
+export function signedFileRouter(location: SignedLocation, rateLimit: Middleware, cache?: ProtocolCache): Router {
   const router = new Router({ prefix: location.prefix })
   router.use(rateLimit)
   router.get('/:token/:file', async (ctx) => {
@@ -54,6 +55,9 @@ export function signedFileRouter(location: SignedLocation, rateLimit: Middleware
     if (file.attachment) ctx.set('Content-Disposition', attachment(file.attachment))
     ctx.set('Cache-Control', CACHE_CONTROL)
     await sendFile(ctx, file)
+    // A client that sends its token (Terraform sends none) takes the fast path from its next download on.
+    const stamp = requestStamp(ctx)
+    if (cache && stamp) cache.knowCaller(ctx, stamp)
   })
   return router
 }
