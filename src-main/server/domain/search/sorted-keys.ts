@@ -40,8 +40,8 @@ export class SortedKeys<T> {
   withPrefix(prefix: string): { from: number; to: number } {
     this.settle()
     const from = this.firstNotBefore(prefix)
-    let to = from
-    while (to < this.sorted.length && this.keyOf(this.sorted[to]!).startsWith(prefix)) to++
+    // Found by halves too: a prefix of one letter can start tens of thousands of keys.
+    const to = from + lowerBound(this.sorted.length - from, (place) => this.keyOf(this.sorted[from + place]!).startsWith(prefix))
     return { from, to }
   }
 
