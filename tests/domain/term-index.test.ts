@@ -3,7 +3,7 @@ import { SortedKeys } from '../../src-main/server/domain/search/sorted-keys.js'
 import { TermIndex, type Scorer } from '../../src-main/server/domain/search/term-index.js'
 
 /** Two fields: a word in the first counts 10, in the second 1; a title that is the query, 100 more. */
-const score: Scorer = (wordFields, titleIsQuery) => wordFields.reduce((sum, mask) => sum + (mask & 1 ? 10 : mask & 2 ? 1 : 0), titleIsQuery ? 100 : 0)
+const score: Scorer = { word: (fields) => (fields & 1 ? 10 : fields & 2 ? 1 : 0), title: 100 }
 
 function entry(id: string, title: string, body: string, group = 'a') {
   return { document: id, group, order: id, title, fields: [title.split(' '), body.split(' ').filter((word) => word !== '')] }

@@ -6,7 +6,7 @@ import { NO_DOCS } from '../archives/docs-cache.js'
 import type { ModuleDocs } from '../archives/module-docs.js'
 import { latest } from '../modules/module-rules.js'
 import { ModuleDirectory, summaryOf } from '../modules/module-directory.js'
-import { docsSearchText, fieldsOf, nameWords, queryWords, scoreOf, searchText, SEARCH_FIELDS, type SearchField } from './module-search.js'
+import { docsSearchText, fieldsOf, MODULE_SCORE, nameWords, queryWords, searchText, SEARCH_FIELDS, type SearchField } from './module-search.js'
 import { TermIndex, type IndexEntry } from './term-index.js'
 
 /**
@@ -19,7 +19,7 @@ interface IndexedModule {
   organizationId: string
 }
 
-/** A module that holds every word of a query, with how it ranks (scoreOf). */
+/** A module that holds every word of a query, with how it ranks (MODULE_SCORE). */
 export interface IndexHit {
   moduleId: string
   organizationId: string
@@ -109,14 +109,14 @@ export class ModuleIndex {
 
   /**
    * The best `limit` modules of `organizationIds` that hold every word of `query`, each word as a word
-   * of theirs or the start of one (search as you type), best first (scoreOf), ties by address; and how
+   * of theirs or the start of one (search as you type), best first (MODULE_SCORE), ties by address; and how
    * many hold them in all. None for a query of no word.
    */
   async search(query: string, organizationIds: ReadonlySet<string>, limit = Infinity): Promise<{ hits: IndexHit[]; total: number }> {
     const words = queryWords(query)
     if (words.length === 0) return { hits: [], total: 0 }
     await this.built()
-    const { hits, total } = this.index.search(words, organizationIds, limit, scoreOf)
+    const { hits, total } = this.index.search(words, organizationIds, limit, MODULE_SCORE)
     return { hits: hits.map(({ document, score, fields }) => ({ moduleId: document.id, organizationId: document.organizationId, score, matched: fieldsOf(fields) })), total }
   }
 

@@ -1,4 +1,5 @@
 import type { ModuleDocs } from '../archives/module-docs.js'
+import type { Scorer } from './term-index.js'
 
 /** What a module is searched by, with how much a word found there counts. */
 const FIELDS = [
@@ -68,13 +69,12 @@ export function nameWords(name: string): string {
 
 /**
  * How a module found by every word of a query ranks (module-index.ts): each word counts as much as
- * the first field it is in (FIELDS' order), and a name that is the query itself counts 20 more.
- * `wordFields` holds, for each word, the fields it was found in as a mask (bit i: SEARCH_FIELDS[i]).
+ * the first field it is in (FIELDS' order; `fields` is a mask, bit i: SEARCH_FIELDS[i]), and a name
+ * that is the query itself counts 20 more.
  */
-export function scoreOf(wordFields: readonly number[], nameIsQuery: boolean): number {
-  let score = nameIsQuery ? 20 : 0
-  for (const mask of wordFields) if (mask !== 0) score += FIELDS[31 - Math.clz32(mask & -mask)]![1]
-  return score
+export const MODULE_SCORE: Scorer = {
+  word: (fields) => (fields === 0 ? 0 : FIELDS[31 - Math.clz32(fields & -fields)]![1]),
+  title: 20
 }
 
 /** The fields of a mask (bit i: SEARCH_FIELDS[i]), best first. */
