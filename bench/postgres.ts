@@ -5,7 +5,7 @@ import { findPostgres, postgresDatabases, startPostgres } from '../tests/helpers
 import { busyTicks, processTicks, run, startHomeport } from './lib.js'
 import { measureProviderDownload } from './provider-download.js'
 import { wrk } from './protocol.js'
-import { createTime, generateRegistry, round } from './store.js'
+import { createTime, generatedName, generateRegistry, round } from './store.js'
 
 export interface PostgresFigures {
   /** Figure 9: creating a version at 1,000 and at 100,000 versions, median ms. */
@@ -58,7 +58,7 @@ export async function measurePostgres(workDir: string, cpus: number, log: (line:
     const largeMs = await createTime(await mkdtemp(join(workDir, 'pg-data-')), 40, ['--database', large])
 
     log('  protocol reads through one replica, then two…')
-    const path = '/api/registry/v1/modules/bench/generated-000001/aws/versions'
+    const path = `/api/registry/v1/modules/bench/${generatedName(1)}/aws/versions`
     const one = await startHomeport(1, await mkdtemp(join(workDir, 'pg-replica-')), ['--database', large])
     let single: number
     let restPerReplica: number
