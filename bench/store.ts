@@ -26,12 +26,6 @@ export async function publishTemplate(dataDir: string): Promise<{ modulesDir: st
   return { modulesDir, file, version: { ...file.record.versions[0]!, upload: null } }
 }
 
-/**
- * A registry of `modules` × `versions`, made fast: one module is published through the API, then
- * its record file is copied with new ids, names and versions (the files are exactly what
- * Homeport writes). Publishing 100,000 versions through HTTP would take the benchmark most of
- * an hour; the write being measured afterwards still goes through the API.
- */
 /** Generated module `m`'s record id (figure 4's registry and figure 15's). */
 export function generatedId(m: number): string {
   return `mod-G${m.toString(36).padStart(14, '0')}`
@@ -42,6 +36,12 @@ export function generatedName(m: number): string {
   return `generated-${String(m).padStart(6, '0')}`
 }
 
+/**
+ * A registry of `modules` × `versions`, made fast: one module is published through the API, then
+ * its record file is copied with new ids, names and versions (the files are exactly what
+ * Homeport writes). Publishing 100,000 versions through HTTP would take the benchmark most of
+ * an hour; the write being measured afterwards still goes through the API.
+ */
 export async function generateRegistry(dataDir: string, modules: number, versions: number): Promise<void> {
   const { modulesDir, file, version } = await publishTemplate(dataDir)
   await mkdir(modulesDir, { recursive: true })
